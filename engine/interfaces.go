@@ -1,0 +1,53 @@
+// Package engine runs the PrefRAG loop (DESIGN.md, "The PrefRAG loop") and
+// its baselines. It knows nothing of terminals or databases: it calls an LLM
+// and sources through the small interfaces below and reports every step as
+// an Event.
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// LLM is what the engine needs from a backend (llm/ollama, llm/llamacpp).
+type LLM interface {
+	Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error)
+}
+
+// Source is what the engine needs from a retrieval source.
+type Source interface {
+	// Name is "local:<corpus>" or "web:<engine>".
+	Name() string
+	Kind() sources.Kind
+	Search(ctx context.Context, query string, k int) ([]sources.Document, error)
+}
+
+// ConsentRequest is put to the user before a query leaves the machine under
+// web policy "ask".
+type ConsentRequest struct {
+	Step     int
+	Query    string
+	Source   string // e.g. "web:duckduckgo"
+	Analysis string // the judge's reasoning for switching
+}
+
+// Consent is the user's answer.
+type Consent int
+
+const (
+	ConsentDeny Consent = iota
+	ConsentOnce
+	ConsentSession // allow every further web request of this run
+)
+
+// ConsentFunc asks the user. It must return when ctx is cancelled.
+type ConsentFunc func(ctx context.Context, req ConsentRequest) (Consent, error)
+
+// Emitter receives every event the moment it happens, in order.
+type Emitter func(Event)
+
+// ErrInvalidSettings is matched by settings validation failures.
+var ErrInvalidSettings = errors.New("invalid settings")

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Web policies.
+const (
+	WebAuto  = "auto"
+	WebAsk   = "ask"
+	WebNever = "never"
+)
+
+// Answer styles.
+const (
+	StyleConcise = "concise"
+	StyleReport  = "report"
+)
+
+// Settings are the effective settings of one run. They are written into the
+// session event, so they hold no secrets.
+type Settings struct {
+	Strategy       string   `json:"strategy"`
+	Corpora        []string `json:"corpora"`
+	Web            string   `json:"web"`
+	WebEngine      string   `json:"web_engine"`
+	LLM            string   `json:"llm"`
+	LLMURL         string   `json:"llm_url"`
+	Model          string   `json:"model"`
+	JudgeModel     string   `json:"judge_model"`
+	K              int      `json:"k"`
+	MaxSteps       int      `json:"max_steps"`
+	MaxReflections int      `json:"max_reflections"`
+	JudgeFirst     bool     `json:"judge_first"`
+	NumCtx         int      `json:"num_ctx"`
+	Temperature    float64  `json:"temperature"`
+	TopP           float64  `json:"top_p"`
+	Seed           *int     `json:"seed,omitempty"`
+	AnswerStyle    string   `json:"answer_style"`
+	// PerSourceTools advertises one Search_<name> tool per source instead of
+	// the single generic Search_Engine (paper Appendix E).
+	PerSourceTools bool `json:"per_source_tools,omitempty"`
+}
+
+// DefaultSettings are the paper's settings (§4.3, Appendix B.3).
+func DefaultSettings() Settings {
+	return Settings{
+		Strategy:       "prefrag",
+		Web:            WebAuto,
+		WebEngine:      "duckduckgo",
+		LLM:            "ollama",
+		K:              5,
+		MaxSteps:       3,
+		MaxReflections: 1,
+		JudgeFirst:     true,
+		NumCtx:         16384,
+		Temperature:    0.1,
+		TopP:           0.9,
+		AnswerStyle:    StyleConcise,
+	}
+}
+
+// Validate checks the settings once, before a run.
+func (s Settings) Validate() error {
+	var errs []string
+	if _, ok := strategies[s.Strategy]; !ok {
+		errs = append(errs, fmt.Sprintf("unknown strategy %q (one of %s)", s.Strategy, strings.Join(StrategyNames(), ", ")))
+	}
+	switch s.Web {
+	case WebAuto, WebAsk, WebNever:
+	default:
+		errs = append(errs, fmt.Sprintf("--web must be auto, ask or never, not %q", s.Web))
+	}
+	switch s.AnswerStyle {
+	case StyleConcise, StyleReport:
+	default:
+		errs = append(errs, fmt.Sprintf("--answer-style must be concise or report, not %q", s.AnswerStyle))
+	}
+	if s.K < 1 || s.K > 50 {
+		errs = append(errs, fmt.Sprintf("-k must be between 1 and 50, not %d", s.K))
+	}
+	if s.MaxSteps < 1 || s.MaxSteps > 20 {
+		errs = append(errs, fmt.Sprintf("--max-steps must be between 1 and 20, not %d", s.MaxSteps))
+	}
+	if s.MaxReflections < 0 || s.MaxReflections > 5 {
+		errs = append(errs, fmt.Sprintf("--max-reflections must be between 0 and 5, not %d", s.MaxReflections))
+	}
+	if s.NumCtx < 512 {
+		errs = append(errs, fmt.Sprintf("--num-ctx must be at least 512, not %d", s.NumCtx))
+	}
+	if s.Temperature < 0 || s.Temperature > 2 {
+		errs = append(errs, "temperature must be between 0 and 2")
+	}
+	if s.TopP <= 0 || s.TopP > 1 {
+		errs = append(errs, "top_p must be in (0, 1]")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalidSettings, strings.Join(errs, "; "))
+	}
+	return nil
+}

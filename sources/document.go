@@ -1,0 +1,76 @@
+// Package sources holds what every retrieval source shares: the document
+// type, source kinds and the typed errors a source may return. Concrete
+// sources live in sources/local (Bleve corpora) and sources/web (search
+// engines).
+package sources
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Document is one retrieved passage or web result.
+type Document struct {
+	// ID is stable for local passages (the .jsonl id or a path-derived id)
+	// and the URL for web results.
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+	URL   string `json:"url,omitempty"`
+	// Source is "local:<corpus>" or "web:<engine>".
+	Source string  `json:"source"`
+	Score  float64 `json:"score"`
+	// Locator points a citation at the origin: "path#offset", "path#p3", or
+	// the URL for web results.
+	Locator string `json:"locator,omitempty"`
+}
+
+// Kind tells local corpora from web engines.
+type Kind int
+
+const (
+	KindLocal Kind = iota
+	KindWeb
+)
+
+func (k Kind) String() string {
+	if k == KindWeb {
+		return "web"
+	}
+	return "local"
+}
+
+// ErrBlocked is matched (errors.Is) by every error that means a web engine
+// refused to answer: rate limits, bot challenges, 403s.
+var ErrBlocked = errors.New("web search blocked")
+
+// ErrUnavailable is matched by errors that mean a source could not be reached
+// at all (timeouts, connection refused, circuit open).
+var ErrUnavailable = errors.New("source unavailable")
+
+// BlockedError says which engine refused and why.
+type BlockedError struct {
+	Engine string
+	Status int    // HTTP status, 0 when the block was detected in the body
+	Reason string // e.g. "bot challenge page", "HTTP 429"
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("%s blocked the search: %s", e.Engine, e.Reason)
+}
+
+func (e *BlockedError) Is(target error) bool { return target == ErrBlocked }
+
+// UnavailableError wraps a transport failure of a source.
+type UnavailableError struct {
+	Source string
+	Err    error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("%s unavailable: %v", e.Source, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
