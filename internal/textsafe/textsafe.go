@@ -1,0 +1,140 @@
+// Package textsafe makes untrusted text (local files, web pages, model
+// output) safe for the two places it goes: a terminal and a prompt.
+package textsafe
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ForTerminal removes escape sequences (CSI, OSC, DCS, …) and control
+// characters except newline and tab, and replaces invalid UTF-8, so that
+// printed text cannot move the cursor, retitle the window or hide content.
+func ForTerminal(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b: // ESC: skip the whole sequence
+			i = skipEscape(s, i)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune('\uFFFD')
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r == '\r':
+			// a lone CR would overwrite the line: drop it
+		case r == 0x9b: // C1 CSI
+			i = skipCSI(s, i+size)
+			continue
+		case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // C1 OSC/DCS/SOS/PM/APC
+			i = skipString(s, i+size)
+			continue
+		case unicode.IsControl(r):
+		case r == '\u202e' || r == '\u202d' || r == '\u2066' || r == '\u2067' || r == '\u2068' || r == '\u2069' || r == '\u202a' || r == '\u202b' || r == '\u202c':
+			// bidirectional overrides can disguise text
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// skipEscape returns the index after the escape sequence starting at s[i].
+func skipEscape(s string, i int) int {
+	i++ // ESC
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		return skipCSI(s, i+1)
+	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: until BEL or ST
+		return skipString(s, i+1)
+	default:
+		// two-byte sequence (ESC c, ESC 7, ESC ( B …)
+		if s[i] >= 0x20 && s[i] <= 0x2f && i+1 < len(s) {
+			return i + 2
+		}
+		return i + 1
+	}
+}
+
+// skipCSI skips parameters and intermediates, then the final byte 0x40–0x7e.
+func skipCSI(s string, i int) int {
+	for i < len(s) && !(s[i] >= 0x40 && s[i] <= 0x7e) {
+		i++
+	}
+	if i < len(s) {
+		i++
+	}
+	return i
+}
+
+// skipString skips a control string ended by BEL, ESC \ or C1 ST.
+func skipString(s string, i int) int {
+	for i < len(s) {
+		if s[i] == 0x07 {
+			return i + 1
+		}
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+			return i + 2
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == 0x9c {
+			return i + size
+		}
+		i += size
+	}
+	return i
+}
+
+// protocolLabel matches the labels of the reasoning format. In a document
+// they are data, so ForPrompt defangs them wherever they appear.
+var protocolLabel = regexp.MustCompile(`(?i)\b(thought|action input|action|observation|final answer|self-evaluation|self evaluation|explanation|improvement suggestions)(\s*\**\s*):`)
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// ForPrompt prepares document text for a prompt: control characters go,
+// all whitespace (newlines included) collapses to single spaces so no line
+// of a document can start a protocol line, and protocol labels lose their
+// colon ("Final Answer:" becomes "Final Answer -"), so neither the model nor
+// the parser can take them for the loop's own markers.
+func ForPrompt(s string) string {
+	s = ForTerminal(s)
+	s = spaces.ReplaceAllString(s, " ")
+	s = protocolLabel.ReplaceAllString(s, "$1$2 -")
+	return strings.TrimSpace(s)
+}
+
+// Truncate cuts s to at most n runes, adding "…" when it cut.
+func Truncate(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
