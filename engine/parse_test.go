@@ -62,14 +62,14 @@ func TestParseStep(t *testing.T) {
 			thought: "t", action: "Search_Engine", inp: "q", answer: "Paris", label: LabelPartial, hasAnswer: true, parseable: true,
 		},
 		{
-			name:      "incorrect label in brackets",
-			in:        "Final Answer: Not available\nSelf-Evaluation: [INCORRECT]\nExplanation: no info",
-			answer:    "Not available", label: LabelIncorrect, hasAnswer: true, parseable: true, explanation: "no info",
+			name:   "incorrect label in brackets",
+			in:     "Final Answer: Not available\nSelf-Evaluation: [INCORRECT]\nExplanation: no info",
+			answer: "Not available", label: LabelIncorrect, hasAnswer: true, parseable: true, explanation: "no info",
 		},
 		{
-			name:      "bold final answer",
-			in:        "**Final Answer:** **Grouplogic**\n**Self-Evaluation:** CORRECT",
-			answer:    "Grouplogic", label: LabelCorrect, hasAnswer: true, parseable: true,
+			name:   "bold final answer",
+			in:     "**Final Answer:** **Grouplogic**\n**Self-Evaluation:** CORRECT",
+			answer: "Grouplogic", label: LabelCorrect, hasAnswer: true, parseable: true,
 		},
 		{
 			name:    "unparseable prose",

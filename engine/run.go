@@ -1,7 +1,312 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/sources"
+)
 
 type strategyFunc func(ctx context.Context, r *run) error
 
-type run struct{}
+// judgeSchema is the structured output asked of the selection judge.
+var judgeSchema = []byte(`{"type":"object","properties":{"analysis":{"type":"string"},"status":{"type":"boolean"}},"required":["analysis","status"]}`)
+
+// stepStop ends a reasoning step before the model invents an observation.
+var stepStop = []string{"Observation:"}
+
+// run is the state of one question being answered.
+type run struct {
+	e       *Engine
+	req     Request
+	s       Settings
+	p       *prompts.Set
+	start   time.Time
+	seq     int
+	counts  Counts
+	local   []Source
+	web     []Source
+	turn    int // display step number of the current reasoning call
+	head    string
+	scratch strings.Builder
+	// docs the model has seen, numbered from 1 in order of first entry.
+	docs   []Document
+	docNum map[string]int
+	// obtained is the full text of every observation so far (judge input).
+	obtained strings.Builder
+	// webForRun is set when the user allowed the web for this session.
+	webForRun  bool
+	warnedCtx  bool
+	lastAnswer *StepOutput
+	forced     bool
+}
+
+func newRun(e *Engine, req Request) *run {
+	r := &run{e: e, req: req, s: req.Settings, p: e.cfg.Prompts, start: e.cfg.Now(), docNum: map[string]int{}}
+	r.local, r.web = e.sourceList()
+	if r.s.Model == "" {
+		r.s.Model = "unknown"
+	}
+	return r
+}
+
+// emit stamps and delivers an event. Token events reuse the current seq so
+// stored events stay numbered 1, 2, 3… without gaps.
+func (r *run) emit(ev Event) {
+	if ev.Type != EventToken {
+		r.seq++
+	}
+	ev.Session = r.req.SessionID
+	ev.Seq = r.seq
+	ev.Time = r.e.cfg.Now()
+	if r.req.Emit != nil {
+		r.req.Emit(ev)
+	}
+}
+
+func (r *run) warn(step int, source, msg string) {
+	r.emit(Event{Type: EventError, Step: step, Source: source, Message: msg, Fatal: false})
+}
+
+func (r *run) options() llm.Options {
+	return llm.Options{NumCtx: r.s.NumCtx, Temperature: r.s.Temperature, TopP: r.s.TopP, Seed: r.s.Seed}
+}
+
+// call runs one LLM request, streaming its tokens as events and counting it.
+// A stream that dies is retried once; every other failure is fatal.
+func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (llm.Response, error) {
+	role := string(req.Purpose)
+	onToken := func(delta string) {
+		r.emit(Event{Type: EventToken, Step: step, Role: role, Text: delta})
+	}
+	if req.Purpose == llm.PurposeJudge {
+		onToken = nil
+	}
+	var resp llm.Response
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		t0 := time.Now()
+		resp, err = model.Generate(ctx, req, onToken)
+		r.counts.LLMMillis += time.Since(t0).Milliseconds()
+		r.countCall(req.Purpose, resp)
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		var se *llm.ServerError
+		if !errors.As(err, &se) || attempt == 1 {
+			break
+		}
+		r.warn(step, "", fmt.Sprintf("the LLM server failed (%v); retrying once", err))
+	}
+	if ctx.Err() != nil {
+		return resp, ctx.Err()
+	}
+	if err != nil {
+		return resp, &FatalError{Err: err}
+	}
+	if !r.warnedCtx && r.s.NumCtx > 0 && resp.PromptTokens > r.s.NumCtx*9/10 {
+		r.warnedCtx = true
+		r.warn(step, "", fmt.Sprintf("the prompt uses %d of %d context tokens; raise --num-ctx or the server will cut the scratchpad", resp.PromptTokens, r.s.NumCtx))
+	}
+	return resp, nil
+}
+
+func (r *run) countCall(p llm.Purpose, resp llm.Response) {
+	r.counts.LLMCalls++
+	switch p {
+	case llm.PurposeJudge:
+		r.counts.JudgeCalls++
+	case llm.PurposeForced:
+		r.counts.ForcedCalls++
+	default:
+		r.counts.StepCalls++
+	}
+	r.counts.PromptTokens += resp.PromptTokens
+	r.counts.CachedPromptTokens += resp.CachedPromptTokens
+	r.counts.OutputTokens += resp.OutputTokens
+}
+
+// search runs one retrieval and emits its event. Source trouble is not an
+// error: it is reported as an error event and as a note for the model.
+func (r *run) search(ctx context.Context, step int, src Source, query string) ([]Document, string, error) {
+	t0 := time.Now()
+	docs, err := src.Search(ctx, query, r.s.K)
+	r.counts.RetrievalMillis += time.Since(t0).Milliseconds()
+	if ctx.Err() != nil {
+		return nil, "", ctx.Err()
+	}
+	if src.Kind() == sources.KindWeb {
+		r.counts.WebRetrievals++
+	} else {
+		r.counts.LocalRetrievals++
+	}
+	if err != nil {
+		note := fmt.Sprintf("%s unavailable: %v", src.Name(), err)
+		if errors.Is(err, sources.ErrBlocked) {
+			note = fmt.Sprintf("web unavailable: %v", err)
+		}
+		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query})
+		r.warn(step, src.Name(), textsafe.ForTerminal(err.Error()))
+		return nil, note, nil
+	}
+	if len(docs) > r.s.K {
+		docs = docs[:r.s.K]
+	}
+	for i := range docs {
+		if docs[i].Source == "" {
+			docs[i].Source = src.Name()
+		}
+	}
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs})
+	return docs, "", nil
+}
+
+// number gives each document its citation number, reusing the number of a
+// document seen before.
+func (r *run) number(docs []Document) []prompts.ObservedDoc {
+	out := make([]prompts.ObservedDoc, len(docs))
+	for i, d := range docs {
+		n, ok := r.docNum[docKey(d)]
+		if !ok {
+			r.docs = append(r.docs, d)
+			n = len(r.docs)
+			r.docNum[docKey(d)] = n
+		}
+		out[i] = prompts.ObservedDoc{Num: n, Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+	}
+	return out
+}
+
+// preview renders documents as they would be numbered, without numbering
+// them (the judge's view of the new top-k).
+func (r *run) preview(docs []Document) string {
+	next := len(r.docs)
+	seen := map[string]int{}
+	obs := make([]prompts.ObservedDoc, len(docs))
+	for i, d := range docs {
+		n, ok := r.docNum[docKey(d)]
+		if !ok {
+			if n, ok = seen[docKey(d)]; !ok {
+				next++
+				n = next
+				seen[docKey(d)] = n
+			}
+		}
+		obs[i] = prompts.ObservedDoc{Num: n, Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+	}
+	if len(obs) == 0 {
+		return ""
+	}
+	text, _ := r.p.Observation(prompts.ObservationData{Docs: obs})
+	return strings.TrimRight(text, "\n")
+}
+
+func docKey(d Document) string { return d.Source + "\x00" + d.ID }
+
+// observe puts documents into the reasoning context as the observation of
+// a step, and emits the observation event.
+func (r *run) observe(step int, source string, docs []Document, notes []string, discarded []Document) error {
+	obs := r.number(docs)
+	if err := r.appendObservation(obs, notes, docs); err != nil {
+		return err
+	}
+	ev := Event{Type: EventObservation, Step: step, Source: source, Note: strings.Join(notes, "; ")}
+	for i, d := range docs {
+		ev.DocIDs = append(ev.DocIDs, d.ID)
+		ev.DocNums = append(ev.DocNums, obs[i].Num)
+	}
+	for _, d := range discarded {
+		ev.Discarded = append(ev.Discarded, d.ID)
+	}
+	r.emit(ev)
+	return nil
+}
+
+// appendObservation writes numbered documents into the scratchpad and into
+// the judge's "already obtained" text, and counts them as used.
+func (r *run) appendObservation(obs []prompts.ObservedDoc, notes []string, docs []Document) error {
+	text, err := r.p.Observation(prompts.ObservationData{Docs: obs, Notes: notes})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	r.scratch.WriteString("\nObservation: ")
+	r.scratch.WriteString(text)
+	if len(obs) > 0 {
+		block, _ := r.p.Observation(prompts.ObservationData{Docs: obs})
+		r.obtained.WriteString(block)
+	}
+	r.countUsed(docs)
+	return nil
+}
+
+// countUsed counts the retrievals whose documents entered the context.
+func (r *run) countUsed(docs []Document) {
+	bySource := map[string]bool{}
+	for _, d := range docs {
+		bySource[d.Source] = true
+	}
+	for src := range bySource {
+		r.counts.UsedRetrievals++
+		if strings.HasPrefix(src, "local:") {
+			r.counts.UsedLocalRetrievals++
+		}
+	}
+	r.counts.UsedDocs += len(docs)
+}
+
+// finish emits the final event (or the fatal error event) and builds the
+// result.
+func (r *run) finish(ctx context.Context, err error) (Result, error) {
+	r.counts.TotalMillis = r.e.cfg.Now().Sub(r.start).Milliseconds()
+	res := Result{Forced: r.forced, Counts: r.counts}
+	if r.lastAnswer != nil {
+		res.Answer = r.lastAnswer.Answer
+		res.Label = r.lastAnswer.Label
+	}
+	var fatal *FatalError
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		res.Cancelled = true
+		err = fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
+	case errors.As(err, &fatal):
+		r.emit(Event{Type: EventError, Message: textsafe.ForTerminal(fatal.Error()), Fatal: true})
+		return res, err
+	default:
+		r.emit(Event{Type: EventError, Message: textsafe.ForTerminal(err.Error()), Fatal: true})
+		return res, &FatalError{Err: err}
+	}
+	cited := Citations(res.Answer)
+	ev := Event{Type: EventFinal, Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
+	for _, n := range cited {
+		if n >= 1 && n <= len(r.docs) {
+			res.Citations = append(res.Citations, n)
+			ev.Sources = append(ev.Sources, withLocator(r.docs[n-1]))
+		} else {
+			res.InvalidCitations = append(res.InvalidCitations, n)
+		}
+	}
+	if len(cited) == 0 {
+		for _, d := range r.docs {
+			ev.Sources = append(ev.Sources, withLocator(d))
+		}
+	}
+	ev.Citations, ev.InvalidCitations = res.Citations, res.InvalidCitations
+	c := r.counts
+	ev.Counts = &c
+	r.emit(ev)
+	return res, err
+}
+
+func withLocator(d Document) Document {
+	if d.Locator == "" {
+		d.Locator = d.URL
+	}
+	return d
+}

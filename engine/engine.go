@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// Config holds what an Engine is built from.
+type Config struct {
+	// LLM runs the reasoning steps and answers.
+	LLM LLM
+	// Judge runs the selection judge; nil means LLM.
+	Judge LLM
+	// Sources in preference order: corpora first (the pinned one first),
+	// then web engines.
+	Sources []Source
+	// Prompts; nil means the embedded templates.
+	Prompts *prompts.Set
+	// Now is the clock for event times; nil means time.Now.
+	Now func() time.Time
+}
+
+// Engine runs questions. It is safe for concurrent use by several runs.
+type Engine struct {
+	cfg Config
+}
+
+// ErrNoLLM is returned by New without a model.
+var ErrNoLLM = errors.New("engine needs an LLM")
+
+// New checks the configuration.
+func New(cfg Config) (*Engine, error) {
+	if cfg.LLM == nil {
+		return nil, ErrNoLLM
+	}
+	if cfg.Judge == nil {
+		cfg.Judge = cfg.LLM
+	}
+	if cfg.Prompts == nil {
+		cfg.Prompts = prompts.MustDefault()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Engine{cfg: cfg}, nil
+}
+
+// Request is one question to answer.
+type Request struct {
+	SessionID string
+	Question  string
+	Settings  Settings
+	// Emit receives every event, token events included, in order.
+	Emit Emitter
+	// Consent is asked before web requests under policy "ask"; nil makes
+	// "ask" behave as "never" (headless), and the observation says so.
+	Consent ConsentFunc
+}
+
+// Result summarises a finished run; the events tell the whole story.
+type Result struct {
+	Answer           string
+	Label            string
+	Forced           bool
+	Cancelled        bool
+	Counts           Counts
+	Citations        []int
+	InvalidCitations []int
+}
+
+// ErrCancelled is matched by the error of a run stopped by its context.
+var ErrCancelled = errors.New("run cancelled")
+
+// FatalError is an infrastructure failure that ended a run (LLM unreachable,
+// model missing, server died twice); an error event with fatal=true was
+// emitted for it.
+type FatalError struct{ Err error }
+
+func (e *FatalError) Error() string { return e.Err.Error() }
+func (e *FatalError) Unwrap() error { return e.Err }
+
+// Run answers one question with the strategy named in the settings. It
+// always ends with a final event, or with an error event for a fatal error.
+// A cancelled run's final event carries the best partial answer and Run
+// returns an error matching ErrCancelled and ctx.Err().
+func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
+	if err := req.Settings.Validate(); err != nil {
+		return Result{}, err
+	}
+	strat, ok := strategies[req.Settings.Strategy]
+	if !ok {
+		return Result{}, fmt.Errorf("%w: unknown strategy %q", ErrInvalidSettings, req.Settings.Strategy)
+	}
+	r := newRun(e, req)
+	r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+	err := strat(ctx, r)
+	return r.finish(ctx, err)
+}
+
+// sourceList splits the configured sources by kind, keeping order.
+func (e *Engine) sourceList() (local, web []Source) {
+	for _, s := range e.cfg.Sources {
+		if s.Kind() == sources.KindWeb {
+			web = append(web, s)
+		} else {
+			local = append(local, s)
+		}
+	}
+	return local, web
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// loopMode says how a multi-step strategy retrieves.
+type loopMode struct {
+	judge      bool // preference-first retrieval with the selection judge
+	reflect    bool // self-reflection supplement on a negative label
+	perSource  bool // one Search_<name> tool per source
+	choose     bool // the model's tool choice decides the source (ReAct)
+	mix        bool // every action searches all sources, concatenated
+	preference bool // state the source preference in the prompt (Direct)
+}
+
+// runLoop is the Thought/Action/Observation loop shared by PrefRAG, its
+// ablations and the ReAct baselines (DESIGN.md steps 1–8).
+func runLoop(ctx context.Context, r *run, m loopMode) error {
+	tools := r.tools(m)
+	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	data := prompts.StepData{Tools: tools, MaxSteps: r.s.MaxSteps, AnswerFormat: format, Question: r.req.Question}
+	if m.preference {
+		data.Preference = r.preferenceSentence()
+	}
+	if r.head, err = r.p.StepHead(data); err != nil {
+		return &FatalError{Err: err}
+	}
+	hard := r.s.MaxSteps + 1
+	consumed, reflections := 0, 0
+	for consumed < hard {
+		r.turn++
+		out, err := r.step(ctx)
+		if err != nil {
+			return err
+		}
+		if !out.Parseable() {
+			// Unrecoverable even after the corrective retry.
+			break
+		}
+		if out.Thought != "" {
+			r.emit(Event{Type: EventThought, Step: r.turn, Text: out.Thought, Role: string(llm.PurposeStep)})
+		}
+		r.scratch.WriteString(out.Text)
+		if out.HasAnswer {
+			r.answer(out, string(llm.PurposeStep))
+			if m.reflect && NegativeLabel(out.Label) && reflections < r.s.MaxReflections {
+				reflections++
+				r.counts.Reflections++
+				if err := r.supplement(ctx); err != nil {
+					return err
+				}
+				continue // a reflection turn does not consume a step
+			}
+			return nil
+		}
+		consumed++
+		r.emit(Event{Type: EventAction, Step: r.turn, Tool: out.Action, Query: out.ActionInput})
+		if err := r.retrieve(ctx, m, out.Action, out.ActionInput); err != nil {
+			return err
+		}
+	}
+	return r.forcedAnswer(ctx)
+}
+
+// step runs one reasoning call, with one corrective retry for output that
+// has neither an action nor an answer.
+func (r *run) step(ctx context.Context) (StepOutput, error) {
+	prompt := r.head + r.scratch.String()
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
+	if err != nil {
+		return StepOutput{}, err
+	}
+	out := ParseStep(resp.Text)
+	if out.Parseable() {
+		return out, nil
+	}
+	fix, err := r.p.CorrectiveSuffix()
+	if err != nil {
+		return StepOutput{}, &FatalError{Err: err}
+	}
+	r.warn(r.turn, "", "the model's reply had neither an action nor an answer; asking once more")
+	// Keep the failed reply in the scratchpad so the prompt stays append-only.
+	bad := out.Text
+	if strings.TrimSpace(bad) == "" {
+		bad = "Thought:"
+	}
+	r.scratch.WriteString(bad + fix)
+	resp, err = r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: r.head + r.scratch.String(), Stop: stepStop, Options: r.options()}, r.turn)
+	if err != nil {
+		return StepOutput{}, err
+	}
+	out = ParseStep(resp.Text)
+	if !out.Parseable() {
+		r.scratch.WriteString(out.Text)
+		r.warn(r.turn, "", "the model's reply still did not follow the format; asking for the answer directly")
+	}
+	return out, nil
+}
+
+func (r *run) answer(out StepOutput, role string) {
+	o := out
+	r.lastAnswer = &o
+	r.emit(Event{Type: EventAnswer, Step: r.turn, Text: out.Answer, Label: out.Label,
+		Explanation: out.Explanation, Suggestions: out.Suggestions, Role: role})
+}
+
+// forcedAnswer asks for the answer from the scratchpad alone.
+func (r *run) forcedAnswer(ctx context.Context) error {
+	suffix, err := r.p.ForcedSuffix()
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	r.turn++
+	r.forced = true
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeForced, Prompt: r.head + r.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, r.turn)
+	if err != nil {
+		return err
+	}
+	out := ParseStep("Final Answer: " + resp.Text)
+	if !out.HasAnswer || out.Answer == "" {
+		out.HasAnswer = true
+		out.Answer = strings.TrimSpace(resp.Text)
+	}
+	r.answer(out, string(llm.PurposeForced))
+	return nil
+}
+
+// tools lists the search tools the step prompt advertises.
+func (r *run) tools(m loopMode) []prompts.Tool {
+	if !m.perSource && !r.s.PerSourceTools {
+		return []prompts.Tool{{
+			Name:        GenericTool,
+			Description: "a general search engine over a knowledge base; use it to look up facts and learn what you need to know",
+			Input:       "the phrase or question to search for",
+		}}
+	}
+	var out []prompts.Tool
+	for _, s := range r.usable(r.local) {
+		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + strings.TrimPrefix(s.Name(), "local:") + "\", curated by the user", Input: "the phrase or question to search for"})
+	}
+	for _, s := range r.usable(r.web) {
+		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + strings.TrimPrefix(s.Name(), "web:") + ")", Input: "the phrase or question to search for"})
+	}
+	if len(out) == 0 {
+		return r.tools(loopMode{})
+	}
+	return out
+}
+
+func (r *run) preferenceSentence() string {
+	local := r.usable(r.local)
+	if len(local) == 0 {
+		return ""
+	}
+	s := "Prefer " + toolName(local[0]) + ": search the user's local corpus first"
+	if len(r.usable(r.web)) > 0 {
+		s += ", and use the web only when the local corpus does not have what you need"
+	}
+	return s + "."
+}
+
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9]+`)
+
+// toolName is the Search_<name> tool of a source: corpora by name, web
+// engines as Search_Web (one web engine) or Search_Web_<engine>.
+func toolName(s Source) string {
+	name := s.Name()
+	if s.Kind() == sources.KindWeb {
+		return "Search_Web"
+	}
+	name = strings.TrimPrefix(name, "local:")
+	parts := strings.Fields(nonIdent.ReplaceAllString(name, " "))
+	for i, p := range parts {
+		parts[i] = strings.ToUpper(p[:1]) + p[1:]
+	}
+	return "Search_" + strings.Join(parts, "_")
+}
+
+// sourceForTool maps a tool name back to a source; nil for the generic
+// tool or an unknown Search_* name (which falls back to the generic one).
+func (r *run) sourceForTool(tool string) Source {
+	if strings.EqualFold(tool, GenericTool) {
+		return nil
+	}
+	for _, s := range append(r.usable(r.local), r.usable(r.web)...) {
+		if strings.EqualFold(toolName(s), tool) {
+			return s
+		}
+	}
+	if strings.EqualFold(tool, "Search_Local") {
+		if l := r.usable(r.local); len(l) > 0 {
+			return l[0]
+		}
+	}
+	if strings.HasPrefix(strings.ToLower(tool), "search_web") {
+		if w := r.usable(r.web); len(w) > 0 {
+			return w[0]
+		}
+	}
+	return nil
+}

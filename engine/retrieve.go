@@ -1,0 +1,279 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// usable drops web sources when the web policy forbids them.
+func (r *run) usable(list []Source) []Source {
+	if len(list) == 0 || list[0].Kind() != sources.KindWeb || r.webAllowedAtAll() {
+		return list
+	}
+	return nil
+}
+
+func (r *run) webAllowedAtAll() bool {
+	switch r.s.Web {
+	case WebNever:
+		return false
+	case WebAsk:
+		return r.req.Consent != nil
+	}
+	return true
+}
+
+// webOffNote says why the web was not used, for the model and the user.
+func (r *run) webOffNote() string {
+	if r.s.Web == WebAsk && r.req.Consent == nil {
+		return "the web was not searched: policy \"ask\" needs a terminal to ask in, so it acts as \"never\" here"
+	}
+	return "the web was not searched: web policy is \"never\""
+}
+
+// allowWeb asks for consent under policy "ask". It returns a note for the
+// model when the web may not be used.
+func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (bool, string, error) {
+	if src.Kind() != sources.KindWeb {
+		return true, "", nil
+	}
+	if !r.webAllowedAtAll() {
+		return false, r.webOffNote(), nil
+	}
+	if r.s.Web != WebAsk || r.webForRun {
+		return true, "", nil
+	}
+	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis})
+	if ctx.Err() != nil {
+		return false, "", ctx.Err()
+	}
+	if err != nil {
+		return false, fmt.Sprintf("the web was not searched: %v", err), nil
+	}
+	switch c {
+	case ConsentSession:
+		r.webForRun = true
+		return true, "", nil
+	case ConsentOnce:
+		return true, "", nil
+	}
+	return false, "the web was not searched: the user declined", nil
+}
+
+// retrieve performs the retrieval of one action and records its observation.
+func (r *run) retrieve(ctx context.Context, m loopMode, tool, query string) error {
+	step := r.turn
+	chosen := r.sourceForTool(tool)
+	local, web := r.usable(r.local), r.usable(r.web)
+	order := append(append([]Source{}, local...), web...)
+	if len(order) == 0 {
+		return r.observe(step, "", nil, []string{"no search source is available: add a corpus with `prefrag index` or allow the web"}, nil)
+	}
+	switch {
+	case m.mix:
+		return r.retrieveMix(ctx, step, query, order)
+	case m.choose:
+		src := chosen
+		if src == nil {
+			src = order[0]
+		}
+		return r.retrieveOne(ctx, step, src, query, "")
+	}
+
+	preferred := order[0]
+	docs, note, err := r.search(ctx, step, preferred, query)
+	if err != nil {
+		return err
+	}
+	if preferred.Kind() == sources.KindWeb || !m.judge {
+		return r.observe(step, preferred.Name(), docs, notes(note, r.webNoteIfAny(web)), nil)
+	}
+	next := r.nextSource(preferred, chosen, order)
+	if next == nil {
+		// Nowhere to switch to: no judge, the local documents stay.
+		return r.observe(step, preferred.Name(), docs, notes(note, r.webNoteIfAny(web)), nil)
+	}
+	if !r.s.JudgeFirst && r.obtained.Len() == 0 {
+		return r.observe(step, preferred.Name(), docs, notes(note), nil)
+	}
+	dec, err := r.judge(ctx, step, preferred, docs, next)
+	if err != nil {
+		return err
+	}
+	if dec.Status {
+		return r.observe(step, preferred.Name(), docs, notes(note), nil)
+	}
+	ok, why, err := r.allowWeb(ctx, step, next, query, dec.Analysis)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return r.observe(step, preferred.Name(), docs, notes(note, why), nil)
+	}
+	alt, altNote, err := r.search(ctx, step, next, query)
+	if err != nil {
+		return err
+	}
+	if altNote != "" {
+		// The switch failed (blocked, unreachable): keep the local documents
+		// and tell the model the other source was unavailable.
+		return r.observe(step, preferred.Name(), docs, notes(note, altNote), nil)
+	}
+	r.counts.Switches++
+	return r.observe(step, next.Name(), alt, nil, docs)
+}
+
+// webNoteIfAny explains a missing web when web engines are configured but
+// not allowed.
+func (r *run) webNoteIfAny(usableWeb []Source) string {
+	if len(r.web) > 0 && len(usableWeb) == 0 {
+		return r.webOffNote()
+	}
+	return ""
+}
+
+func notes(list ...string) []string {
+	var out []string
+	for _, n := range list {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// nextSource is where a false judgement switches to: the model's chosen
+// source when it named another one, else the next in preference order.
+func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
+	if chosen != nil && chosen != preferred {
+		return chosen
+	}
+	for i, s := range order {
+		if s == preferred && i+1 < len(order) {
+			return order[i+1]
+		}
+	}
+	return nil
+}
+
+// judge asks the selection judge whether the new documents add anything.
+func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, next Source) (JudgeDecision, error) {
+	data := judgeInputs{obtained: trimNL(r.obtained.String()), fresh: r.preview(docs)}
+	prompt, err := r.p.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh})
+	if err != nil {
+		return JudgeDecision{}, &FatalError{Err: err}
+	}
+	resp, err := r.call(ctx, r.e.cfg.Judge, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, step)
+	if err != nil {
+		return JudgeDecision{}, err
+	}
+	dec := ParseJudge(resp.Text)
+	ev := Event{Type: EventSelection, Step: step, Status: &dec.Status, Analysis: dec.Analysis, Source: src.Name(),
+		JudgeObtained: data.obtained, JudgeNew: data.fresh}
+	if !dec.Status {
+		name := next.Name()
+		ev.NextSource = &name
+	}
+	if dec.Malformed {
+		r.warn(step, "", "the judge's reply was not the requested JSON; read as status "+fmt.Sprint(dec.Status))
+	}
+	r.emit(ev)
+	return dec, nil
+}
+
+type judgeInputs struct{ obtained, fresh string }
+
+func trimNL(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '\n' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// retrieveOne searches one source (after consent for the web) and observes.
+func (r *run) retrieveOne(ctx context.Context, step int, src Source, query, analysis string) error {
+	ok, why, err := r.allowWeb(ctx, step, src, query, analysis)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return r.observe(step, src.Name(), nil, notes(why), nil)
+	}
+	docs, note, err := r.search(ctx, step, src, query)
+	if err != nil {
+		return err
+	}
+	return r.observe(step, src.Name(), docs, notes(note), nil)
+}
+
+// retrieveMix searches every usable source and concatenates the results.
+func (r *run) retrieveMix(ctx context.Context, step int, query string, order []Source) error {
+	var all []Document
+	var ns []string
+	for _, src := range order {
+		ok, why, err := r.allowWeb(ctx, step, src, query, "")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			ns = append(ns, why)
+			continue
+		}
+		docs, note, err := r.search(ctx, step, src, query)
+		if err != nil {
+			return err
+		}
+		all = append(all, docs...)
+		ns = append(ns, note)
+	}
+	return r.observe(step, "mix", all, notes(ns...), nil)
+}
+
+// supplement is the reflection's multi-source retrieval: the original
+// question, verbatim, against the preferred corpus and the web.
+func (r *run) supplement(ctx context.Context) error {
+	step := r.turn
+	q := r.req.Question
+	var targets []Source
+	if l := r.usable(r.local); len(l) > 0 {
+		targets = append(targets, l[0])
+	}
+	if len(r.web) > 0 {
+		targets = append(targets, r.web[0])
+	}
+	var all []Document
+	var ns []string
+	for _, src := range targets {
+		ok, why, err := r.allowWeb(ctx, step, src, q, "self-evaluation judged the answer weak; supplementing from every source")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			ns = append(ns, why)
+			continue
+		}
+		docs, note, err := r.search(ctx, step, src, q)
+		if err != nil {
+			return err
+		}
+		all = append(all, docs...)
+		ns = append(ns, note)
+	}
+	obs := r.number(all)
+	ev := Event{Type: EventSupplement, Step: step, Query: q}
+	for i, d := range all {
+		ev.DocIDs = append(ev.DocIDs, d.ID)
+		ev.DocNums = append(ev.DocNums, obs[i].Num)
+	}
+	// number() above registered the documents; observe renders them with
+	// the same numbers and appends them to the scratchpad.
+	if err := r.appendObservation(obs, notes(ns...), all); err != nil {
+		return err
+	}
+	r.emit(ev)
+	return nil
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// Strategy names. Baselines share the engine's machinery: same prompts,
+// answer format, top-k and limits (DESIGN.md, "Baselines").
+const (
+	StrategyPrefRAG             = "prefrag"
+	StrategyPrefRAGNoJudge      = "prefrag-no-judge"
+	StrategyPrefRAGNoReflection = "prefrag-no-reflection"
+	StrategyPrefRAGDirect       = "prefrag-direct"
+	StrategyReAct               = "react"
+	StrategyReActMix            = "react-mix"
+	StrategyNoRetrieval         = "no-retrieval"
+	StrategyVanillaLocal        = "vanilla-local"
+	StrategyVanillaWeb          = "vanilla-web"
+	StrategyVanillaMix          = "vanilla-mix"
+)
+
+func init() {
+	loop := func(m loopMode) strategyFunc {
+		return func(ctx context.Context, r *run) error { return runLoop(ctx, r, m) }
+	}
+	strategies[StrategyPrefRAG] = loop(loopMode{judge: true, reflect: true})
+	// "w/o Pref-AR": the preferred source answers every action, no judge.
+	strategies[StrategyPrefRAGNoJudge] = loop(loopMode{reflect: true})
+	strategies[StrategyPrefRAGNoReflection] = loop(loopMode{judge: true})
+	// Preference only stated in the prompt; the model picks the tool.
+	strategies[StrategyPrefRAGDirect] = loop(loopMode{reflect: true, perSource: true, choose: true, preference: true})
+	strategies[StrategyReAct] = loop(loopMode{perSource: true, choose: true})
+	strategies[StrategyReActMix] = loop(loopMode{mix: true})
+	single := func(kinds ...sources.Kind) strategyFunc {
+		return func(ctx context.Context, r *run) error { return runSingle(ctx, r, kinds) }
+	}
+	strategies[StrategyNoRetrieval] = single()
+	strategies[StrategyVanillaLocal] = single(sources.KindLocal)
+	strategies[StrategyVanillaWeb] = single(sources.KindWeb)
+	strategies[StrategyVanillaMix] = single(sources.KindLocal, sources.KindWeb)
+}
+
+// runSingle is vanilla RAG: retrieve once with the question from the first
+// source of each kind, then answer in one call.
+func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
+	r.turn = 1
+	var all []Document
+	var ns []string
+	for _, k := range kinds {
+		list := r.usable(r.local)
+		if k == sources.KindWeb {
+			list = r.usable(r.web)
+			if len(list) == 0 && len(r.web) > 0 {
+				ns = append(ns, r.webOffNote())
+			}
+		}
+		if len(list) == 0 {
+			continue
+		}
+		ok, why, err := r.allowWeb(ctx, r.turn, list[0], r.req.Question, "")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			ns = append(ns, why)
+			continue
+		}
+		docs, note, err := r.search(ctx, r.turn, list[0], r.req.Question)
+		if err != nil {
+			return err
+		}
+		all = append(all, docs...)
+		ns = append(ns, note)
+	}
+	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	var block string
+	if len(kinds) > 0 {
+		source := "mix"
+		if len(kinds) == 1 {
+			source = kinds[0].String()
+		}
+		obs := r.number(all)
+		block, err = r.p.Observation(prompts.ObservationData{Docs: obs, Notes: notes(ns...)})
+		if err != nil {
+			return &FatalError{Err: err}
+		}
+		r.countUsed(all)
+		ev := Event{Type: EventObservation, Step: r.turn, Source: source, Note: strings.Join(notes(ns...), "; ")}
+		for i, d := range all {
+			ev.DocIDs = append(ev.DocIDs, d.ID)
+			ev.DocNums = append(ev.DocNums, obs[i].Num)
+		}
+		r.emit(ev)
+	}
+	prompt, err := r.p.Answer(prompts.AnswerData{Question: r.req.Question, Documents: block, AnswerFormat: format})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Options: r.options()}, r.turn)
+	if err != nil {
+		return err
+	}
+	out := ParseStep(resp.Text)
+	if !out.HasAnswer || out.Answer == "" {
+		out.HasAnswer = true
+		out.Answer = strings.TrimSpace(resp.Text)
+	}
+	r.answer(out, string(llm.PurposeAnswer))
+	return nil
+}
