@@ -1,0 +1,118 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// ImportRecord stores a whole session at once, in one transaction: its row,
+// its event lines exactly as given (compacted), its judge verdicts and cache
+// keys. It is the way back from a JSON export (GetSession's Record is what
+// an export holds). A session that was still running when exported is
+// imported as interrupted: no process here owns it.
+func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
+	sess, lines := rec.Session, rec.Lines
+	if sess.ID == "" {
+		return fmt.Errorf("import session: %w: empty session id", ErrInvalid)
+	}
+	if sess.Status == "" || sess.Status == StatusRunning {
+		sess.Status = StatusInterrupted
+	}
+	if !validStatus(sess.Status) {
+		return fmt.Errorf("import session %s: %w: unknown status %q", sess.ID, ErrInvalid, sess.Status)
+	}
+	config, err := jsonOr(sess.Config, "{}", "config")
+	if err != nil {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
+	manifest, err := jsonOr(sess.Manifest, "{}", "manifest")
+	if err != nil {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
+	counts, err := jsonOr(sess.Counts, "", "counts")
+	if err != nil {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
+	if counts == "null" {
+		counts = ""
+	}
+	type row struct {
+		seq, step int
+		typ       string
+		timeNs    int64
+		line      string
+	}
+	rows := make([]row, 0, len(lines))
+	for i, l := range lines {
+		var head struct {
+			Type    string    `json:"type"`
+			Session string    `json:"session"`
+			Seq     int       `json:"seq"`
+			Step    int       `json:"step"`
+			Time    time.Time `json:"time"`
+		}
+		if err := json.Unmarshal(l, &head); err != nil {
+			return fmt.Errorf("import session %s: event %d: %w: %v", sess.ID, i+1, ErrInvalid, err)
+		}
+		if head.Session != sess.ID || head.Seq < 1 || head.Type == "" {
+			return fmt.Errorf("import session %s: event %d: %w: it belongs to session %q with seq %d", sess.ID, i+1, ErrInvalid, head.Session, head.Seq)
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, l); err != nil {
+			return fmt.Errorf("import session %s: event %d: %w", sess.ID, i+1, err)
+		}
+		rows = append(rows, row{seq: head.Seq, step: head.Step, typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
+	}
+	var finished any
+	if sess.Finished != nil {
+		finished = sess.Finished.UnixNano()
+	}
+	corpora := sess.Corpora
+	if len(corpora) == 0 {
+		corpora = corporaOf(sess.Config)
+	}
+	now := time.Now().UnixNano()
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions
+			(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			sess.ID, sess.Question, sess.Answer, sess.Label, sess.Status, sess.Model, config, manifest, counts,
+			sess.Started.UnixNano(), finished); err != nil {
+			return err
+		}
+		if err := insertCorpora(ctx, tx, sess.ID, corpora); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
+				sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line); err != nil {
+				return err
+			}
+		}
+		for seq, v := range rec.Verdicts {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO judge_verdicts (session_id, seq, verdict, time_ns) VALUES (?, ?, ?, ?)`,
+				sess.ID, seq, v, now); err != nil {
+				return fmt.Errorf("verdict on event %d: %w", seq, err)
+			}
+		}
+		for i, k := range rec.CacheKeys {
+			if err := addSessionCacheKey(ctx, tx, sess.ID, k, now+int64(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
+		return fmt.Errorf("import session %s: %w (the session, or one of its event seqs, is already in this database)", sess.ID, ErrExists)
+	}
+	if err != nil {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/prefrag/prefrag/engine"
+)
+
+// Session statuses (CONTRACT.md, `sessions list`).
+const (
+	StatusRunning     = "running"
+	StatusAnswered    = "answered"
+	StatusFailed      = "failed"
+	StatusCancelled   = "cancelled"
+	StatusInterrupted = "interrupted"
+)
+
+// Statuses lists every session status.
+var Statuses = []string{StatusRunning, StatusAnswered, StatusFailed, StatusCancelled, StatusInterrupted}
+
+func validStatus(s string) bool {
+	for _, v := range Statuses {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Session is one stored run. Its JSON form is what `sessions list --json`
+// prints, one object per line.
+type Session struct {
+	ID       string     `json:"id"`
+	Question string     `json:"question"`
+	Answer   string     `json:"answer"`
+	Label    string     `json:"label"`
+	Status   string     `json:"status"`
+	Model    string     `json:"model"`
+	Started  time.Time  `json:"started"`
+	Finished *time.Time `json:"finished"` // null while running
+	Corpora  []string   `json:"corpora"`
+	// Counts is the final event's counts object, null until there is one.
+	Counts json.RawMessage `json:"counts"`
+	// Config is the effective settings (engine.Settings as JSON).
+	Config json.RawMessage `json:"config"`
+	// Manifest describes the corpora and sources as they were for this run
+	// (for reproducible re-runs); its shape belongs to the caller.
+	Manifest json.RawMessage `json:"manifest"`
+	// Owner is the process that ran (or runs) the session. It is not
+	// exported: it says nothing about the session once it is over.
+	Owner Owner `json:"-"`
+}
+
+// CreateSession records a new session with status running, owned by this
+// process. Started defaults to now; when Corpora is empty it is taken from
+// Config's "corpora" list.
+func (s *Store) CreateSession(ctx context.Context, sess Session) error {
+	if sess.ID == "" {
+		return fmt.Errorf("create session: %w: empty session id", ErrInvalid)
+	}
+	if sess.Started.IsZero() {
+		sess.Started = time.Now()
+	}
+	config, err := jsonOr(sess.Config, "{}", "config")
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", sess.ID, err)
+	}
+	manifest, err := jsonOr(sess.Manifest, "{}", "manifest")
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", sess.ID, err)
+	}
+	corpora := sess.Corpora
+	if len(corpora) == 0 {
+		corpora = corporaOf(sess.Config)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions
+			(id, question, model, config, manifest, started_ns, status, owner_host, owner_pid, owner_start, owner_boot)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			sess.ID, sess.Question, sess.Model, config, manifest, sess.Started.UnixNano(), StatusRunning,
+			s.own.Host, s.own.PID, int64(s.own.Start), s.own.Boot)
+		if err != nil {
+			return err
+		}
+		return insertCorpora(ctx, tx, sess.ID, corpora)
+	})
+	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
+		return fmt.Errorf("create session %s: %w", sess.ID, ErrExists)
+	}
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
+func insertCorpora(ctx context.Context, tx *sql.Tx, id string, corpora []string) error {
+	for i, c := range corpora {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO session_corpora (session_id, position, corpus) VALUES (?, ?, ?)`, id, i, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// corporaOf reads the "corpora" list of an engine.Settings JSON object.
+func corporaOf(config json.RawMessage) []string {
+	var c struct {
+		Corpora []string `json:"corpora"`
+	}
+	if len(config) == 0 || json.Unmarshal(config, &c) != nil {
+		return nil
+	}
+	return c.Corpora
+}
+
+// jsonOr validates raw as JSON, or returns def when raw is empty.
+func jsonOr(raw json.RawMessage, def, what string) (string, error) {
+	if len(raw) == 0 {
+		return def, nil
+	}
+	if !json.Valid(raw) {
+		return "", fmt.Errorf("%w: %s is not valid JSON", ErrInvalid, what)
+	}
+	return string(raw), nil
+}
+
+func isConstraint(err error, code sqlite3.ErrNoExtended) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == code
+}
+
+// AppendEvent stores one event of a running session in its own small
+// transaction, as the JSON line json.Marshal(ev) gives (the line `ask --json`
+// prints). Token events are never stored: they are dropped here. A final
+// event also records its answer, label and counts on the session, so a
+// session killed right after its answer still shows it.
+func (s *Store) AppendEvent(ctx context.Context, ev engine.Event) error {
+	if ev.Type == engine.EventToken {
+		return nil
+	}
+	if ev.Session == "" || ev.Seq < 1 || ev.Type == "" {
+		return fmt.Errorf("append event: %w: an event needs a type, a session and seq ≥ 1 (got type %q, session %q, seq %d)", ErrInvalid, ev.Type, ev.Session, ev.Seq)
+	}
+	line, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("append event %d of session %s: %w", ev.Seq, ev.Session, err)
+	}
+	t := ev.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
+			ev.Session, ev.Seq, ev.Type, ev.Step, t.UnixNano(), string(line)); err != nil {
+			return err
+		}
+		if ev.Type != engine.EventFinal {
+			return nil
+		}
+		counts := engine.Counts{}
+		if ev.Counts != nil {
+			counts = *ev.Counts
+		}
+		cj, err := json.Marshal(counts)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET answer = ?, counts = ?, label = CASE WHEN ? = '' THEN label ELSE ? END WHERE id = ?`,
+			ev.Answer, string(cj), ev.Label, ev.Label, ev.Session)
+		return err
+	})
+	switch {
+	case err == nil:
+		return nil
+	case isConstraint(err, sqlite3.ErrConstraintForeignKey):
+		return fmt.Errorf("append event %d: %w", ev.Seq, &NotFoundError{What: "session", ID: ev.Session})
+	case isConstraint(err, sqlite3.ErrConstraintPrimaryKey):
+		return fmt.Errorf("append event %d of session %s: %w: that seq is already stored", ev.Seq, ev.Session, ErrExists)
+	}
+	return fmt.Errorf("append event %d of session %s: %w", ev.Seq, ev.Session, err)
+}
+
+// FinishSession records how a session ended: its status (one of Statuses),
+// answer, self-evaluation label and counts (JSON, may be empty).
+func (s *Store) FinishSession(ctx context.Context, id, status, answer, label string, counts json.RawMessage) error {
+	if !validStatus(status) {
+		return fmt.Errorf("finish session %s: %w: unknown status %q (one of %s)", id, ErrInvalid, status, strings.Join(Statuses, ", "))
+	}
+	cj, err := jsonOr(counts, "", "counts")
+	if err != nil {
+		return fmt.Errorf("finish session %s: %w", id, err)
+	}
+	var finished any = time.Now().UnixNano()
+	if status == StatusRunning {
+		finished = nil
+	}
+	var n int64
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET status = ?, answer = ?, label = ?,
+			counts = CASE WHEN ? = '' THEN counts ELSE ? END, finished_ns = ? WHERE id = ?`,
+			status, answer, label, cj, cj, finished, id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("finish session %s: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("finish session: %w", &NotFoundError{What: "session", ID: id})
+	}
+	return nil
+}
+
+// sessionColumns are read by scanSession, in this order.
+const sessionColumns = `s.id, s.question, s.answer, s.label, s.status, s.model, s.started_ns, s.finished_ns,
+	(SELECT group_concat(corpus, char(31)) FROM (SELECT corpus FROM session_corpora c WHERE c.session_id = s.id ORDER BY position)),
+	s.counts, s.config, s.manifest, s.owner_host, s.owner_pid, s.owner_start, s.owner_boot`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(sc scanner) (Session, error) {
+	var (
+		ss                   Session
+		started              int64
+		finished             sql.NullInt64
+		corpora              sql.NullString
+		counts, config, mani string
+		ownerStart           int64
+	)
+	err := sc.Scan(&ss.ID, &ss.Question, &ss.Answer, &ss.Label, &ss.Status, &ss.Model, &started, &finished,
+		&corpora, &counts, &config, &mani, &ss.Owner.Host, &ss.Owner.PID, &ownerStart, &ss.Owner.Boot)
+	if err != nil {
+		return ss, err
+	}
+	ss.Started = time.Unix(0, started).UTC()
+	if finished.Valid {
+		f := time.Unix(0, finished.Int64).UTC()
+		ss.Finished = &f
+	}
+	ss.Corpora = []string{}
+	if corpora.Valid && corpora.String != "" {
+		ss.Corpora = strings.Split(corpora.String, "\x1f")
+	}
+	ss.Owner.Start = uint64(ownerStart)
+	ss.Counts = rawOrNil(counts)
+	ss.Config = rawOrNil(config)
+	ss.Manifest = rawOrNil(mani)
+	return ss, nil
+}
+
+func rawOrNil(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	return json.RawMessage(s)
+}
