@@ -1,0 +1,148 @@
+// Package bm25 scores documents with textbook Okapi BM25 (Robertson and
+// Zaragoza's form):
+//
+//	score(d, q) = Σ_t w_t · idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl))
+//	idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))
+//
+// where w_t is the query weight of term t (how often it occurs in the query,
+// times an optional field boost), |d| the document length in tokens and avgdl
+// the true mean length over the collection. It knows nothing of the index:
+// the caller feeds it postings. Scores are summed term by term in the order
+// the caller adds terms, and ties are broken by document id, so the same
+// collection always gives the same ranking, bit for bit.
+package bm25
+
+import (
+	"container/heap"
+	"math"
+	"sort"
+)
+
+// Params are the BM25 free parameters.
+type Params struct {
+	K1 float64
+	B  float64
+}
+
+// Default is k1 = 1.2, b = 0.75.
+var Default = Params{K1: 1.2, B: 0.75}
+
+// Collection holds the statistics scores depend on.
+type Collection struct {
+	// N is the number of documents.
+	N uint64
+	// TotalLength is the sum of all document lengths, in tokens.
+	TotalLength uint64
+}
+
+// AvgLength is the mean document length; 1 for an empty collection.
+func (c Collection) AvgLength() float64 {
+	if c.N == 0 || c.TotalLength == 0 {
+		return 1
+	}
+	return float64(c.TotalLength) / float64(c.N)
+}
+
+// IDF is ln(1 + (N − df + 0.5)/(df + 0.5)); always positive.
+func IDF(n, df uint64) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// TermScore is one term's contribution to one document, before its query
+// weight and idf: tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl)).
+func (p Params) TermScore(tf, dl uint64, avgdl float64) float64 {
+	t := float64(tf)
+	return t * (p.K1 + 1) / (t + p.K1*(1-p.B+p.B*float64(dl)/avgdl))
+}
+
+// Accumulator sums term contributions per document.
+type Accumulator struct {
+	p      Params
+	avgdl  float64
+	scores map[uint64]float64
+}
+
+// NewAccumulator starts scoring for one query over collection c.
+func NewAccumulator(p Params, c Collection) *Accumulator {
+	return &Accumulator{p: p, avgdl: c.AvgLength(), scores: make(map[uint64]float64)}
+}
+
+// Add adds the contribution of one posting: doc holds a term tf times and is
+// dl tokens long; weight is the term's query weight times its idf.
+func (a *Accumulator) Add(doc, tf, dl uint64, weight float64) {
+	a.scores[doc] += weight * a.p.TermScore(tf, dl, a.avgdl)
+}
+
+// AddWithAvg is Add for a field with its own mean length (a title field
+// scored beside the body).
+func (a *Accumulator) AddWithAvg(doc, tf, dl uint64, weight, avgdl float64) {
+	a.scores[doc] += weight * a.p.TermScore(tf, dl, avgdl)
+}
+
+// Len is the number of documents with a non-zero score.
+func (a *Accumulator) Len() int { return len(a.scores) }
+
+// Hit is one ranked document.
+type Hit struct {
+	Doc   uint64
+	ID    string
+	Score float64
+}
+
+// Top returns the k best documents, best first; equal scores are ordered by
+// id (ascending), which idOf resolves from the caller's document numbers.
+// Only the documents that reach the k-th score have their id resolved.
+func (a *Accumulator) Top(k int, idOf func(doc uint64) (string, error)) ([]Hit, error) {
+	if k <= 0 || len(a.scores) == 0 {
+		return nil, nil
+	}
+	threshold := math.Inf(-1)
+	if len(a.scores) > k {
+		h := make(minHeap, 0, k)
+		for _, s := range a.scores {
+			if len(h) < k {
+				heap.Push(&h, s)
+			} else if s > h[0] {
+				h[0] = s
+				heap.Fix(&h, 0)
+			}
+		}
+		threshold = h[0]
+	}
+	hits := make([]Hit, 0, k)
+	for doc, s := range a.scores {
+		if s >= threshold {
+			hits = append(hits, Hit{Doc: doc, Score: s})
+		}
+	}
+	for i := range hits {
+		id, err := idOf(hits[i].Doc)
+		if err != nil {
+			return nil, err
+		}
+		hits[i].ID = id
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits, nil
+}
+
+type minHeap []float64
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,261 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/local/bm25"
+)
+
+// Options tune a Corpus opened for searching.
+type Options struct {
+	// TitleBoost, when positive, adds TitleBoost times a BM25 score computed
+	// over titles alone to the body score. 0 (the default) ranks title and
+	// text together as one field, which measured best.
+	TitleBoost float64
+	// BM25 parameters; zero means bm25.Default (k1 1.2, b 0.75).
+	BM25 bm25.Params
+	// IdleRelease overrides the package IdleRelease: how long the index
+	// stays open after a search. Negative keeps it open until Close.
+	IdleRelease time.Duration
+}
+
+// Corpus is a local corpus opened for searching. It implements the engine's
+// Source interface and is safe for concurrent use. The underlying index is
+// opened read-only on demand and released after IdleRelease without use, so
+// that other processes can search it at the same time and `prefrag index`
+// can update it while a long-running process keeps the Corpus.
+type Corpus struct {
+	name, path string
+	opts       Options
+
+	mu     sync.Mutex
+	h      *handle
+	timer  *time.Timer
+	closed bool
+}
+
+// handle is one read-only open of the index.
+type handle struct {
+	idx   bleve.Index
+	stats collectionStats
+	en    analysis.Analyzer
+	refs  int
+}
+
+// Open opens corpus name under dir for searching.
+func Open(dir, name string) (*Corpus, error) {
+	return OpenWith(dir, name, Options{})
+}
+
+// OpenWith is Open with options. It fails with ErrNotFound for a missing
+// corpus; a corpus that another process is indexing right now opens, and
+// its searches fail with ErrBusy until the indexing ends.
+func OpenWith(dir, name string, opts Options) (*Corpus, error) {
+	path, err := corpusPath(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	if !exists(path) {
+		return nil, &NotFoundError{Name: name}
+	}
+	if opts.BM25 == (bm25.Params{}) {
+		opts.BM25 = bm25.Default
+	}
+	if opts.IdleRelease == 0 {
+		opts.IdleRelease = IdleRelease
+	}
+	c := &Corpus{name: name, path: path, opts: opts}
+	h, err := c.acquire()
+	if err != nil {
+		if isBusy(err) {
+			return c, nil
+		}
+		return nil, err
+	}
+	c.release(h)
+	return c, nil
+}
+
+func isBusy(err error) bool {
+	_, ok := err.(*BusyError)
+	return ok
+}
+
+// Name is "local:<corpus>".
+func (c *Corpus) Name() string { return sourceName(c.name) }
+
+// CorpusName is the bare corpus name.
+func (c *Corpus) CorpusName() string { return c.name }
+
+// Kind is sources.KindLocal.
+func (c *Corpus) Kind() sources.Kind { return sources.KindLocal }
+
+// acquire returns an open handle, opening the index if needed.
+func (c *Corpus) acquire() (*handle, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, ErrClosed
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if c.h == nil {
+		h, err := openHandle(c.path, c.name)
+		if err != nil {
+			return nil, err
+		}
+		c.h = h
+	}
+	c.h.refs++
+	return c.h, nil
+}
+
+func (c *Corpus) release(h *handle) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h.refs--
+	if h != c.h || h.refs > 0 || c.closed || c.opts.IdleRelease < 0 {
+		return
+	}
+	var t *time.Timer
+	t = time.AfterFunc(c.opts.IdleRelease, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.timer != t || c.h == nil || c.h.refs > 0 {
+			return
+		}
+		_ = c.h.idx.Close()
+		c.h = nil
+		c.timer = nil
+	})
+	c.timer = t
+}
+
+func openHandle(path, name string) (*handle, error) {
+	idx, err := bleve.OpenUsing(path, map[string]interface{}{
+		"read_only":    true,
+		"bolt_timeout": ReadLockTimeout.String(),
+	})
+	if err != nil {
+		return nil, openError(name, path, err, false)
+	}
+	h := &handle{idx: idx, en: lookupAnalyzers(idx.Mapping()).en}
+	raw, err := idx.GetInternal([]byte(keyStats))
+	if err == nil {
+		h.stats, err = decodeStats(raw)
+	}
+	if err != nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("corpus %q: reading statistics: %w", name, err)
+	}
+	if h.en == nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("corpus %q: the en analyzer is missing", name)
+	}
+	return h, nil
+}
+
+// Stats reads the corpus statistics.
+func (c *Corpus) Stats() (Stats, error) {
+	h, err := c.acquire()
+	if err != nil {
+		return Stats{}, err
+	}
+	defer c.release(h)
+	return handleStats(h, c.path)
+}
+
+func handleStats(h *handle, path string) (Stats, error) {
+	n, err := h.idx.DocCount()
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{
+		Documents: h.stats.Documents,
+		Passages:  int64(n),
+		SizeBytes: dirSize(path),
+		Updated:   h.stats.Updated,
+	}, nil
+}
+
+// statsAt opens a corpus briefly to read its statistics.
+func statsAt(path, name string) (Stats, error) {
+	h, err := openHandle(path, name)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer h.idx.Close()
+	return handleStats(h, path)
+}
+
+func dirSize(path string) int64 {
+	var total int64
+	_ = filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, ierr := d.Info(); ierr == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+// Close releases the index. Searches after Close fail with ErrClosed.
+func (c *Corpus) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if c.h == nil {
+		return nil
+	}
+	err := c.h.idx.Close()
+	c.h = nil
+	return err
+}
+
+// Search returns the k best passages for query by BM25, best first. The
+// query is plain text: it is analysed like the passages and never parsed as
+// query syntax, so '?', '+', '-', ':' and quotes mean nothing special.
+func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	h, err := c.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer c.release(h)
+	hits, err := search(ctx, h, query, k, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].Source = c.Name()
+	}
+	return hits, nil
+}
+
+// String is for logs.
+func (c *Corpus) String() string { return c.Name() }
+
+var _ interface {
+	Name() string
+	Kind() sources.Kind
+	Search(context.Context, string, int) ([]sources.Document, error)
+} = (*Corpus)(nil)

@@ -1,0 +1,145 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+)
+
+// pinFile, in the corpora directory, holds the name of the pinned corpus.
+// Corpus names cannot start with a dot, so it never clashes with one.
+const pinFile = ".pinned"
+
+// Info describes one corpus in a listing.
+type Info struct {
+	Name   string `json:"name"`
+	Stats  Stats  `json:"stats"`
+	Pinned bool   `json:"pinned"`
+	// Busy is set when another process is indexing the corpus; Stats are
+	// then unknown (zero).
+	Busy bool `json:"busy,omitempty"`
+	// Problem says why the statistics could not be read, for a corpus that
+	// is neither healthy nor busy.
+	Problem string `json:"problem,omitempty"`
+}
+
+// List returns the corpora under dir, sorted by name. A missing dir is an
+// empty list.
+func List(dir string) ([]Info, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading corpora directory: %w", err)
+	}
+	pinned, err := Pinned(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, e := range entries {
+		if !e.IsDir() || ValidateName(e.Name()) != nil {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if !exists(path) {
+			continue
+		}
+		info := Info{Name: e.Name(), Pinned: e.Name() == pinned}
+		st, err := statsAt(path, e.Name())
+		switch {
+		case err == nil:
+			info.Stats = st
+		case errors.Is(err, ErrBusy):
+			info.Busy = true
+		default:
+			info.Problem = err.Error()
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Pin makes name the preferred corpus.
+func Pin(dir, name string) error {
+	path, err := corpusPath(dir, name)
+	if err != nil {
+		return err
+	}
+	if !exists(path) {
+		return &NotFoundError{Name: name}
+	}
+	tmp, err := os.CreateTemp(dir, pinFile+".tmp*")
+	if err != nil {
+		return fmt.Errorf("pinning corpus %q: %w", name, err)
+	}
+	_, werr := tmp.WriteString(name + "\n")
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), filepath.Join(dir, pinFile))
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("pinning corpus %q: %w", name, werr)
+	}
+	return nil
+}
+
+// Pinned returns the pinned corpus name, or "" when none is pinned or the
+// pinned corpus no longer exists.
+func Pinned(dir string) (string, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, pinFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the pinned corpus: %w", err)
+	}
+	name := strings.TrimSpace(string(raw))
+	if ValidateName(name) != nil || !exists(filepath.Join(dir, name)) {
+		return "", nil
+	}
+	return name, nil
+}
+
+// Delete removes corpus name and its pin. It fails with ErrBusy when another
+// process is indexing or searching it.
+func Delete(dir, name string) error {
+	path, err := corpusPath(dir, name)
+	if err != nil {
+		return err
+	}
+	if !exists(path) {
+		return &NotFoundError{Name: name}
+	}
+	// Take the write lock for a moment: nobody may be indexing it.
+	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()})
+	if err != nil {
+		if isLockTimeout(err) {
+			return &BusyError{Name: name, Writing: true}
+		}
+		// A damaged corpus can still be deleted.
+	} else if err := idx.Close(); err != nil {
+		return fmt.Errorf("deleting corpus %q: %w", name, err)
+	}
+	if pinned, _ := Pinned(dir); pinned == name {
+		if err := os.Remove(filepath.Join(dir, pinFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("unpinning corpus %q: %w", name, err)
+		}
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return fmt.Errorf("deleting corpus %q: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package local
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Fields of a passage document. "body" (title and text, analysed with
+// Bleve's en analyzer) is what BM25 ranks; "title" is indexed too for the
+// optional title boost; the rest is stored for display and citation.
+const (
+	fieldBody  = "body"
+	fieldTitle = "title"
+	fieldText  = "text"
+	fieldFile  = "file"
+	fieldLoc   = "loc"
+	fieldURL   = "url"
+)
+
+// Internal-storage keys. They are written in the same Bleve batch as the
+// passages they describe, so counts and manifest never disagree with the
+// index, even after a crash or a cancelled ingest.
+const (
+	keySchema     = "prefrag/schema"
+	keyStats      = "prefrag/stats"
+	keyFilePrefix = "prefrag/file/"
+	schemaVersion = "1"
+)
+
+// collectionStats are the corpus-wide counters kept in internal storage.
+type collectionStats struct {
+	Documents   int64     `json:"documents"`
+	BodyTokens  int64     `json:"body_tokens"`
+	TitleTokens int64     `json:"title_tokens"`
+	Updated     time.Time `json:"updated"`
+}
+
+// fileEntry is one manifest entry: what was indexed from a file.
+type fileEntry struct {
+	Size     int64  `json:"size"`
+	ModTime  int64  `json:"mtime"` // Unix nanoseconds
+	Hash     string `json:"sha256,omitempty"`
+	Complete bool   `json:"complete"`
+	// What the file contributed, to undo when it changes or disappears.
+	Documents   int64 `json:"documents"`
+	Passages    int64 `json:"passages"`
+	BodyTokens  int64 `json:"body_tokens"`
+	TitleTokens int64 `json:"title_tokens"`
+}
+
+func fileKey(path string) []byte { return []byte(keyFilePrefix + path) }
+
+func decodeStats(b []byte) (collectionStats, error) {
+	var s collectionStats
+	if len(b) == 0 {
+		return s, nil
+	}
+	err := json.Unmarshal(b, &s)
+	return s, err
+}
+
+func decodeEntry(b []byte) (*fileEntry, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var e fileEntry
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// newMapping describes the passage fields. Documents are built by hand
+// (buildDocument) so that each text is analysed once, but the mapping is kept
+// in the index so tools and queries see the same analysers.
+func newMapping() mapping.IndexMapping {
+	im := bleve.NewIndexMapping()
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+
+	body := bleve.NewTextFieldMapping()
+	body.Analyzer = en.AnalyzerName
+	body.Store = false
+	body.IncludeTermVectors = false
+	body.IncludeInAll = false
+	body.DocValues = false
+
+	title := bleve.NewTextFieldMapping()
+	title.Analyzer = en.AnalyzerName
+	title.IncludeTermVectors = false
+	title.IncludeInAll = false
+	title.DocValues = false
+
+	stored := bleve.NewTextFieldMapping()
+	stored.Index = false
+	stored.IncludeTermVectors = false
+	stored.IncludeInAll = false
+	stored.DocValues = false
+
+	file := bleve.NewKeywordFieldMapping()
+	file.IncludeTermVectors = false
+	file.IncludeInAll = false
+	file.DocValues = false
+
+	dm := bleve.NewDocumentStaticMapping()
+	dm.AddFieldMappingsAt(fieldBody, body)
+	dm.AddFieldMappingsAt(fieldTitle, title)
+	dm.AddFieldMappingsAt(fieldText, stored)
+	dm.AddFieldMappingsAt(fieldLoc, stored)
+	dm.AddFieldMappingsAt(fieldURL, stored)
+	dm.AddFieldMappingsAt(fieldFile, file)
+	im.DefaultMapping = dm
+	return im
+}
+
+// analyzers are the two analysers passages need.
+type analyzers struct {
+	en, keyword analysis.Analyzer
+}
+
+func lookupAnalyzers(m mapping.IndexMapping) analyzers {
+	return analyzers{en: m.AnalyzerNamed(en.AnalyzerName), keyword: m.AnalyzerNamed(keyword.Name)}
+}
+
+// analyzed hands Bleve tokens computed beforehand, so the text is analysed
+// once: by us, to know its exact length for BM25, and never again by Bleve.
+type analyzed analysis.TokenStream
+
+func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+
+// passage is one unit to index.
+type passage struct {
+	ID, Title, Text, File, Loc, URL string
+}
+
+// built is a passage ready for a batch, with its token lengths.
+type built struct {
+	doc         *document.Document
+	id, file    string
+	bodyTokens  int64
+	titleTokens int64
+	size        int
+}
+
+func (a analyzers) build(p passage) built {
+	body := p.Text
+	if p.Title != "" {
+		body = p.Title + "\n" + p.Text
+	}
+	// Analysers may rewrite token bytes in place (lowercasing), and tokens
+	// point into the text: analyse copies, never the bytes that are stored.
+	bodyBytes := []byte(body)
+	bodyToks := a.en.Analyze([]byte(body))
+	titleBytes := []byte(p.Title)
+	var titleToks analysis.TokenStream
+	if p.Title != "" {
+		titleToks = a.en.Analyze([]byte(p.Title))
+	}
+	fileBytes := []byte(p.File)
+	doc := document.NewDocument(p.ID)
+	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, bodyBytes, index.IndexField, analyzed(bodyToks)))
+	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, titleBytes, index.IndexField|index.StoreField, analyzed(titleToks)))
+	doc.AddField(document.NewTextFieldWithIndexingOptions(fieldText, nil, []byte(p.Text), index.StoreField))
+	doc.AddField(document.NewTextFieldCustom(fieldFile, nil, fileBytes, index.IndexField|index.StoreField, a.keyword))
+	if p.Loc != "" {
+		doc.AddField(document.NewTextFieldWithIndexingOptions(fieldLoc, nil, []byte(p.Loc), index.StoreField))
+	}
+	if p.URL != "" {
+		doc.AddField(document.NewTextFieldWithIndexingOptions(fieldURL, nil, []byte(p.URL), index.StoreField))
+	}
+	return built{
+		doc:         doc,
+		id:          p.ID,
+		file:        p.File,
+		bodyTokens:  int64(len(bodyToks)),
+		titleTokens: int64(len(titleToks)),
+		size:        len(bodyBytes) + len(p.Text) + len(p.Loc) + len(p.URL) + len(fileBytes) + len(p.ID),
+	}
+}

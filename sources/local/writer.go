@@ -1,0 +1,376 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	index "github.com/blevesearch/bleve_index_api"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Batch limits: a batch is flushed (and made durable) when either is reached.
+var (
+	BatchPassages = 2000
+	BatchBytes    = 16 << 20
+)
+
+// Writer holds a corpus open for writing. Only one process can hold a Writer
+// on a corpus at a time.
+type Writer struct {
+	name, path string
+	idx        bleve.Index
+	an         analyzers
+	stats      collectionStats
+	reader     index.IndexReader // snapshot as of the last flush
+
+	pending      []built
+	pendingBytes int
+	pendingIDs   map[string]string   // id -> file, added since the last flush
+	deletes      map[string]struct{} // committed ids deleted since the last flush
+	entries      map[string]*fileEntry
+	dropEntries  map[string]struct{}
+	flushed      int64 // passages made durable by this writer
+}
+
+// OpenWriter opens corpus name under dir for writing, creating it (and dir)
+// when it does not exist. It fails with ErrBusy when another process holds
+// the corpus for longer than WriteLockTimeout.
+func OpenWriter(dir, name string) (*Writer, error) {
+	path, err := corpusPath(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	cfg := map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()}
+	var idx bleve.Index
+	if exists(path) {
+		idx, err = bleve.OpenUsing(path, cfg)
+	} else {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("creating corpora directory: %w", err)
+		}
+		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+		if errors.Is(err, bleve.ErrorIndexPathExists) {
+			// Another process created it a moment ago.
+			idx, err = bleve.OpenUsing(path, cfg)
+		}
+	}
+	if err != nil {
+		return nil, openError(name, path, err, true)
+	}
+	w := &Writer{name: name, path: path, idx: idx, an: lookupAnalyzers(idx.Mapping())}
+	if err := w.load(); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func openError(name, path string, err error, writing bool) error {
+	if isLockTimeout(err) {
+		return &BusyError{Name: name, Writing: writing}
+	}
+	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) || errors.Is(err, bleve.ErrorIndexMetaMissing) {
+		return &NotFoundError{Name: name}
+	}
+	return fmt.Errorf("opening corpus %q at %s: %w", name, path, err)
+}
+
+func isLockTimeout(err error) bool {
+	return errors.Is(err, bolterrors.ErrTimeout) || (err != nil && strings.HasSuffix(err.Error(), bolterrors.ErrTimeout.Error()))
+}
+
+func (w *Writer) load() error {
+	r, err := w.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	w.reader, err = r.Reader()
+	if err != nil {
+		return err
+	}
+	raw, err := w.reader.GetInternal([]byte(keyStats))
+	if err != nil {
+		return err
+	}
+	if w.stats, err = decodeStats(raw); err != nil {
+		return fmt.Errorf("corpus %q: damaged statistics: %w", w.name, err)
+	}
+	if v, _ := w.reader.GetInternal([]byte(keySchema)); len(v) > 0 && string(v) != schemaVersion {
+		return fmt.Errorf("corpus %q was written by another prefrag version (schema %s); delete it and index again", w.name, v)
+	}
+	w.resetPending()
+	return nil
+}
+
+func (w *Writer) resetPending() {
+	w.pending = w.pending[:0]
+	w.pendingBytes = 0
+	w.pendingIDs = make(map[string]string)
+	w.deletes = make(map[string]struct{})
+	w.entries = make(map[string]*fileEntry)
+	w.dropEntries = make(map[string]struct{})
+}
+
+// Name is the corpus name.
+func (w *Writer) Name() string { return w.name }
+
+// entry returns the manifest entry of file as this writer sees it, nil when
+// the file was never indexed.
+func (w *Writer) entry(file string) (*fileEntry, error) {
+	if e, ok := w.entries[file]; ok {
+		return e, nil
+	}
+	if _, ok := w.dropEntries[file]; ok {
+		return nil, nil
+	}
+	raw, err := w.reader.GetInternal(fileKey(file))
+	if err != nil {
+		return nil, err
+	}
+	e, err := decodeEntry(raw)
+	if err != nil {
+		return nil, fmt.Errorf("damaged manifest entry for %s: %w", file, err)
+	}
+	return e, nil
+}
+
+// exists reports whether a passage id is taken, and by which file.
+func (w *Writer) idTaken(id string) (string, bool, error) {
+	if f, ok := w.pendingIDs[id]; ok {
+		return f, true, nil
+	}
+	if _, ok := w.deletes[id]; ok {
+		return "", false, nil
+	}
+	iid, err := w.reader.InternalID(id)
+	if err != nil || iid == nil {
+		return "", false, err
+	}
+	doc, err := w.reader.Document(id)
+	if err != nil || doc == nil {
+		return "", err == nil, err
+	}
+	file := ""
+	doc.VisitFields(func(f index.Field) {
+		if f.Name() == fieldFile {
+			file = string(f.Value())
+		}
+	})
+	return file, true, nil
+}
+
+// beginFile starts (re)indexing a file: its manifest entry is reset, marked
+// incomplete until finishFile.
+func (w *Writer) beginFile(file string, size int64, mtime time.Time) {
+	delete(w.dropEntries, file)
+	w.entries[file] = &fileEntry{Size: size, ModTime: mtime.UnixNano()}
+}
+
+// add queues one passage of file. newDoc says it starts a new source
+// document (always for the first passage of a file; per line for .jsonl).
+func (w *Writer) add(p passage, newDoc bool) error {
+	e := w.entries[p.File]
+	if e == nil {
+		return fmt.Errorf("internal error: passage of %s added outside beginFile", p.File)
+	}
+	b := w.an.build(p)
+	w.pending = append(w.pending, b)
+	w.pendingBytes += b.size
+	w.pendingIDs[b.id] = b.file
+	e.Passages++
+	e.BodyTokens += b.bodyTokens
+	e.TitleTokens += b.titleTokens
+	w.stats.BodyTokens += b.bodyTokens
+	w.stats.TitleTokens += b.titleTokens
+	if newDoc {
+		e.Documents++
+		w.stats.Documents++
+	}
+	if len(w.pending) >= BatchPassages || w.pendingBytes >= BatchBytes {
+		return w.flush()
+	}
+	return nil
+}
+
+// finishFile marks a file complete with its content hash.
+func (w *Writer) finishFile(file, hash string) {
+	if e := w.entries[file]; e != nil {
+		e.Hash = hash
+		e.Complete = true
+	}
+}
+
+// touchFile records a new modification time for an unchanged file.
+func (w *Writer) touchFile(file string, e fileEntry) {
+	c := e
+	w.entries[file] = &c
+}
+
+// removeFile undoes everything of file: its queued passages, its flushed
+// passages, its manifest entry, and what it added to the counters. It serves
+// files that disappeared, files about to be indexed again, and files whose
+// ingest failed half-way.
+func (w *Writer) removeFile(file string) error {
+	e, err := w.entry(file)
+	if err != nil {
+		return err
+	}
+	if e != nil {
+		// The entry counts everything of this file: flushed and queued.
+		w.stats.Documents -= e.Documents
+		w.stats.BodyTokens -= e.BodyTokens
+		w.stats.TitleTokens -= e.TitleTokens
+	}
+	kept := w.pending[:0]
+	w.pendingBytes = 0
+	for _, b := range w.pending {
+		if b.file == file {
+			delete(w.pendingIDs, b.id)
+			continue
+		}
+		kept = append(kept, b)
+		w.pendingBytes += b.size
+	}
+	for i := len(kept); i < len(w.pending); i++ {
+		w.pending[i] = built{}
+	}
+	w.pending = kept
+	delete(w.entries, file)
+	w.dropEntries[file] = struct{}{}
+	ids, err := w.committedIDs(file)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		w.deletes[id] = struct{}{}
+	}
+	return nil
+}
+
+// committedIDs lists the ids of the flushed passages of file.
+func (w *Writer) committedIDs(file string) ([]string, error) {
+	tfr, err := w.reader.TermFieldReader(context.Background(), []byte(file), fieldFile, false, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tfr.Close()
+	var ids []string
+	var tfd index.TermFieldDoc
+	for {
+		d, err := tfr.Next(&tfd)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			return ids, nil
+		}
+		id, err := w.reader.ExternalID(d.ID)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+}
+
+// indexedFiles lists every file with passages in the index.
+func (w *Writer) indexedFiles() ([]string, error) {
+	dict, err := w.reader.FieldDict(fieldFile)
+	if err != nil {
+		return nil, err
+	}
+	defer dict.Close()
+	var files []string
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return files, nil
+		}
+		files = append(files, e.Term)
+	}
+}
+
+// flush writes queued passages, deletions, counters and manifest entries in
+// one Bleve batch, which Bleve makes durable before returning.
+func (w *Writer) flush() error {
+	if len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
+		return nil
+	}
+	batch := w.idx.NewBatch()
+	for id := range w.deletes {
+		batch.Delete(id)
+	}
+	for _, b := range w.pending {
+		if err := batch.IndexAdvanced(b.doc); err != nil {
+			return err
+		}
+	}
+	for file := range w.dropEntries {
+		batch.DeleteInternal(fileKey(file))
+	}
+	for file, e := range w.entries {
+		raw, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		batch.SetInternal(fileKey(file), raw)
+	}
+	w.stats.Updated = time.Now().UTC()
+	raw, err := json.Marshal(w.stats)
+	if err != nil {
+		return err
+	}
+	batch.SetInternal([]byte(keyStats), raw)
+	batch.SetInternal([]byte(keySchema), []byte(schemaVersion))
+	if err := w.idx.Batch(batch); err != nil {
+		return fmt.Errorf("writing corpus %q: %w", w.name, err)
+	}
+	w.flushed += int64(len(w.pending))
+	// Entries of files still in progress stay in memory: later passages
+	// keep counting on them.
+	inProgress := make(map[string]*fileEntry)
+	for file, e := range w.entries {
+		if !e.Complete {
+			inProgress[file] = e
+		}
+	}
+	if err := w.reader.Close(); err != nil {
+		return err
+	}
+	adv, err := w.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	if w.reader, err = adv.Reader(); err != nil {
+		return err
+	}
+	w.resetPending()
+	w.entries = inProgress
+	return nil
+}
+
+// Close flushes what is queued and releases the corpus.
+func (w *Writer) Close() error {
+	if w.idx == nil {
+		return nil
+	}
+	err := w.flush()
+	if w.reader != nil {
+		if cerr := w.reader.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if cerr := w.idx.Close(); err == nil {
+		err = cerr
+	}
+	w.idx = nil
+	return err
+}
