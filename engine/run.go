@@ -147,10 +147,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		r.counts.LocalRetrievals++
 	}
 	if err != nil {
-		note := fmt.Sprintf("%s unavailable: %v", src.Name(), err)
-		if errors.Is(err, sources.ErrBlocked) {
-			note = fmt.Sprintf("web unavailable: %v", err)
-		}
+		note := sourceTrouble(src, err)
 		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query})
 		r.warn(step, src.Name(), textsafe.ForTerminal(err.Error()))
 		return nil, note, nil
@@ -309,4 +306,17 @@ func withLocator(d Document) Document {
 		d.Locator = d.URL
 	}
 	return d
+}
+
+// sourceTrouble is what the model is told when a source failed: the web is
+// "unavailable" (never "no results"), a corpus names itself.
+func sourceTrouble(src Source, err error) string {
+	msg := textsafe.ForPrompt(err.Error())
+	if src.Kind() == sources.KindWeb {
+		return "web unavailable: " + strings.TrimPrefix(msg, src.Name()+" unavailable: ")
+	}
+	if strings.HasPrefix(msg, src.Name()) {
+		return msg
+	}
+	return src.Name() + " unavailable: " + msg
 }

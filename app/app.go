@@ -1,0 +1,120 @@
+// Package app wires prefrag together: configuration, the session store, the
+// LLM backends, the corpora and the web engines. The CLI, the TUI and the
+// evaluation harness all build on it; it holds no engine logic.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/llamacpp"
+	"github.com/prefrag/prefrag/llm/ollama"
+	"github.com/prefrag/prefrag/prompts"
+	"github.com/prefrag/prefrag/store"
+)
+
+// App is an opened prefrag home.
+type App struct {
+	Cfg     *config.Config
+	Store   *store.Store
+	Log     *slog.Logger
+	Prompts *prompts.Set
+	logFile io.Closer
+}
+
+// Open creates the home directory if needed and opens the store and log.
+func Open(ctx context.Context, cfg *config.Config) (*App, error) {
+	if err := os.MkdirAll(cfg.CorporaDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create %s: %w", cfg.Home, err)
+	}
+	a := &App{Cfg: cfg}
+	f, err := os.OpenFile(cfg.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		a.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	} else {
+		a.logFile = f
+		a.Log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	if a.Prompts, err = prompts.Load(cfg.PromptsDir); err != nil {
+		a.Close()
+		return nil, err
+	}
+	if a.Store, err = store.OpenContext(ctx, cfg.DBPath()); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close releases the store and the log.
+func (a *App) Close() error {
+	var err error
+	if a.Store != nil {
+		err = a.Store.Close()
+	}
+	if a.logFile != nil {
+		a.logFile.Close()
+	}
+	return err
+}
+
+// Model is an LLM backend as the app uses it: the engine's interface plus
+// the health check and identity of a session manifest.
+type Model interface {
+	engine.LLM
+	Check(ctx context.Context) error
+	Digest(ctx context.Context) (string, error)
+	Model() string
+}
+
+// NewModel builds the backend for a model name.
+func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
+	switch s.LLM {
+	case "llamacpp":
+		return llamacpp.New(s.LLMURL, model, llamacpp.WithIdleTimeout(a.Cfg.LLMTimeout))
+	default:
+		return ollama.New(s.LLMURL, model, ollama.WithIdleTimeout(a.Cfg.LLMTimeout))
+	}
+}
+
+// Models builds the reasoning model and the judge model (the same client
+// when they are the same model).
+func (a *App) Models(s engine.Settings) (step, judge Model, err error) {
+	if step, err = a.NewModel(s, s.Model); err != nil {
+		return nil, nil, err
+	}
+	judge = step
+	if s.JudgeModel != "" && s.JudgeModel != s.Model {
+		if judge, err = a.NewModel(s, s.JudgeModel); err != nil {
+			return nil, nil, err
+		}
+	}
+	return step, judge, nil
+}
+
+// CheckModels verifies, within seconds, that the server answers and has
+// both models. Its errors are the user-facing sentences of llm's typed
+// errors.
+func CheckModels(ctx context.Context, step, judge Model) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := step.Check(ctx); err != nil {
+		return err
+	}
+	if judge != step {
+		return judge.Check(ctx)
+	}
+	return nil
+}
+
+// IsLLMTrouble reports whether err means the LLM server cannot serve.
+func IsLLMTrouble(err error) bool {
+	return errorsIs(err, llm.ErrUnreachable) || errorsIs(err, llm.ErrModelNotFound)
+}

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/store"
+)
+
+// AskRequest is one question to run and record.
+type AskRequest struct {
+	Question string
+	Settings engine.Settings
+	// Emit receives every event after it is stored (token events are not
+	// stored but still delivered).
+	Emit engine.Emitter
+	// Consent for web policy "ask"; nil makes "ask" act as "never".
+	Consent engine.ConsentFunc
+	// SkipCheck skips the LLM health check (the caller already did it).
+	SkipCheck bool
+	// SessionID, when set, is used instead of a new id.
+	SessionID string
+}
+
+// AskResult is a recorded run.
+type AskResult struct {
+	SessionID string
+	Result    engine.Result
+}
+
+// Manifest records what a session needs to be re-run the same way.
+type Manifest struct {
+	Model       string            `json:"model"`
+	ModelDigest string            `json:"model_digest,omitempty"`
+	JudgeModel  string            `json:"judge_model,omitempty"`
+	JudgeDigest string            `json:"judge_digest,omitempty"`
+	LLM         string            `json:"llm"`
+	Options     map[string]any    `json:"options"`
+	PromptsHash string            `json:"prompts_hash"`
+	Overrides   []string          `json:"prompt_overrides,omitempty"`
+	Corpora     []CorpusIdentity  `json:"corpora"`
+	WebEngine   string            `json:"web_engine,omitempty"`
+	Extra       map[string]string `json:"extra,omitempty"`
+}
+
+// CorpusIdentity identifies a corpus as it was when searched.
+type CorpusIdentity struct {
+	Name      string    `json:"name"`
+	Documents int64     `json:"documents"`
+	Passages  int64     `json:"passages"`
+	Updated   time.Time `json:"updated"`
+}
+
+// NewSessionID returns a time-ordered id.
+func NewSessionID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return strings.ReplaceAll(uuid.NewString(), "-", "")
+	}
+	return strings.ReplaceAll(id.String(), "-", "")
+}
+
+// Ask runs one question with the engine and records the session: every
+// event is committed to the store as it is emitted, so a crash loses
+// nothing that was already shown.
+func (a *App) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
+	s := req.Settings
+	step, judge, err := a.Models(s)
+	if err != nil {
+		return AskResult{}, err
+	}
+	if !req.SkipCheck {
+		if err := CheckModels(ctx, step, judge); err != nil {
+			return AskResult{}, err
+		}
+	}
+	id := req.SessionID
+	if id == "" {
+		id = NewSessionID()
+	}
+	srcs, err := a.OpenSources(ctx, s, id)
+	if err != nil {
+		return AskResult{}, err
+	}
+	defer srcs.Close()
+	s.Corpora = srcs.Corpora
+	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
+	if err != nil {
+		return AskResult{}, err
+	}
+	manifest := a.manifest(ctx, s, step, judge, srcs)
+	cfgJSON, _ := json.Marshal(s)
+	manJSON, _ := json.Marshal(manifest)
+	sess := store.Session{ID: id, Question: req.Question, Model: s.Model, Started: time.Now().UTC(),
+		Corpora: srcs.Corpora, Config: cfgJSON, Manifest: manJSON}
+	if err := a.Store.CreateSession(ctx, sess); err != nil {
+		return AskResult{}, err
+	}
+	var storeErr error
+	emit := func(ev engine.Event) {
+		if ev.Type != engine.EventToken && storeErr == nil {
+			// Stored before it is shown: what the user saw is on disk.
+			if err := a.Store.AppendEvent(context.WithoutCancel(ctx), ev); err != nil {
+				storeErr = err
+				a.Log.Error("append event", "session", id, "err", err)
+			}
+		}
+		if req.Emit != nil {
+			req.Emit(ev)
+		}
+	}
+	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: emit, Consent: req.Consent})
+	status := store.StatusAnswered
+	switch {
+	case errors.Is(runErr, engine.ErrCancelled):
+		status = store.StatusCancelled
+	case runErr != nil:
+		status = store.StatusFailed
+	}
+	counts, _ := json.Marshal(res.Counts)
+	if err := a.Store.FinishSession(context.WithoutCancel(ctx), id, status, res.Answer, res.Label, counts); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr == nil && storeErr != nil {
+		runErr = fmt.Errorf("the session could not be fully saved: %w", storeErr)
+	}
+	a.Log.Info("done", "session", id, "status", status, "err", runErr)
+	return AskResult{SessionID: id, Result: res}, runErr
+}
+
+func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model, srcs *Sources) Manifest {
+	dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	m := Manifest{Model: s.Model, LLM: s.LLM, PromptsHash: a.Prompts.Hash(), Overrides: a.Prompts.Overridden(),
+		Options: map[string]any{"num_ctx": s.NumCtx, "temperature": s.Temperature, "top_p": s.TopP, "seed": s.Seed}}
+	m.ModelDigest, _ = step.Digest(dctx)
+	if judge != step {
+		m.JudgeModel = s.JudgeModel
+		m.JudgeDigest, _ = judge.Digest(dctx)
+	}
+	for _, src := range srcs.List {
+		if c, ok := src.(*local.Corpus); ok {
+			st, err := c.Stats()
+			if err == nil {
+				m.Corpora = append(m.Corpora, CorpusIdentity{Name: c.Name(), Documents: st.Documents, Passages: st.Passages, Updated: st.Updated})
+			}
+		}
+	}
+	if srcs.Web != nil {
+		m.WebEngine = srcs.Web.Name()
+	}
+	if h, err := os.Hostname(); err == nil {
+		m.Extra = map[string]string{"host": h}
+	}
+	return m
+}

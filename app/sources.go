@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/web"
+	"github.com/prefrag/prefrag/store"
+)
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+// ErrNoCorpus is matched when a named corpus does not exist.
+var ErrNoCorpus = errors.New("no such corpus")
+
+// CorpusOrder resolves which corpora a run searches, in preference order:
+// the --corpus list when given; else the pinned corpus; else the only
+// corpus, or "default", or the first by name.
+func (a *App) CorpusOrder(s engine.Settings) ([]string, error) {
+	if len(s.Corpora) > 0 {
+		return s.Corpora, nil
+	}
+	pinned, err := local.Pinned(a.Cfg.CorporaDir())
+	if err != nil {
+		return nil, err
+	}
+	if pinned != "" {
+		return []string{pinned}, nil
+	}
+	infos, err := local.List(a.Cfg.CorporaDir())
+	if err != nil {
+		return nil, err
+	}
+	if len(infos) == 0 {
+		return nil, nil
+	}
+	names := make([]string, len(infos))
+	for i, in := range infos {
+		names[i] = in.Name
+		if in.Name == "default" {
+			return []string{"default"}, nil
+		}
+	}
+	sort.Strings(names)
+	return names[:1], nil
+}
+
+// Sources is the opened preference list of one run.
+type Sources struct {
+	List    []engine.Source
+	Corpora []string
+	closers []func() error
+	// Web is the web engine, nil when the policy is never.
+	Web *web.Engine
+}
+
+// Close releases the corpora.
+func (s *Sources) Close() {
+	for _, c := range s.closers {
+		c()
+	}
+}
+
+// OpenSources opens the corpora (read-only, so the TUI and a headless ask
+// can search at once) and the web engine for a run. sessionID ties web
+// cache use to the session's manifest.
+func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID string) (*Sources, error) {
+	names, err := a.CorpusOrder(s)
+	if err != nil {
+		return nil, err
+	}
+	out := &Sources{Corpora: names}
+	for _, name := range names {
+		c, err := local.Open(a.Cfg.CorporaDir(), name)
+		if err != nil {
+			out.Close()
+			if errors.Is(err, local.ErrNotFound) {
+				return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
+			}
+			return nil, err
+		}
+		out.List = append(out.List, c)
+		out.closers = append(out.closers, c.Close)
+	}
+	if s.Web != engine.WebNever {
+		w, err := a.WebEngine(s, sessionID)
+		if err != nil {
+			out.Close()
+			return nil, err
+		}
+		out.Web = w
+		out.List = append(out.List, w)
+	}
+	return out, nil
+}
+
+// WebEngine builds the configured web engine with the SQLite cache.
+func (a *App) WebEngine(s engine.Settings, sessionID string) (*web.Engine, error) {
+	cfg := web.Config{
+		Timeout: a.Cfg.WebTimeout,
+		Allow:   a.Cfg.WebAllow,
+		Deny:    a.Cfg.WebDeny,
+		Offline: a.Cfg.Offline,
+		Logger:  a.Log,
+	}
+	cache := store.WebCache{Store: a.Store, TTL: a.Cfg.WebCacheTTL, Offline: a.Cfg.Offline}
+	if sessionID != "" {
+		cache = cache.ForSession(sessionID)
+	}
+	cfg.Cache = cache
+	switch s.WebEngine {
+	case web.SearXNG:
+		cfg.BaseURL = a.Cfg.SearXNGURL
+	case web.Brave:
+		cfg.BaseURL = a.Cfg.BraveURL
+		cfg.APIKey = web.Secret(a.Cfg.BraveAPIKey)
+	default:
+		cfg.BaseURL = a.Cfg.DuckDuckGoURL
+	}
+	return web.New(s.WebEngine, cfg)
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/engine"
+)
+
+func runAsk(e *env, args []string) error {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	rf := config.BindRunFlags(fs, e.cfg)
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "ask [flags] QUESTION")
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if err := rf.Apply(); err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(pos, " "))
+	if question == "" {
+		return usagef("ask needs a question: prefrag ask \"What …?\"")
+	}
+	s := e.cfg.Settings
+	if s.Web == engine.WebAsk {
+		fmt.Fprintln(e.stderr, "prefrag: --web ask needs the interactive app to ask in; headless it acts as --web never")
+	}
+	a, err := openApp(e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
+	res, err := a.Ask(e.ctx, app.AskRequest{Question: question, Settings: s, Emit: out.write})
+	out.flush()
+	if err != nil {
+		if errors.Is(err, engine.ErrCancelled) {
+			return errors.New("cancelled; the partial session is saved as " + res.SessionID)
+		}
+		var fe *engine.FatalError
+		if errors.As(err, &fe) {
+			return fe.Err
+		}
+		return err
+	}
+	return nil
+}
+
+// eventWriter prints events as JSON Lines or as readable text, flushing each
+// line the moment it is written.
+type eventWriter struct {
+	mu     sync.Mutex
+	w      *bufio.Writer
+	json   bool
+	tokens bool
+	text   textRenderer
+}
+
+func newEventWriter(w io.Writer, asJSON, tokens bool) *eventWriter {
+	return &eventWriter{w: bufio.NewWriter(w), json: asJSON, tokens: tokens}
+}
+
+func (o *eventWriter) write(ev engine.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.json {
+		if ev.Type == engine.EventToken && !o.tokens {
+			return
+		}
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return
+		}
+		o.w.Write(b)
+		o.w.WriteByte('\n')
+		o.w.Flush()
+		return
+	}
+	if ev.Type == engine.EventToken {
+		return
+	}
+	o.text.render(o.w, ev)
+	o.w.Flush()
+}
+
+func (o *eventWriter) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.w.Flush()
+}
+
+// writeJSONLine prints raw stored event lines (sessions show --json).
+func writeJSONLines(w io.Writer, lines []json.RawMessage) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		bw.Write(l)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}

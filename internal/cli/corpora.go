@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources/local"
+)
+
+func runIndex(e *env, args []string) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	corpus := fs.String("corpus", "default", "corpus to ingest into")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	paths, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "index [--corpus NAME] PATH...")
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usagef("index needs at least one file or folder: prefrag index --corpus NAME PATH...")
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("cannot read %s: %w", p, errors.Unwrap(err))
+		}
+	}
+	if err := local.ValidateName(*corpus); err != nil {
+		return usagef("%v", err)
+	}
+	if err := os.MkdirAll(e.cfg.CorporaDir(), 0o755); err != nil {
+		return err
+	}
+	prog := newProgressLine(e.stderr)
+	rep, err := local.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update})
+	prog.done()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if *asJSON {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(e.stdout, string(b))
+	} else {
+		fmt.Fprintf(e.stdout, "corpus %s: %d file(s) found, %d indexed, %d unchanged, %d removed; %d passages added in %.1fs\n",
+			rep.Corpus, rep.Files, rep.Indexed, rep.Unchanged, rep.Removed, rep.Passages, rep.Duration.Seconds())
+		fmt.Fprintf(e.stdout, "corpus %s now holds %d documents, %d passages (%s)\n", rep.Corpus, rep.Stats.Documents, rep.Stats.Passages, humanBytes(rep.Stats.SizeBytes))
+		if len(rep.Failed) > 0 {
+			fmt.Fprintf(e.stdout, "%d file(s) could not be read:\n", len(rep.Failed))
+			for _, f := range rep.Failed {
+				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
+			}
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		return errors.New("indexing cancelled; run the same command again to resume")
+	}
+	return nil
+}
+
+// progressLine draws a single updating line on a terminal, and nothing
+// elsewhere (logs and pipes stay clean).
+type progressLine struct {
+	mu   sync.Mutex
+	w    *os.File
+	tty  bool
+	last time.Time
+	wide int
+}
+
+func newProgressLine(w any) *progressLine {
+	p := &progressLine{}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.w, p.tty = f, true
+	}
+	return p
+}
+
+func (p *progressLine) update(pr local.Progress) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.last) < 100*time.Millisecond && pr.FilesDone < pr.FilesTotal {
+		return
+	}
+	p.last = time.Now()
+	eta := ""
+	if pr.FilesDone > 0 && pr.FilesTotal > pr.FilesDone {
+		left := time.Duration(float64(pr.Elapsed) / float64(pr.FilesDone) * float64(pr.FilesTotal-pr.FilesDone))
+		eta = " · ETA " + left.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("indexing: %d/%d files · %d passages · %.0f passages/s%s", pr.FilesDone, pr.FilesTotal, pr.Passages, pr.Rate, eta)
+	fmt.Fprintf(p.w, "\r%-*s", p.wide, line)
+	if len(line) > p.wide {
+		p.wide = len(line)
+	}
+}
+
+func (p *progressLine) done() {
+	if p.tty && p.wide > 0 {
+		fmt.Fprintf(p.w, "\r%-*s\r", p.wide, "")
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func runCorpora(e *env, args []string) error {
+	fs := flag.NewFlagSet("corpora", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "one JSON object per corpus")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora rm NAME")
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	dir := e.cfg.CorporaDir()
+	if len(pos) > 0 {
+		switch pos[0] {
+		case "pin":
+			if len(pos) != 2 {
+				return usagef("usage: prefrag corpora pin NAME")
+			}
+			if err := local.Pin(dir, pos[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "pinned %s: it is searched first\n", pos[1])
+			return nil
+		case "rm", "delete":
+			if len(pos) != 2 {
+				return usagef("usage: prefrag corpora rm NAME")
+			}
+			if err := local.Delete(dir, pos[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "deleted corpus %s\n", pos[1])
+			return nil
+		default:
+			return usagef("unknown corpora command %q (pin, rm)", pos[0])
+		}
+	}
+	infos, err := local.List(dir)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, in := range infos {
+			enc.Encode(map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
+				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy})
+		}
+		return nil
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(e.stdout, "no corpora yet — create one with: prefrag index --corpus NAME FOLDER")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDOCUMENTS\tPASSAGES\tSIZE\tUPDATED\tPINNED")
+	for _, in := range infos {
+		pin := ""
+		if in.Pinned {
+			pin = "*"
+		}
+		upd := "-"
+		if !in.Stats.Updated.IsZero() {
+			upd = in.Stats.Updated.Local().Format("2006-01-02 15:04")
+		}
+		if in.Busy {
+			upd = "indexing…"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", in.Name, in.Stats.Documents, in.Stats.Passages, humanBytes(in.Stats.SizeBytes), upd, pin)
+	}
+	return tw.Flush()
+}
+
+func runSearch(e *env, args []string) error {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	corpus := fs.String("corpus", "", "corpus to search (default: the pinned corpus)")
+	k := fs.Int("k", 10, "number of documents")
+	asJSON := fs.Bool("json", false, "one JSON document per line")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "search [--corpus NAME] [-k N] [--json] QUERY")
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(strings.Join(pos, " "))
+	if query == "" {
+		return usagef("search needs a query")
+	}
+	if *k < 1 || *k > 1000 {
+		return usagef("-k must be between 1 and 1000")
+	}
+	name := *corpus
+	if name == "" {
+		a := &app.App{Cfg: e.cfg}
+		names, err := a.CorpusOrder(e.cfg.Settings)
+		if err != nil {
+			return err
+		}
+		if len(names) == 0 {
+			return errors.New("no corpus yet — create one with: prefrag index --corpus NAME FOLDER")
+		}
+		name = names[0]
+	}
+	c, err := local.Open(e.cfg.CorporaDir(), name)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	docs, err := c.Search(e.ctx, query, *k)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, d := range docs {
+			enc.Encode(d)
+		}
+		return nil
+	}
+	if len(docs) == 0 {
+		fmt.Fprintf(e.stdout, "no documents in %s match %q\n", name, query)
+		return nil
+	}
+	for i, d := range docs {
+		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, clean(d.Title), d.Score, clean(d.Locator),
+			clean(textsafe.Truncate(strings.Join(strings.Fields(d.Text), " "), 200)))
+	}
+	return nil
+}
