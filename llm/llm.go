@@ -111,3 +111,19 @@ func (e *ServerError) Error() string {
 	}
 	return fmt.Sprintf("%s answered HTTP %d: %s", e.Backend, e.Status, e.Message)
 }
+
+// ErrLoading is matched when the server is up but still loading its model.
+var ErrLoading = errors.New("llm server is still loading the model")
+
+// LoadingError says the server answered but is not ready yet (llama.cpp
+// /health answers 503 while it loads the model file).
+type LoadingError struct {
+	Backend string
+	Addr    string
+}
+
+func (e *LoadingError) Error() string {
+	return fmt.Sprintf("the %s server at %s is still loading its model — wait until it has finished, then try again", e.Backend, e.Addr)
+}
+
+func (e *LoadingError) Is(target error) bool { return target == ErrLoading }

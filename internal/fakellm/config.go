@@ -1,0 +1,99 @@
+package fakellm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config is the JSON script the fakellm command reads:
+//
+//	{"steps": ["Thought: …\nAction: …"], "judges": ["{\"analysis\":\"…\",\"status\":true}"],
+//	 "rules": [{"contains": "…", "kind": "step", "reply": "…"}],
+//	 "chunk_delay_ms": 5}
+//
+// Rules are tried first, in order; calls no rule answers take the next
+// scripted step or judge.
+type Config struct {
+	Steps        []string     `json:"steps"`
+	Judges       []string     `json:"judges"`
+	Rules        []RuleConfig `json:"rules"`
+	ChunkDelayMS int          `json:"chunk_delay_ms"`
+	LatencyMS    int          `json:"latency_ms"`
+	Models       []string     `json:"models"`
+	Slots        int          `json:"slots"`
+	IgnoreStop   bool         `json:"ignore_stop"`
+}
+
+// RuleConfig is one rule of a Config.
+type RuleConfig struct {
+	Contains string `json:"contains"`
+	Kind     string `json:"kind"` // "step", "judge" or empty for both
+	Reply    string `json:"reply"`
+	// Status and Error make the rule answer with an HTTP error.
+	Status int    `json:"status"`
+	Error  string `json:"error"`
+	// DieAfter drops the connection after that many chunks.
+	DieAfter int `json:"die_after"`
+}
+
+// ParseConfig reads and checks a Config. Unknown fields are errors, so a
+// typo in a script does not pass silently.
+func ParseConfig(data []byte) (Config, error) {
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return Config{}, fmt.Errorf("fakellm script: %w", err)
+	}
+	if dec.More() {
+		return Config{}, errors.New("fakellm script: more than one JSON value")
+	}
+	for i, r := range c.Rules {
+		switch Kind(r.Kind) {
+		case "", KindStep, KindJudge:
+		default:
+			return Config{}, fmt.Errorf("fakellm script: rule %d: kind must be \"step\", \"judge\" or empty, not %q", i+1, r.Kind)
+		}
+		if r.Status != 0 && (r.Status < 100 || r.Status > 599) {
+			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
+		}
+	}
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms and slots must not be negative")
+	}
+	return c, nil
+}
+
+// Responder returns the rules, falling back to the step and judge queues.
+func (c Config) Responder() Responder {
+	rules := make([]Rule, 0, len(c.Rules))
+	for _, r := range c.Rules {
+		rules = append(rules, Rule{Contains: r.Contains, Kind: Kind(r.Kind),
+			Reply: Reply{Text: r.Reply, Status: r.Status, Error: r.Error, DieAfter: r.DieAfter}})
+	}
+	return Rules{List: rules, Else: &Script{Steps: c.Steps, Judges: c.Judges}}
+}
+
+// Options returns the server options the Config asks for.
+func (c Config) Options() []Option {
+	var opts []Option
+	if c.ChunkDelayMS > 0 {
+		opts = append(opts, ChunkDelay(time.Duration(c.ChunkDelayMS)*time.Millisecond))
+	}
+	if c.LatencyMS > 0 {
+		opts = append(opts, Latency(time.Duration(c.LatencyMS)*time.Millisecond))
+	}
+	if len(c.Models) > 0 {
+		opts = append(opts, Models(c.Models...))
+	}
+	if c.Slots > 0 {
+		opts = append(opts, Slots(c.Slots))
+	}
+	if c.IgnoreStop {
+		opts = append(opts, IgnoreStop())
+	}
+	return opts
+}

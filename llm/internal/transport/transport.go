@@ -1,0 +1,246 @@
+// Package transport holds the HTTP plumbing both LLM backends share: a client
+// whose only fixed limit is the dial timeout, a watchdog that gives up when a
+// stream stalls (before its first chunk or between two chunks) without ever
+// bounding a long, healthy generation, and the mapping of transport failures
+// onto the typed errors of package llm.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prefrag/prefrag/llm"
+)
+
+// Defaults shared by the backends. The first chunk of a generation arrives
+// only after the server has loaded the model and evaluated the whole prompt,
+// which on a CPU with a 16k-token prompt takes minutes, hence the generous
+// first-byte limit; once tokens flow, a long silence means a stuck server.
+const (
+	DefaultDialTimeout      = 3 * time.Second
+	DefaultFirstByteTimeout = 10 * time.Minute
+	DefaultIdleTimeout      = 2 * time.Minute
+	DefaultCheckTimeout     = 10 * time.Second
+)
+
+// Timeouts are the limits of one client.
+type Timeouts struct {
+	Dial      time.Duration // TCP connect
+	FirstByte time.Duration // request sent → first stream chunk
+	Idle      time.Duration // between two stream chunks
+	Check     time.Duration // a whole Check call
+}
+
+// DefaultTimeouts returns the defaults above.
+func DefaultTimeouts() Timeouts {
+	return Timeouts{
+		Dial:      DefaultDialTimeout,
+		FirstByte: DefaultFirstByteTimeout,
+		Idle:      DefaultIdleTimeout,
+		Check:     DefaultCheckTimeout,
+	}
+}
+
+// ParseBaseURL accepts "host", "host:port" or a full http(s) URL and returns
+// the URL without a trailing slash. A bare host gets http:// and defaultPort.
+func ParseBaseURL(raw, defaultPort string) (*url.URL, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return nil, errors.New("empty server address")
+	}
+	if !strings.Contains(s, "://") {
+		hostport, rest, _ := strings.Cut(s, "/")
+		if _, _, err := net.SplitHostPort(hostport); err != nil {
+			hostport = net.JoinHostPort(strings.Trim(hostport, "[]"), defaultPort)
+		}
+		s = "http://" + hostport
+		if rest != "" {
+			s += "/" + rest
+		}
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("server address %q: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("server address %q: scheme must be http or https", raw)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("server address %q has no host", raw)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	return u, nil
+}
+
+// NewHTTPClient returns a client with a dial timeout and no overall timeout:
+// stalls are the watchdog's business, cancellation the context's.
+func NewHTTPClient(dialTimeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		MaxIdleConns:          8,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}}
+}
+
+// StallError says the server sent nothing for too long.
+type StallError struct {
+	Waited    time.Duration
+	FirstByte bool // no chunk had arrived yet
+}
+
+func (e *StallError) Error() string {
+	if e.FirstByte {
+		return fmt.Sprintf("no answer within %s of sending the request", e.Waited)
+	}
+	return fmt.Sprintf("the stream stalled: nothing received for %s", e.Waited)
+}
+
+// Watchdog cancels a request's context when a stream stalls.
+type Watchdog struct {
+	cancel context.CancelCauseFunc
+	idle   time.Duration
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	started bool
+	stopped bool
+	fired   *StallError
+}
+
+// Watch derives a context from parent that is cancelled when no Tick arrives
+// within firstByte, and then whenever two Ticks are more than idle apart.
+// A zero duration disables that limit. Stop must be called when done.
+func Watch(parent context.Context, firstByte, idle time.Duration) (context.Context, *Watchdog) {
+	ctx, cancel := context.WithCancelCause(parent)
+	w := &Watchdog{cancel: cancel, idle: idle}
+	if firstByte > 0 {
+		w.timer = time.AfterFunc(firstByte, func() { w.fire(firstByte, true) })
+	}
+	return ctx, w
+}
+
+func (w *Watchdog) fire(d time.Duration, first bool) {
+	w.mu.Lock()
+	if w.stopped {
+		w.mu.Unlock()
+		return
+	}
+	w.fired = &StallError{Waited: d, FirstByte: first}
+	err := w.fired
+	w.mu.Unlock()
+	w.cancel(err)
+}
+
+// Tick records that a chunk arrived and restarts the idle limit.
+func (w *Watchdog) Tick() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped || w.fired != nil {
+		return
+	}
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.started = true
+	if w.idle > 0 {
+		idle := w.idle
+		w.timer = time.AfterFunc(idle, func() { w.fire(idle, false) })
+	} else {
+		w.timer = nil
+	}
+}
+
+// Stop releases the timer and the derived context.
+func (w *Watchdog) Stop() {
+	w.mu.Lock()
+	w.stopped = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.mu.Unlock()
+	w.cancel(context.Canceled)
+}
+
+// Stalled returns the stall that cancelled the request, or nil.
+func (w *Watchdog) Stalled() *StallError {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fired
+}
+
+// IsDialError reports whether err means no connection could be opened.
+func IsDialError(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+// Classify maps a failed HTTP exchange onto the llm error types:
+//   - the caller's own cancellation or deadline comes back as that context
+//     error (errors.Is(err, context.Canceled) holds);
+//   - a stall detected by the watchdog is a *llm.ServerError;
+//   - a failed dial is a *llm.UnreachableError;
+//   - anything else (connection reset, EOF mid-stream) is a *llm.ServerError.
+func Classify(parent context.Context, backend, addr string, wd *Watchdog, err error) error {
+	if err == nil {
+		return nil
+	}
+	if parent.Err() != nil {
+		return fmt.Errorf("%s: %w", backend, parent.Err())
+	}
+	if wd != nil {
+		if stall := wd.Stalled(); stall != nil {
+			return &llm.ServerError{Backend: backend, Message: stall.Error() + " — the server may be overloaded or stuck"}
+		}
+	}
+	if IsDialError(err) {
+		return &llm.UnreachableError{Backend: backend, Addr: addr, Err: err}
+	}
+	var se *llm.ServerError
+	var ue *llm.UnreachableError
+	var me *llm.ModelNotFoundError
+	var le *llm.LoadingError
+	if errors.As(err, &se) || errors.As(err, &ue) || errors.As(err, &me) || errors.As(err, &le) {
+		return err
+	}
+	return &llm.ServerError{Backend: backend, Message: "the connection failed or broke off (" + unwrapURLError(err).Error() + ") — the server may have crashed"}
+}
+
+// IsTransportError reports whether err came from the connection rather than
+// from the server's words: a net/http request error, a network error, or a
+// body that ended early.
+func IsTransportError(err error) bool {
+	var urlErr *url.Error
+	var netErr net.Error
+	return errors.As(err, &urlErr) || errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
+}
+
+// unwrapURLError drops net/http's `Post "http://…":` prefix, which repeats
+// the address the error message names anyway.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
+}
