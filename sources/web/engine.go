@@ -246,7 +246,7 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 		if attempt >= e.s.Retries {
 			return parsedPage{}, failure
 		}
-		if err := g.clock.Sleep(ctx, e.s.Backoff<<attempt); err != nil {
+		if err := g.clock.SleepUntil(ctx, g.clock.Now().Add(e.s.Backoff<<attempt)); err != nil {
 			return parsedPage{}, e.cancelled(err)
 		}
 	}

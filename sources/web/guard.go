@@ -10,25 +10,26 @@ import (
 // advances instantly.
 type Clock interface {
 	Now() time.Time
-	// Sleep waits d or until ctx is done, whichever comes first, and
-	// returns ctx.Err() in the second case.
-	Sleep(ctx context.Context, d time.Duration) error
+	// SleepUntil waits until t or until ctx is done, whichever comes
+	// first, and returns ctx.Err() in the second case.
+	SleepUntil(ctx context.Context, t time.Time) error
 }
 
 type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
+func (systemClock) SleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-timer.C:
 		return nil
 	}
 }
@@ -88,7 +89,7 @@ func (g *HostGuard) Wait(ctx context.Context, host string, interval time.Duratio
 	}
 	st.next = slot.Add(interval)
 	g.mu.Unlock()
-	return g.clock.Sleep(ctx, slot.Sub(now))
+	return g.clock.SleepUntil(ctx, slot)
 }
 
 // circuit reports whether host's circuit is open, until when, and after
