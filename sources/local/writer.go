@@ -20,6 +20,10 @@ var (
 	BatchBytes    = 16 << 20
 )
 
+// writerTestConfig is merged into the Bleve runtime configuration of
+// writers opened on existing corpora; tests use it to hold merges back.
+var writerTestConfig map[string]interface{}
+
 // Writer holds a corpus open for writing. Only one process can hold a Writer
 // on a corpus at a time.
 type Writer struct {
@@ -47,6 +51,9 @@ func OpenWriter(dir, name string) (*Writer, error) {
 		return nil, err
 	}
 	cfg := map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()}
+	for k, v := range writerTestConfig {
+		cfg[k] = v
+	}
 	var idx bleve.Index
 	if exists(path) {
 		idx, err = bleve.OpenUsing(path, cfg)
