@@ -93,6 +93,7 @@ type fileConfig struct {
 	WebDeny        []string `toml:"web_deny"`
 	WebTimeout     *string  `toml:"web_timeout"`
 	LLMTimeout     *string  `toml:"llm_timeout"`
+	NeverLeave     []string `toml:"never_leave"`
 }
 
 // Env is the environment lookup (os.LookupEnv in production).
@@ -206,6 +207,9 @@ func (c *Config) applyFile(fc fileConfig) error {
 	}
 	setS(&c.PromptsDir, fc.PromptsDir)
 	c.WebAllow, c.WebDeny = fc.WebAllow, fc.WebDeny
+	if fc.NeverLeave != nil {
+		s.NeverLeave = fc.NeverLeave
+	}
 	for _, d := range []struct {
 		dst *time.Duration
 		v   *string
@@ -277,6 +281,7 @@ func NormaliseHost(v, defaultPort string) string {
 type RunFlags struct {
 	c         *Config
 	corpora   stringList
+	never     stringList
 	seed      int
 	set       map[string]bool
 	fs        *flag.FlagSet
@@ -296,6 +301,7 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	rf := &RunFlags{c: c, fs: fs}
 	s := &c.Settings
 	fs.Var(&rf.corpora, "corpus", "corpus to search, repeatable: order = preference order (default: the pinned corpus)")
+	fs.Var(&rf.never, "never-leave", "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)")
 	fs.StringVar(&s.Web, "web", s.Web, "web policy: auto, ask or never")
 	fs.StringVar(&s.WebEngine, "web-engine", s.WebEngine, "web search engine: duckduckgo, searxng or brave")
 	fs.StringVar(&c.SearXNGURL, "searxng-url", c.SearXNGURL, "SearXNG instance URL (JSON API)")
@@ -329,6 +335,9 @@ func (rf *RunFlags) Apply() error {
 	rf.set = set
 	if len(rf.corpora) > 0 {
 		c.Settings.Corpora = rf.corpora
+	}
+	if len(rf.never) > 0 {
+		c.Settings.NeverLeave = rf.never
 	}
 	if set["seed"] {
 		v := rf.seed

@@ -587,3 +587,40 @@ func TestEventJSONShapes(t *testing.T) {
 		t.Fatal("no counts")
 	}
 }
+
+func TestNeverLeaveCorpusNeedsConsent(t *testing.T) {
+	for _, withConsent := range []bool{false, true} {
+		h := newHarness(t)
+		h.local.answers["a"] = []Document{doc("local:wiki", "a1", "A", "secret plan")}
+		h.web.answers["b"] = []Document{{ID: "u", Title: "W", Text: "web", Source: "web:duckduckgo"}}
+		h.llm.steps = []reply{
+			{text: "Thought: t\nAction: Search_Engine\nAction Input: a"},
+			{text: "Thought: t\nAction: Search_Engine\nAction Input: b"},
+			{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+		}
+		h.llm.judges = []reply{judgeJSON(true, "ok"), judgeJSON(false, "need web")}
+		asked := 0
+		var consent ConsentFunc
+		if withConsent {
+			consent = func(ctx context.Context, r ConsentRequest) (Consent, error) {
+				asked++
+				if !strings.Contains(r.Analysis, "never-leave") {
+					t.Errorf("consent request does not say why: %q", r.Analysis)
+				}
+				return ConsentOnce, nil
+			}
+		}
+		s := DefaultSettings()
+		s.NeverLeave = []string{"wiki"}
+		res, err := h.eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit, Consent: consent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withConsent && (asked != 1 || res.Counts.WebRetrievals != 1) {
+			t.Errorf("with consent: asked %d, web %d", asked, res.Counts.WebRetrievals)
+		}
+		if !withConsent && (len(h.web.queries) != 0 || !strings.Contains(h.rec.of(EventObservation)[1].Note, "never-leave")) {
+			t.Errorf("headless: web queries %v, note %q", h.web.queries, h.rec.of(EventObservation)[1].Note)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/prompts"
@@ -44,8 +45,15 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if !r.webAllowedAtAll() {
 		return false, r.webOffNote(), nil
 	}
-	if r.s.Web != WebAsk || r.webForRun {
+	guarded := r.guardedContext()
+	if (r.s.Web != WebAsk && guarded == "") || r.webForRun {
 		return true, "", nil
+	}
+	if r.req.Consent == nil {
+		return false, "the web was not searched: the context holds passages of corpus \"" + guarded + "\", marked never-leave, and there is no one to ask for consent", nil
+	}
+	if guarded != "" {
+		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
 	}
 	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis})
 	if ctx.Err() != nil {
@@ -62,6 +70,19 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return true, "", nil
 	}
 	return false, "the web was not searched: the user declined", nil
+}
+
+// guardedContext names a never-leave corpus whose passages are in the
+// context, or "".
+func (r *run) guardedContext() string {
+	for _, name := range r.s.NeverLeave {
+		for _, d := range r.docs {
+			if d.Source == "local:"+name {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // retrieve performs the retrieval of one action and records its observation.

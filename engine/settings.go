@@ -41,6 +41,10 @@ type Settings struct {
 	// PerSourceTools advertises one Search_<name> tool per source instead of
 	// the single generic Search_Engine (paper Appendix E).
 	PerSourceTools bool `json:"per_source_tools,omitempty"`
+	// NeverLeave names corpora whose passages must not leave the machine:
+	// once one of their passages is in the context, no web query is sent
+	// without the user's consent (and headless, none at all).
+	NeverLeave []string `json:"never_leave,omitempty"`
 }
 
 // DefaultSettings are the paper's settings (§4.3, Appendix B.3).
