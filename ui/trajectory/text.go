@@ -1,0 +1,80 @@
+package trajectory
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// roleForced is the role of the thought/answer of the forced final call.
+const roleForced = "forced"
+
+// wrap word-wraps plain text to width columns (long words are broken) and
+// returns its lines. Empty text gives no lines.
+func wrap(text string, width int) []string {
+	text = strings.TrimRight(text, "\n ")
+	if text == "" {
+		return nil
+	}
+	width = max(width, 8)
+	return strings.Split(ansi.Wrap(text, width, ""), "\n")
+}
+
+// truncate cuts s to width columns with an ellipsis.
+func truncate(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+func padRight(s string, width int) string {
+	if n := width - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func quote(s string) string { return "“" + s + "”" }
+
+func countDocs(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return fmt.Sprintf("%d documents", n)
+}
+
+// excerpt keeps at most n wrapped lines of text, marking the cut.
+func excerpt(text string, n, width int) string {
+	lines := wrap(text, width)
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-n)
+}
+
+// thousands writes 12345 as 12,345.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
