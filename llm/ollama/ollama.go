@@ -1,0 +1,270 @@
+// Package ollama is the Ollama backend: one streaming POST /api/chat per
+// generation, with the request's prompt as the single user message, through
+// the official client package github.com/ollama/ollama/api.
+//
+// What every request carries: options num_ctx, temperature and top_p always;
+// stop when the request has stop sequences (an empty list is left out, since
+// Ollama would let it replace the model's own stop parameters); seed and
+// num_predict when set; format = the JSON schema when structured output is
+// asked for (the selection judge).
+//
+// Token accounting comes from the final chunk: prompt_eval_count,
+// prompt_eval_cached_count (sent by Ollama versions that report prompt-cache
+// hits; absent means 0) and eval_count.
+//
+// Limits: a dial timeout (3 s), a first-chunk timeout (10 min: model load
+// and prompt evaluation come before it) and an idle timeout between chunks
+// (2 min), all configurable; no overall timeout, so a long healthy
+// generation is never cut. Nothing is retried: a failure is reported once,
+// typed (llm.UnreachableError, llm.ModelNotFoundError, llm.ServerError).
+// A stream that ends without its final "done" chunk is an llm.ServerError
+// and the Response still holds the text received until then.
+//
+// For the judge to keep its own prompt cache apart from the reasoning steps,
+// run the server with OLLAMA_NUM_PARALLEL=2 or more.
+package ollama
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
+)
+
+const backend = "ollama"
+
+// DefaultNumCtx is sent when a request leaves Options.NumCtx at zero, so that
+// Ollama's small default context never silently truncates a prompt.
+const DefaultNumCtx = 16384
+
+// Client talks to one Ollama server about one model. It is safe for
+// concurrent use.
+type Client struct {
+	base     *url.URL
+	model    string
+	api      *api.Client
+	timeouts transport.Timeouts
+}
+
+// Option configures a Client.
+type Option func(*transport.Timeouts)
+
+// WithDialTimeout bounds opening the TCP connection (default 3 s).
+func WithDialTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Dial = d } }
+
+// WithFirstByteTimeout bounds the wait for the first streamed chunk (default
+// 10 min; zero disables it).
+func WithFirstByteTimeout(d time.Duration) Option {
+	return func(t *transport.Timeouts) { t.FirstByte = d }
+}
+
+// WithIdleTimeout bounds the silence between two streamed chunks (default
+// 2 min; zero disables it).
+func WithIdleTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Idle = d } }
+
+// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
+func WithCheckTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Check = d } }
+
+// New returns a client for the server at baseURL ("http://host:port", or a
+// bare "host[:port]" as OLLAMA_HOST allows; the default port is 11434). It
+// does not contact the server: call Check for that.
+func New(baseURL, model string, opts ...Option) (*Client, error) {
+	base, err := transport.ParseBaseURL(baseURL, "11434")
+	if err != nil {
+		return nil, fmt.Errorf("ollama: %w", err)
+	}
+	if strings.TrimSpace(model) == "" {
+		return nil, errors.New("ollama: no model given — pass --model NAME (see `ollama list`)")
+	}
+	t := transport.DefaultTimeouts()
+	for _, o := range opts {
+		o(&t)
+	}
+	return &Client{
+		base:     base,
+		model:    model,
+		api:      api.NewClient(base, transport.NewHTTPClient(t.Dial)),
+		timeouts: t,
+	}, nil
+}
+
+// Model is the model name requests are sent for.
+func (c *Client) Model() string { return c.model }
+
+// URL is the server address in use.
+func (c *Client) URL() string { return c.base.String() }
+
+// Generate runs one streaming chat request. onToken (may be nil) receives
+// each text delta as it arrives.
+func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error) {
+	start := time.Now()
+	stream := true
+	chat := &api.ChatRequest{
+		Model:    c.model,
+		Messages: []api.Message{{Role: "user", Content: req.Prompt}},
+		Stream:   &stream,
+		Options:  requestOptions(req),
+	}
+	if len(req.Schema) > 0 {
+		chat.Format = req.Schema
+	}
+
+	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, c.timeouts.Idle)
+	defer wd.Stop()
+
+	var text strings.Builder
+	var final *api.ChatResponse
+	err := c.api.Chat(wctx, chat, func(chunk api.ChatResponse) error {
+		wd.Tick()
+		if d := chunk.Message.Content; d != "" {
+			text.WriteString(d)
+			if onToken != nil {
+				onToken(d)
+			}
+		}
+		if chunk.Done {
+			final = &chunk
+		}
+		return nil
+	})
+
+	resp := llm.Response{Text: text.String(), Model: c.model, Duration: time.Since(start)}
+	if final != nil {
+		fillCounts(&resp, final)
+	}
+	if err != nil {
+		return resp, c.mapError(ctx, wd, err)
+	}
+	if final == nil {
+		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final chunk) — the server or its model runner may have crashed"}
+	}
+	return resp, nil
+}
+
+// requestOptions builds the "options" object. num_ctx, temperature and top_p
+// are always present.
+func requestOptions(req llm.Request) map[string]any {
+	o := req.Options
+	numCtx := o.NumCtx
+	if numCtx <= 0 {
+		numCtx = DefaultNumCtx
+	}
+	opts := map[string]any{
+		"num_ctx":     numCtx,
+		"temperature": o.Temperature,
+		"top_p":       o.TopP,
+	}
+	if len(req.Stop) > 0 {
+		opts["stop"] = append([]string(nil), req.Stop...)
+	}
+	if o.Seed != nil {
+		opts["seed"] = *o.Seed
+	}
+	if o.NumPredict != 0 {
+		opts["num_predict"] = o.NumPredict
+	}
+	return opts
+}
+
+func fillCounts(resp *llm.Response, final *api.ChatResponse) {
+	if final.Model != "" {
+		resp.Model = final.Model
+	}
+	resp.PromptTokens = final.PromptEvalCount
+	if final.PromptEvalCachedCount != nil {
+		resp.CachedPromptTokens = *final.PromptEvalCachedCount
+	}
+	resp.OutputTokens = final.EvalCount
+	resp.DoneReason = final.DoneReason
+}
+
+// mapError turns what the api package returned into the llm error types.
+func (c *Client) mapError(parent context.Context, wd *transport.Watchdog, err error) error {
+	var status api.StatusError
+	if errors.As(err, &status) {
+		return c.statusError(status.StatusCode, status.ErrorMessage)
+	}
+	var auth api.AuthorizationError
+	if errors.As(err, &auth) {
+		return &llm.ServerError{Backend: backend, Status: auth.StatusCode, Message: "unauthorized — this server needs a signed-in Ollama client"}
+	}
+	if transport.IsTransportError(err) || parent.Err() != nil || wd != nil && wd.Stalled() != nil {
+		return transport.Classify(parent, backend, c.base.String(), wd, err)
+	}
+	// The api package turns an {"error": "..."} line inside a 200 stream into
+	// a plain error carrying the server's message.
+	return &llm.ServerError{Backend: backend, Message: err.Error()}
+}
+
+func (c *Client) statusError(code int, msg string) error {
+	if code == http.StatusNotFound {
+		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	}
+	if msg == "" {
+		msg = http.StatusText(code)
+	}
+	return &llm.ServerError{Backend: backend, Status: code, Message: msg}
+}
+
+// Check answers quickly whether the server is reachable and has the model:
+// nil, *llm.UnreachableError or *llm.ModelNotFoundError (or a
+// *llm.ServerError for anything else).
+func (c *Client) Check(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	_, err := c.api.Show(cctx, &api.ShowRequest{Model: c.model})
+	if err == nil {
+		return nil
+	}
+	return c.checkError(ctx, cctx, err)
+}
+
+// checkError maps a failed Check or Digest; a deadline of the check's own
+// timeout (not the caller's) means the server did not answer in time.
+func (c *Client) checkError(parent, cctx context.Context, err error) error {
+	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		return &llm.UnreachableError{Backend: backend, Addr: c.base.String(),
+			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
+	}
+	return c.mapError(parent, nil, err)
+}
+
+// Digest returns the digest of the model as /api/tags lists it, for the
+// manifest of a reproducible session.
+func (c *Client) Digest(ctx context.Context) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	list, err := c.api.List(cctx)
+	if err != nil {
+		return "", c.checkError(ctx, cctx, err)
+	}
+	want := canonicalName(c.model)
+	for _, m := range list.Models {
+		if canonicalName(m.Name) == want || canonicalName(m.Model) == want {
+			return m.Digest, nil
+		}
+	}
+	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+}
+
+// canonicalName adds Ollama's implicit ":latest" tag, so "qwen3" and
+// "qwen3:latest" name the same model.
+func canonicalName(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" {
+		return n
+	}
+	last := n[strings.LastIndex(n, "/")+1:]
+	if !strings.Contains(last, ":") {
+		n += ":latest"
+	}
+	return n
+}
