@@ -49,6 +49,8 @@ type Manifest struct {
 	Overrides   []string          `json:"prompt_overrides,omitempty"`
 	Corpora     []CorpusIdentity  `json:"corpora"`
 	WebEngine   string            `json:"web_engine,omitempty"`
+	// WebURL is the engine's base URL (a SearXNG instance), never a key.
+	WebURL string `json:"web_url,omitempty"`
 	Extra       map[string]string `json:"extra,omitempty"`
 }
 
@@ -158,9 +160,34 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()
+		switch s.WebEngine {
+		case "searxng":
+			m.WebURL = a.Cfg.SearXNGURL
+		case "duckduckgo":
+			m.WebURL = a.Cfg.DuckDuckGoURL
+		}
 	}
 	if h, err := os.Hostname(); err == nil {
 		m.Extra = map[string]string{"host": h}
 	}
 	return m
+}
+
+// RestoreWeb points the app's web engine where a recorded session's was,
+// unless the configuration already names one.
+func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
+	var m Manifest
+	if json.Unmarshal(manifest, &m) != nil || m.WebURL == "" {
+		return
+	}
+	switch s.WebEngine {
+	case "searxng":
+		if a.Cfg.SearXNGURL == "" {
+			a.Cfg.SearXNGURL = m.WebURL
+		}
+	case "duckduckgo":
+		if a.Cfg.DuckDuckGoURL == "" {
+			a.Cfg.DuckDuckGoURL = m.WebURL
+		}
+	}
 }

@@ -207,8 +207,10 @@ func sessionsRerun(e *env, args []string) error {
 	if err := json.Unmarshal(rec.Session.Config, &s); err != nil {
 		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
 	}
-	// The same corpora, in the same order, as the recorded run.
+	// The same corpora, in the same order, and the same web engine as the
+	// recorded run.
 	a.Cfg.Offline = *offline
+	a.RestoreWeb(s, rec.Session.Manifest)
 	if *offline {
 		fmt.Fprintln(e.stderr, "prefrag: offline re-run: web searches are answered from the cache only")
 	}
