@@ -39,19 +39,19 @@ type AskResult struct {
 
 // Manifest records what a session needs to be re-run the same way.
 type Manifest struct {
-	Model       string            `json:"model"`
-	ModelDigest string            `json:"model_digest,omitempty"`
-	JudgeModel  string            `json:"judge_model,omitempty"`
-	JudgeDigest string            `json:"judge_digest,omitempty"`
-	LLM         string            `json:"llm"`
-	Options     map[string]any    `json:"options"`
-	PromptsHash string            `json:"prompts_hash"`
-	Overrides   []string          `json:"prompt_overrides,omitempty"`
-	Corpora     []CorpusIdentity  `json:"corpora"`
-	WebEngine   string            `json:"web_engine,omitempty"`
+	Model       string           `json:"model"`
+	ModelDigest string           `json:"model_digest,omitempty"`
+	JudgeModel  string           `json:"judge_model,omitempty"`
+	JudgeDigest string           `json:"judge_digest,omitempty"`
+	LLM         string           `json:"llm"`
+	Options     map[string]any   `json:"options"`
+	PromptsHash string           `json:"prompts_hash"`
+	Overrides   []string         `json:"prompt_overrides,omitempty"`
+	Corpora     []CorpusIdentity `json:"corpora"`
+	WebEngine   string           `json:"web_engine,omitempty"`
 	// WebURL is the engine's base URL (a SearXNG instance), never a key.
-	WebURL string `json:"web_url,omitempty"`
-	Extra       map[string]string `json:"extra,omitempty"`
+	WebURL string            `json:"web_url,omitempty"`
+	Extra  map[string]string `json:"extra,omitempty"`
 }
 
 // CorpusIdentity identifies a corpus as it was when searched.
