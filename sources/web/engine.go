@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 )
 
@@ -120,7 +121,9 @@ func (e *Engine) Search(ctx context.Context, query string, k int) ([]sources.Doc
 
 // SearchResults is Search with the details a UI may show.
 func (e *Engine) SearchResults(ctx context.Context, query string, k int) (Results, error) {
-	query = cleanLine(query)
+	// The query goes out as given, less escape sequences and control
+	// characters (the reflection supplement sends the question verbatim).
+	query = strings.TrimSpace(textsafe.ForTerminal(query))
 	if query == "" {
 		return Results{}, ctx.Err()
 	}

@@ -504,3 +504,20 @@ func TestAllowDenyLists(t *testing.T) {
 		t.Errorf("%d requests: the lists must apply to cached results", fs.Requests())
 	}
 }
+
+func TestQuerySentVerbatim(t *testing.T) {
+	fs := fakesearch.New(fakesearch.Options{Docs: testDocs})
+	defer fs.Close()
+	cfg := testConfig(newFakeClock())
+	cfg.BaseURL = fs.URL()
+	e := mustNew(t, SearXNG, cfg)
+	for _, q := range []string{"Who designed Go  at Google?", "  tabs\tand\nnewlines \x1b[31mred\x1b[0m "} {
+		if _, err := e.Search(context.Background(), q, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"Who designed Go  at Google?", "tabs\tand\nnewlines red"}
+	if got := fs.Queries(); !slices.Equal(got, want) {
+		t.Errorf("queries sent %q, want %q", got, want)
+	}
+}
