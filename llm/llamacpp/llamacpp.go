@@ -1,0 +1,651 @@
+// Package llamacpp is the llama.cpp backend (llama-server's HTTP API).
+//
+// How a prompt is sent: llama-server's native POST /completion takes a raw
+// prompt, and an instruct model fed an untemplated prompt answers badly. So
+// each generation first asks POST /apply-template to wrap the prompt, as one
+// user message, in the model's own chat template, then streams POST
+// /completion with that text, "cache_prompt": true and a pinned "id_slot".
+// This keeps the two things the PrefRAG loop needs for speed: the server's
+// prompt cache, and a second slot for the judge (id_slot 0 for reasoning
+// steps, forced and single-shot answers, 1 for the judge), so the judge's
+// prompt does not evict the step prompt's cache. Start the server with
+// `-np 2` (or more) for that.
+//
+// Slots: GET /props tells how many slots the server has; with fewer than two
+// no slot is pinned for the judge (upstream llama-server does not reject an
+// unknown slot, it waits for it forever). When /props is missing, slots are
+// pinned and a server that rejects the slot makes the client fall back to
+// "id_slot": -1 once, for the rest of the client's life.
+//
+// Older servers without /apply-template (404) get the OpenAI-compatible
+// POST /v1/chat/completions stream instead, with the same sampling fields,
+// cache_prompt and id_slot; the client remembers the choice.
+//
+// Structured output (the judge) is "json_schema" on /completion and
+// "response_format" {"type": "json_schema"} on the chat endpoint. Token
+// counts come from the final event: tokens_evaluated (or timings.prompt_n +
+// timings.cache_n), timings.cache_n for cached prompt tokens, and
+// tokens_predicted. The context size is the server's (-c); Options.NumCtx
+// cannot change it per request, and NumCtx() reports it.
+//
+// Limits and errors are those of the Ollama backend: a dial timeout (3 s), a
+// first-event timeout (10 min), an idle timeout between events (2 min), no
+// overall timeout, no retries (but the one slot fallback), and a stream
+// that ends without its final event is an llm.ServerError whose Response
+// still holds the text received.
+package llamacpp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
+)
+
+const backend = "llamacpp"
+
+// Slots used for each purpose when the server has two or more.
+const (
+	StepSlot  = 0
+	JudgeSlot = 1
+)
+
+type mode int
+
+const (
+	modeUnknown  mode = iota
+	modeTemplate      // /apply-template + /completion
+	modeChat          // /v1/chat/completions
+)
+
+// Client talks to one llama-server. It is safe for concurrent use.
+type Client struct {
+	base     *url.URL
+	http     *http.Client
+	timeouts transport.Timeouts
+
+	mu         sync.Mutex
+	model      string
+	mode       mode
+	probed     bool
+	totalSlots int // from /props; 0 when unknown
+	nCtx       int
+	modelPath  string
+	modelAlias string
+	slotsOff   bool // the server rejected a pinned slot
+}
+
+// Option configures a Client.
+type Option func(*transport.Timeouts)
+
+// WithDialTimeout bounds opening the TCP connection (default 3 s).
+func WithDialTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Dial = d } }
+
+// WithFirstByteTimeout bounds the wait for the first streamed event
+// (default 10 min; zero disables it).
+func WithFirstByteTimeout(d time.Duration) Option {
+	return func(t *transport.Timeouts) { t.FirstByte = d }
+}
+
+// WithIdleTimeout bounds the silence between two streamed events (default
+// 2 min; zero disables it).
+func WithIdleTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Idle = d } }
+
+// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
+func WithCheckTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Check = d } }
+
+// New returns a client for the llama-server at baseURL (default port 8080).
+// model may be empty: llama-server serves one model, and Check then adopts
+// its name. It does not contact the server.
+func New(baseURL, model string, opts ...Option) (*Client, error) {
+	base, err := transport.ParseBaseURL(baseURL, "8080")
+	if err != nil {
+		return nil, fmt.Errorf("llamacpp: %w", err)
+	}
+	t := transport.DefaultTimeouts()
+	for _, o := range opts {
+		o(&t)
+	}
+	return &Client{base: base, http: transport.NewHTTPClient(t.Dial), timeouts: t, model: strings.TrimSpace(model)}, nil
+}
+
+// Model is the model name given, or the server's once Check has run.
+func (c *Client) Model() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
+// URL is the server address in use.
+func (c *Client) URL() string { return c.base.String() }
+
+// NumCtx is the context size of one slot as /props reported it (0 before
+// Check or the first generation, or when the server does not say).
+func (c *Client) NumCtx() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nCtx
+}
+
+// Generate runs one streaming generation; onToken (may be nil) receives each
+// text delta.
+func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error) {
+	start := time.Now()
+	if err := c.probe(ctx); err != nil {
+		return llm.Response{}, err
+	}
+	slot := c.slotFor(req.Purpose)
+	for {
+		resp, err := c.generateOnce(ctx, req, slot, onToken)
+		resp.Duration = time.Since(start)
+		if slot >= 0 && isSlotRejection(err) {
+			c.mu.Lock()
+			c.slotsOff = true
+			c.mu.Unlock()
+			slot = -1
+			continue
+		}
+		return resp, err
+	}
+}
+
+// slotFor pins the judge to its own slot when the server has one for it.
+func (c *Client) slotFor(p llm.Purpose) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.slotsOff || !c.probed {
+		return -1
+	}
+	judge := p == llm.PurposeJudge
+	switch {
+	case c.totalSlots == 1 && judge:
+		return -1 // one slot only: let the server choose rather than wait for slot 1
+	case judge:
+		return JudgeSlot // two slots or more, or unknown (then a rejection falls back)
+	}
+	return StepSlot
+}
+
+func isSlotRejection(err error) bool {
+	var se *llm.ServerError
+	return errors.As(err, &se) && se.Status >= 400 && se.Status < 500 &&
+		strings.Contains(strings.ToLower(se.Message), "slot")
+}
+
+func (c *Client) generateOnce(ctx context.Context, req llm.Request, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+	c.mu.Lock()
+	m := c.mode
+	c.mu.Unlock()
+	if m != modeChat {
+		prompt, err := c.applyTemplate(ctx, req.Prompt)
+		switch {
+		case errors.Is(err, errNoEndpoint):
+			c.setMode(modeChat)
+		case err != nil:
+			return llm.Response{}, err
+		default:
+			c.setMode(modeTemplate)
+			return c.complete(ctx, req, prompt, slot, onToken)
+		}
+	}
+	return c.chat(ctx, req, slot, onToken)
+}
+
+func (c *Client) setMode(m mode) {
+	c.mu.Lock()
+	c.mode = m
+	c.mu.Unlock()
+}
+
+// errNoEndpoint marks a 404/405 from an endpoint the server lacks.
+var errNoEndpoint = errors.New("endpoint not provided by this server")
+
+// applyTemplate wraps the prompt in the model's chat template.
+func (c *Client) applyTemplate(ctx context.Context, prompt string) (string, error) {
+	body := map[string]any{"messages": []map[string]string{{"role": "user", "content": prompt}}}
+	if m := c.Model(); m != "" {
+		body["model"] = m
+	}
+	var out struct {
+		Prompt *string `json:"prompt"`
+	}
+	if err := c.doJSON(ctx, http.MethodPost, "/apply-template", body, &out, c.timeouts.FirstByte); err != nil {
+		return "", err
+	}
+	if out.Prompt == nil {
+		return "", &llm.ServerError{Backend: backend, Message: "/apply-template answered without a prompt"}
+	}
+	return *out.Prompt, nil
+}
+
+// sampling returns the fields shared by both generation endpoints.
+func (c *Client) sampling(req llm.Request, slot int) map[string]any {
+	o := req.Options
+	stop := req.Stop
+	if stop == nil {
+		stop = []string{}
+	}
+	body := map[string]any{
+		"stream":       true,
+		"cache_prompt": true,
+		"temperature":  o.Temperature,
+		"top_p":        o.TopP,
+		"stop":         stop,
+		"id_slot":      slot,
+	}
+	if o.Seed != nil {
+		body["seed"] = *o.Seed
+	}
+	if m := c.Model(); m != "" {
+		body["model"] = m
+	}
+	return body
+}
+
+// complete streams POST /completion.
+func (c *Client) complete(ctx context.Context, req llm.Request, prompt string, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+	body := c.sampling(req, slot)
+	body["prompt"] = prompt
+	body["n_predict"] = -1
+	if req.Options.NumPredict > 0 {
+		body["n_predict"] = req.Options.NumPredict
+	}
+	if len(req.Schema) > 0 {
+		body["json_schema"] = json.RawMessage(req.Schema)
+	}
+	resp := llm.Response{Model: c.Model()}
+	var text strings.Builder
+	finished := false
+	err := c.stream(ctx, "/completion", body, func(ev sseLine) (bool, error) {
+		if ev.Field == "error" {
+			return true, c.streamError(ev.Value)
+		}
+		chunk, err := parseCompletionEvent(ev.Value)
+		if err != nil {
+			return true, &llm.ServerError{Backend: backend, Message: err.Error()}
+		}
+		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
+			return true, c.streamError(chunk.Error)
+		}
+		if chunk.Content != "" {
+			text.WriteString(chunk.Content)
+			if onToken != nil {
+				onToken(chunk.Content)
+			}
+		}
+		if chunk.Stop {
+			finished = true
+			fillCompletionCounts(&resp, chunk)
+			return true, nil
+		}
+		return false, nil
+	})
+	resp.Text = text.String()
+	if err != nil {
+		return resp, err
+	}
+	if !finished {
+		return resp, errEndedEarly()
+	}
+	return resp, nil
+}
+
+func errEndedEarly() error {
+	return &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final event) — the server may have crashed"}
+}
+
+func fillCompletionCounts(resp *llm.Response, ev completionEvent) {
+	if ev.Model != "" {
+		resp.Model = ev.Model
+	}
+	resp.PromptTokens = ev.TokensEvaluated
+	resp.OutputTokens = ev.TokensPredicted
+	if t := ev.Timings; t != nil {
+		if t.CacheN != nil {
+			resp.CachedPromptTokens = *t.CacheN
+		}
+		if resp.PromptTokens == 0 {
+			resp.PromptTokens = t.PromptN + resp.CachedPromptTokens
+		}
+		if resp.OutputTokens == 0 {
+			resp.OutputTokens = t.PredictedN
+		}
+	}
+	resp.DoneReason = ev.doneReason()
+}
+
+// chat streams POST /v1/chat/completions (servers without /apply-template).
+func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+	body := c.sampling(req, slot)
+	body["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
+	body["stream_options"] = map[string]bool{"include_usage": true}
+	if req.Options.NumPredict > 0 {
+		body["max_tokens"] = req.Options.NumPredict
+	}
+	if len(req.Schema) > 0 {
+		body["response_format"] = map[string]any{
+			"type":        "json_schema",
+			"json_schema": map[string]any{"name": "response", "schema": json.RawMessage(req.Schema)},
+		}
+	}
+	resp := llm.Response{Model: c.Model()}
+	var text strings.Builder
+	finished := false
+	err := c.stream(ctx, "/v1/chat/completions", body, func(ev sseLine) (bool, error) {
+		if ev.Field == "error" {
+			return true, c.streamError(ev.Value)
+		}
+		if string(bytes.TrimSpace(ev.Value)) == "[DONE]" {
+			return true, nil
+		}
+		chunk, err := parseChatEvent(ev.Value)
+		if err != nil {
+			return true, &llm.ServerError{Backend: backend, Message: err.Error()}
+		}
+		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
+			return true, c.streamError(chunk.Error)
+		}
+		if chunk.Model != "" {
+			resp.Model = chunk.Model
+		}
+		for _, ch := range chunk.Choices {
+			if d := ch.Delta.Content; d != nil && *d != "" {
+				text.WriteString(*d)
+				if onToken != nil {
+					onToken(*d)
+				}
+			}
+			if ch.FinishReason != nil && *ch.FinishReason != "" {
+				finished = true
+				resp.DoneReason = *ch.FinishReason
+			}
+		}
+		if u := chunk.Usage; u != nil {
+			resp.PromptTokens, resp.OutputTokens = u.PromptTokens, u.CompletionTokens
+			if u.PromptTokensDetails != nil {
+				resp.CachedPromptTokens = u.PromptTokensDetails.CachedTokens
+			}
+		}
+		if t := chunk.Timings; t != nil && t.CacheN != nil {
+			resp.CachedPromptTokens = *t.CacheN
+			if resp.PromptTokens == 0 {
+				resp.PromptTokens = t.PromptN + *t.CacheN
+			}
+			if resp.OutputTokens == 0 {
+				resp.OutputTokens = t.PredictedN
+			}
+		}
+		return false, nil
+	})
+	resp.Text = text.String()
+	if err != nil {
+		return resp, err
+	}
+	if !finished {
+		return resp, errEndedEarly()
+	}
+	return resp, nil
+}
+
+func (c *Client) streamError(raw []byte) error {
+	e := parseErrorBody(raw)
+	if e.Code == http.StatusServiceUnavailable {
+		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+	}
+	return &llm.ServerError{Backend: backend, Status: e.Code, Message: "error during generation: " + e.Message}
+}
+
+// stream POSTs body to p and feeds every event to fn, under the watchdog.
+func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine) (bool, error)) error {
+	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, c.timeouts.Idle)
+	defer wd.Stop()
+	res, err := c.send(wctx, http.MethodPost, p, body, "text/event-stream")
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	defer res.Body.Close()
+	wd.Tick()
+	if res.StatusCode >= 400 {
+		err := c.httpError(p, res)
+		if errors.Is(err, errNoEndpoint) {
+			return &llm.ServerError{Backend: backend, Status: res.StatusCode,
+				Message: "the server has no POST " + p + " — is this a llama.cpp server?"}
+		}
+		return err
+	}
+	err = readEvents(res.Body, func(ev sseLine) (bool, error) {
+		wd.Tick()
+		return fn(ev)
+	})
+	if err != nil {
+		var se *llm.ServerError
+		var le *llm.LoadingError
+		if errors.As(err, &se) || errors.As(err, &le) {
+			return err
+		}
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	if ctx.Err() != nil || wd.Stalled() != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, context.Canceled)
+	}
+	return nil
+}
+
+func (c *Client) send(ctx context.Context, method, p string, body any, accept string) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	u := c.base.JoinPath(p)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", accept)
+	return c.http.Do(req)
+}
+
+// httpError maps an error status of endpoint p.
+func (c *Client) httpError(p string, res *http.Response) error {
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	e := parseErrorBody(raw)
+	switch {
+	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed:
+		return fmt.Errorf("%s %s: %w", backend, p, errNoEndpoint)
+	case res.StatusCode == http.StatusServiceUnavailable:
+		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(res.StatusCode)
+	}
+	return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: msg}
+}
+
+// doJSON runs one non-streaming request. firstByte bounds the wait for the
+// answer (zero: none beyond ctx).
+func (c *Client) doJSON(ctx context.Context, method, p string, body, out any, firstByte time.Duration) error {
+	wctx, wd := transport.Watch(ctx, firstByte, 0)
+	defer wd.Stop()
+	res, err := c.send(wctx, method, p, body, "application/json")
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 400 {
+		return c.httpError(p, res)
+	}
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: fmt.Sprintf("%s answered something that is not JSON: %v", p, err)}
+	}
+	return nil
+}
+
+// props is what the client reads from GET /props.
+type props struct {
+	TotalSlots      int    `json:"total_slots"`
+	ModelPath       string `json:"model_path"`
+	ModelAlias      string `json:"model_alias"`
+	DefaultSettings struct {
+		NCtx int `json:"n_ctx"`
+	} `json:"default_generation_settings"`
+}
+
+// probe reads /props once per client (again after a failed attempt). Only
+// the caller's cancellation is an error: a server without /props is fine.
+func (c *Client) probe(ctx context.Context) error {
+	c.mu.Lock()
+	done := c.probed
+	c.mu.Unlock()
+	if done {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	var p props
+	err := c.doJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", backend, ctx.Err())
+	}
+	var le *llm.LoadingError
+	if errors.As(err, &le) {
+		return err
+	}
+	if err != nil && !errors.Is(err, errNoEndpoint) {
+		// Unreachable or odd: leave it to the generation request to report.
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.probed = true
+	if err == nil {
+		c.totalSlots, c.nCtx = p.TotalSlots, p.DefaultSettings.NCtx
+		c.modelPath, c.modelAlias = p.ModelPath, p.ModelAlias
+	}
+	return nil
+}
+
+// Check answers quickly whether the server is up, loaded and serves the
+// model: nil, *llm.UnreachableError, *llm.LoadingError,
+// *llm.ModelNotFoundError or *llm.ServerError.
+func (c *Client) Check(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	var health struct {
+		Status string `json:"status"`
+	}
+	err := c.doJSON(cctx, http.MethodGet, "/health", nil, &health, 0)
+	if err != nil && !errors.Is(err, errNoEndpoint) {
+		return c.checkError(ctx, cctx, err)
+	}
+	if err := c.probe(ctx); err != nil {
+		return err
+	}
+	var models struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	err = c.doJSON(cctx, http.MethodGet, "/v1/models", nil, &models, 0)
+	if errors.Is(err, errNoEndpoint) {
+		return nil
+	}
+	if err != nil {
+		return c.checkError(ctx, cctx, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	names := []string{c.modelAlias, c.modelPath}
+	for _, m := range models.Data {
+		names = append(names, m.ID)
+	}
+	if c.model == "" {
+		for _, n := range names {
+			if n != "" {
+				c.model = n
+				break
+			}
+		}
+		return nil
+	}
+	if !modelMatches(c.model, names) {
+		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	}
+	return nil
+}
+
+func (c *Client) checkError(parent, cctx context.Context, err error) error {
+	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		return &llm.UnreachableError{Backend: backend, Addr: c.base.String(),
+			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
+	}
+	return err
+}
+
+// modelMatches compares loosely: llama-server names its model by alias or
+// GGUF path, users by something like "qwen2.5-7b". Names match when one
+// contains the other after dropping directories, ".gguf", case and the
+// separators ':' '_' ' '.
+func modelMatches(want string, names []string) bool {
+	w := normalizeModel(want)
+	for _, n := range names {
+		h := normalizeModel(n)
+		if h == "" {
+			continue
+		}
+		if strings.Contains(h, w) || strings.Contains(w, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeModel(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return ""
+	}
+	s = path.Base(strings.ReplaceAll(s, `\`, "/"))
+	s = strings.TrimSuffix(s, ".gguf")
+	return strings.NewReplacer(":", "-", "_", "-", " ", "-").Replace(s)
+}
+
+// Digest identifies the served model for the session manifest: the GGUF
+// path /props reports, else its alias, else the model name.
+func (c *Client) Digest(ctx context.Context) (string, error) {
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	var p props
+	err := c.doJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
+	if err != nil && !errors.Is(err, errNoEndpoint) {
+		return "", c.checkError(ctx, cctx, err)
+	}
+	for _, s := range []string{p.ModelPath, p.ModelAlias, c.Model()} {
+		if s != "" {
+			return s, nil
+		}
+	}
+	return "", &llm.ServerError{Backend: backend, Message: "the server does not say which model it serves (no /props) — pass --model"}
+}
