@@ -1,0 +1,119 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/llm"
+)
+
+func TestParseBaseURL(t *testing.T) {
+	tests := []struct {
+		in, want string
+		wantErr  bool
+	}{
+		{"http://127.0.0.1:11434", "http://127.0.0.1:11434", false},
+		{"http://127.0.0.1:11434/", "http://127.0.0.1:11434", false},
+		{"https://llm.example.org/ollama/", "https://llm.example.org/ollama", false},
+		{"127.0.0.1", "http://127.0.0.1:11434", false},
+		{"localhost:8080", "http://localhost:8080", false},
+		{"[::1]", "http://[::1]:11434", false},
+		{"0.0.0.0:11434/", "http://0.0.0.0:11434", false},
+		{" http://h:1?x=y#f ", "http://h:1", false},
+		{"", "", true},
+		{"unix:///tmp/sock", "", true},
+		{"http://", "", true},
+	}
+	for _, tt := range tests {
+		u, err := ParseBaseURL(tt.in, "11434")
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseBaseURL(%q) error %v", tt.in, err)
+			continue
+		}
+		if err == nil && u.String() != tt.want {
+			t.Errorf("ParseBaseURL(%q) = %q, want %q", tt.in, u, tt.want)
+		}
+	}
+}
+
+func TestWatchdog(t *testing.T) {
+	t.Run("first byte", func(t *testing.T) {
+		ctx, wd := Watch(context.Background(), 20*time.Millisecond, time.Hour)
+		defer wd.Stop()
+		<-ctx.Done()
+		if s := wd.Stalled(); s == nil || !s.FirstByte {
+			t.Fatalf("Stalled() = %v", s)
+		}
+		var se *StallError
+		if !errors.As(context.Cause(ctx), &se) {
+			t.Errorf("cause %v", context.Cause(ctx))
+		}
+	})
+	t.Run("ticks keep it alive, then idle fires", func(t *testing.T) {
+		ctx, wd := Watch(context.Background(), 50*time.Millisecond, 50*time.Millisecond)
+		defer wd.Stop()
+		for range 5 {
+			time.Sleep(10 * time.Millisecond)
+			wd.Tick()
+		}
+		if ctx.Err() != nil {
+			t.Fatal("cancelled although ticks kept coming")
+		}
+		<-ctx.Done()
+		if s := wd.Stalled(); s == nil || s.FirstByte {
+			t.Fatalf("Stalled() = %v, want an idle stall", s)
+		}
+	})
+	t.Run("zero disables", func(t *testing.T) {
+		ctx, wd := Watch(context.Background(), 0, 0)
+		wd.Tick()
+		time.Sleep(20 * time.Millisecond)
+		if ctx.Err() != nil || wd.Stalled() != nil {
+			t.Fatal("fired with limits disabled")
+		}
+		wd.Stop()
+		if ctx.Err() == nil || wd.Stalled() != nil {
+			t.Fatal("Stop must cancel the derived context without a stall")
+		}
+	})
+}
+
+func TestClassify(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	dialErr := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	stalledCtx, wd := Watch(context.Background(), time.Nanosecond, 0)
+	<-stalledCtx.Done()
+	tests := []struct {
+		name   string
+		parent context.Context
+		wd     *Watchdog
+		err    error
+		check  func(error) bool
+	}{
+		{"caller cancelled", cancelled, nil, errors.New("x"), func(e error) bool { return errors.Is(e, context.Canceled) }},
+		{"stall", context.Background(), wd, context.Canceled, func(e error) bool {
+			var se *llm.ServerError
+			return errors.As(e, &se) && se.Status == 0
+		}},
+		{"dial", context.Background(), nil, fmt.Errorf("post: %w", dialErr), func(e error) bool { return errors.Is(e, llm.ErrUnreachable) }},
+		{"EOF mid-stream", context.Background(), nil, io.ErrUnexpectedEOF, func(e error) bool {
+			var se *llm.ServerError
+			return errors.As(e, &se)
+		}},
+		{"typed passes through", context.Background(), nil, &llm.ModelNotFoundError{Model: "m"}, func(e error) bool {
+			return errors.Is(e, llm.ErrModelNotFound)
+		}},
+		{"nil", context.Background(), nil, nil, func(e error) bool { return e == nil }},
+	}
+	for _, tt := range tests {
+		if got := Classify(tt.parent, "ollama", "http://x", tt.wd, tt.err); !tt.check(got) {
+			t.Errorf("%s: Classify = %v (%T)", tt.name, got, got)
+		}
+	}
+}
