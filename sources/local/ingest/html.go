@@ -86,7 +86,14 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 	var all, main htmlWriter
 	var title, h1 strings.Builder
 	var skipStack []atom.Atom
-	mainDepth, preDepth := 0, 0
+	// mainStack holds the open elements that started a main region, with
+	// how many same-named elements opened inside them since.
+	type region struct {
+		tag  atom.Atom
+		nest int
+	}
+	var mainStack []region
+	preDepth := 0
 	inTitle, inH1 := false, false
 	for {
 		tt := z.Next()
@@ -114,17 +121,17 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			}
 			if startsWithSpace(t) {
 				all.space()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.space()
 				}
 			}
 			all.text(t, preDepth > 0)
-			if mainDepth > 0 {
+			if len(mainStack) > 0 {
 				main.text(t, preDepth > 0)
 			}
 			if endsWithSpace(t) {
 				all.space()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.space()
 				}
 			}
@@ -151,25 +158,27 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			switch {
 			case a == atom.Br:
 				all.lineBreak()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.lineBreak()
 				}
 			case blocks[a]:
 				all.paragraph()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.paragraph()
 				}
 			case a == atom.Td || a == atom.Th:
 				all.space()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.space()
 				}
 			}
 			if selfClosing {
 				continue
 			}
-			if a == atom.Main || a == atom.Article || roleMain {
-				mainDepth++
+			if n := len(mainStack); n > 0 && mainStack[n-1].tag == a {
+				mainStack[n-1].nest++
+			} else if a == atom.Main || a == atom.Article || roleMain {
+				mainStack = append(mainStack, region{tag: a})
 				main.paragraph()
 			}
 			if a == atom.Pre {
@@ -196,15 +205,18 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			}
 			if blocks[a] {
 				all.paragraph()
-				if mainDepth > 0 {
+				if len(mainStack) > 0 {
 					main.paragraph()
 				}
 			}
-			switch a {
-			case atom.Main, atom.Article:
-				if mainDepth > 0 {
-					mainDepth--
+			if n := len(mainStack); n > 0 && mainStack[n-1].tag == a {
+				if mainStack[n-1].nest > 0 {
+					mainStack[n-1].nest--
+				} else {
+					mainStack = mainStack[:n-1]
 				}
+			}
+			switch a {
 			case atom.Pre:
 				if preDepth > 0 {
 					preDepth--
@@ -228,7 +240,11 @@ func finishHTML(title, h1 string, all, main *htmlWriter) HTMLText {
 			text = m
 		}
 	}
-	return HTMLText{Title: CleanString(t), Text: CleanString(text)}
+	text = CleanString(text)
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	return HTMLText{Title: CleanString(t), Text: strings.TrimSpace(text)}
 }
 
 func hasRoleMain(z *html.Tokenizer) bool {

@@ -46,9 +46,6 @@ func ParseJSONLLine(line []byte) (Record, error) {
 			return Record{}, err
 		}
 	}
-	if strings.TrimSpace(rec.Text) == "" {
-		return Record{}, errors.New(`no "text"`)
-	}
 	if rec.Title, err = stringField(raw, "title"); err != nil {
 		return Record{}, err
 	}
@@ -60,6 +57,9 @@ func ParseJSONLLine(line []byte) (Record, error) {
 	}
 	rec.Title = strings.TrimSpace(CleanString(rec.Title))
 	rec.Text = CleanString(rec.Text)
+	if strings.TrimSpace(rec.Text) == "" {
+		return Record{}, errors.New(`no "text"`)
+	}
 	rec.URL = strings.TrimSpace(CleanString(rec.URL))
 	return rec, nil
 }

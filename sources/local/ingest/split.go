@@ -6,6 +6,7 @@ package ingest
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -245,6 +246,12 @@ func (s *Splitter) flushAll() {
 }
 
 func (s *Splitter) send(p Passage) {
+	// A "word" made only of control characters cleans away to nothing.
+	p.Text = strings.TrimSpace(p.Text)
+	if p.Text == "" {
+		return
+	}
+	p.Words = CountWords(p.Text)
 	if s.err == nil {
 		s.err = s.emit(p)
 	}

@@ -27,8 +27,9 @@ type NotTextError struct {
 func (e *NotTextError) Error() string { return "not a text file: " + e.Reason }
 
 // Sniff looks at the start of a file and tells whether it is text, and in
-// which encoding. A NUL byte, or more than 10% control or invalid bytes,
-// means binary data (an image or archive renamed .txt).
+// which encoding. A NUL byte, more than 10% control bytes or more than 30%
+// bytes that are not UTF-8 mean binary data (an image or archive renamed
+// .txt); fewer invalid bytes mean a Windows-1252 (Latin-1) text.
 func Sniff(sample []byte) (Encoding, error) {
 	if len(sample) == 0 {
 		return UTF8, nil
@@ -60,7 +61,9 @@ func Sniff(sample []byte) (Encoding, error) {
 	if control*10 > len(sample) {
 		return UTF8, &NotTextError{Reason: fmt.Sprintf("binary data (%d control bytes in the first %d)", control, len(sample))}
 	}
-	if invalid*10 > len(sample) {
+	// Latin-1 text has a few high bytes among ASCII letters; binary data
+	// that is not UTF-8 has many.
+	if invalid*10 > len(sample)*3 {
 		return UTF8, &NotTextError{Reason: fmt.Sprintf("binary data (%d bytes that are not UTF-8 in the first %d)", invalid, len(sample))}
 	}
 	if invalid > 0 {
