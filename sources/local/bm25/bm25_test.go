@@ -54,7 +54,7 @@ func TestTermScore(t *testing.T) {
 		tf, dl    uint64
 		avg, want float64
 	}{
-		{"average length", Default, 1, 10, 10, 1},                       // 2.2/2.2
+		{"average length", Default, 1, 10, 10, 1}, // 2.2/2.2
 		{"b=0 ignores length", Params{K1: 1.2, B: 0}, 3, 1000, 10, 3 * 2.2 / 4.2},
 		{"k1=0 is binary", Params{K1: 0, B: 0.75}, 7, 5, 10, 1},
 		{"long document", Default, 1, 30, 10, 2.2 / (1 + 1.2*(0.25+2.25))},
