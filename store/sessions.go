@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -121,15 +122,16 @@ func corporaOf(config json.RawMessage) []string {
 	return c.Corpora
 }
 
-// jsonOr validates raw as JSON, or returns def when raw is empty.
+// jsonOr validates and compacts raw, or returns def when raw is empty.
 func jsonOr(raw json.RawMessage, def, what string) (string, error) {
 	if len(raw) == 0 {
 		return def, nil
 	}
-	if !json.Valid(raw) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
 		return "", fmt.Errorf("%w: %s is not valid JSON", ErrInvalid, what)
 	}
-	return string(raw), nil
+	return b.String(), nil
 }
 
 func isConstraint(err error, code sqlite3.ErrNoExtended) bool {

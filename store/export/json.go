@@ -1,0 +1,346 @@
+// Package export writes stored sessions out as Markdown reports, JSON
+// documents, JSON Lines and selection-judge preference pairs, reads JSON
+// exports back in, and writes export files without overwriting or escaping
+// the chosen folder.
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/store"
+)
+
+// Formats accepted by `sessions export --format`.
+const (
+	FormatMarkdown = "md"
+	FormatJSON     = "json"
+	FormatJSONL    = "jsonl"
+	FormatPairs    = "pairs"
+)
+
+// Formats lists the export formats.
+var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs}
+
+// ErrFormat is matched when a format name or an import file is not one this
+// package knows.
+var ErrFormat = errors.New("unknown export format")
+
+// Write writes recs in format. Markdown documents of several sessions are
+// separated by a horizontal rule.
+func Write(w io.Writer, format string, recs ...*store.Record) error {
+	switch format {
+	case FormatMarkdown:
+		for i, rec := range recs {
+			if i > 0 {
+				if _, err := io.WriteString(w, "\n---\n\n"); err != nil {
+					return err
+				}
+			}
+			if err := Markdown(w, rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	case FormatJSON:
+		return JSON(w, recs...)
+	case FormatJSONL:
+		return JSONL(w, recs...)
+	case FormatPairs:
+		return PreferencePairs(w, recs...)
+	}
+	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs)", ErrFormat, format)
+}
+
+// document is one session of a JSON export.
+type document struct {
+	Session store.Session     `json:"session"`
+	Events  []json.RawMessage `json:"events"`
+	// Extensions: what else the store holds about the session.
+	Verdicts  map[int]string `json:"judge_verdicts,omitempty"`
+	CacheKeys []string       `json:"cache_keys,omitempty"`
+}
+
+func toDocument(rec *store.Record) document {
+	d := document{Session: rec.Session, Events: rec.Lines, CacheKeys: rec.CacheKeys}
+	if d.Events == nil {
+		d.Events = []json.RawMessage{}
+	}
+	if len(rec.Verdicts) > 0 {
+		d.Verdicts = rec.Verdicts
+	}
+	return d
+}
+
+// JSON writes {"session": {…}, "events": […]} for one record, an array of
+// those for several (or none). The session object is indented; each event
+// stays on one line, byte for byte as `ask --json` printed it.
+func JSON(w io.Writer, recs ...*store.Record) error {
+	var buf bytes.Buffer
+	if len(recs) == 1 {
+		if err := writeDocument(&buf, toDocument(recs[0]), ""); err != nil {
+			return err
+		}
+	} else {
+		buf.WriteString("[")
+		for i, rec := range recs {
+			if i > 0 {
+				buf.WriteString(",")
+			}
+			buf.WriteString("\n  ")
+			if err := writeDocument(&buf, toDocument(rec), "  "); err != nil {
+				return err
+			}
+		}
+		if len(recs) > 0 {
+			buf.WriteString("\n")
+		}
+		buf.WriteString("]")
+	}
+	buf.WriteString("\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func writeDocument(buf *bytes.Buffer, d document, indent string) error {
+	session, err := marshalIndent(d.Session, indent+"  ")
+	if err != nil {
+		return fmt.Errorf("export session %s: %w", d.Session.ID, err)
+	}
+	buf.WriteString("{\n" + indent + `  "session": `)
+	buf.Write(session)
+	buf.WriteString(",\n" + indent + `  "events": [`)
+	for i, line := range d.Events {
+		if i > 0 {
+			buf.WriteString(",")
+		}
+		buf.WriteString("\n" + indent + "    ")
+		if err := json.Compact(buf, line); err != nil {
+			return fmt.Errorf("export session %s: event %d: %w", d.Session.ID, i+1, err)
+		}
+	}
+	if len(d.Events) > 0 {
+		buf.WriteString("\n" + indent + "  ")
+	}
+	buf.WriteString("]")
+	if len(d.Verdicts) > 0 {
+		v, err := marshalIndent(d.Verdicts, indent+"  ")
+		if err != nil {
+			return err
+		}
+		buf.WriteString(",\n" + indent + `  "judge_verdicts": `)
+		buf.Write(v)
+	}
+	if len(d.CacheKeys) > 0 {
+		k, err := marshalIndent(d.CacheKeys, indent+"  ")
+		if err != nil {
+			return err
+		}
+		buf.WriteString(",\n" + indent + `  "cache_keys": `)
+		buf.Write(k)
+	}
+	buf.WriteString("\n" + indent + "}")
+	return nil
+}
+
+// marshalIndent is json.MarshalIndent without HTML escaping, so questions
+// with < > & stay readable.
+func marshalIndent(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// jsonlLine is one session of a JSON Lines export.
+type jsonlLine struct {
+	ID         string            `json:"id"`
+	Question   string            `json:"question"`
+	Answer     string            `json:"answer"`
+	Label      string            `json:"label"`
+	Status     string            `json:"status"`
+	Counts     json.RawMessage   `json:"counts"`
+	Model      string            `json:"model"`
+	Started    time.Time         `json:"started"`
+	Finished   *time.Time        `json:"finished"`
+	Corpora    []string          `json:"corpora"`
+	Trajectory []json.RawMessage `json:"trajectory"`
+}
+
+// JSONL writes one line per session: its summary and its events as
+// "trajectory".
+func JSONL(w io.Writer, recs ...*store.Record) error {
+	for _, rec := range recs {
+		s := rec.Session
+		line := jsonlLine{ID: s.ID, Question: s.Question, Answer: s.Answer, Label: s.Label, Status: s.Status,
+			Counts: s.Counts, Model: s.Model, Started: s.Started, Finished: s.Finished, Corpora: s.Corpora,
+			Trajectory: rec.Lines}
+		if line.Trajectory == nil {
+			line.Trajectory = []json.RawMessage{}
+		}
+		if err := writeLine(w, line); err != nil {
+			return fmt.Errorf("export session %s: %w", s.ID, err)
+		}
+	}
+	return nil
+}
+
+func writeLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Pair is one selection-judge decision with its inputs and output: a
+// preference-pair record for training or evaluating a judge.
+type Pair struct {
+	Session string `json:"session"`
+	Seq     int    `json:"seq"`
+	Step    int    `json:"step"`
+	// Inputs, exactly as the judge saw them.
+	Question      string `json:"question"`
+	JudgeObtained string `json:"judge_obtained"`
+	JudgeNew      string `json:"judge_new"`
+	// Context of the decision.
+	Query      string `json:"query"`  // the query of the judged retrieval
+	Source     string `json:"source"` // the judged source
+	JudgeModel string `json:"judge_model"`
+	// Output.
+	Analysis   string  `json:"analysis"`
+	Status     bool    `json:"status"`
+	NextSource *string `json:"next_source"`
+	// The analyst's verdict on this decision, when there is one.
+	UserVerdict string `json:"user_verdict,omitempty"`
+	// How the session ended, as a weak outcome signal.
+	SessionLabel  string `json:"session_label"`
+	SessionStatus string `json:"session_status"`
+}
+
+// Pairs extracts one Pair per selection event of rec.
+func Pairs(rec *store.Record) []Pair {
+	question := rec.Session.Question
+	judgeModel := rec.Session.Model
+	for _, ev := range rec.Events {
+		if ev.Type == engine.EventSession {
+			if ev.Question != "" {
+				question = ev.Question
+			}
+			if ev.Config != nil && ev.Config.JudgeModel != "" {
+				judgeModel = ev.Config.JudgeModel
+			} else if ev.Config != nil && ev.Config.Model != "" {
+				judgeModel = ev.Config.Model
+			}
+		}
+	}
+	var out []Pair
+	for i, ev := range rec.Events {
+		if ev.Type != engine.EventSelection {
+			continue
+		}
+		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Question: question,
+			JudgeObtained: ev.JudgeObtained, JudgeNew: ev.JudgeNew, Source: ev.Source, JudgeModel: judgeModel,
+			Analysis: ev.Analysis, Status: ev.Status != nil && *ev.Status, NextSource: ev.NextSource,
+			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}
+		// The judged retrieval is the last one before the decision.
+		for j := i - 1; j >= 0; j-- {
+			r := rec.Events[j]
+			if r.Type == engine.EventRetrieval && (p.Source == "" || r.Source == p.Source) {
+				p.Query = r.Query
+				if p.Source == "" {
+					p.Source = r.Source
+				}
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// PreferencePairs writes one JSON line per selection-judge decision.
+func PreferencePairs(w io.Writer, recs ...*store.Record) error {
+	for _, rec := range recs {
+		for _, p := range Pairs(rec) {
+			if err := writeLine(w, p); err != nil {
+				return fmt.Errorf("export pairs of session %s: %w", rec.Session.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ReadJSON reads a JSON export (one document or an array of them) back into
+// records. Events are decoded as well as kept verbatim.
+func ReadJSON(r io.Reader) ([]*store.Record, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimSpace(data)
+	var docs []document
+	switch {
+	case len(data) > 0 && data[0] == '[':
+		err = json.Unmarshal(data, &docs)
+	case len(data) > 0 && data[0] == '{':
+		var d document
+		err = json.Unmarshal(data, &d)
+		docs = []document{d}
+	default:
+		return nil, fmt.Errorf("%w: a JSON export starts with { or [", ErrFormat)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a prefrag JSON export: %v", ErrFormat, err)
+	}
+	recs := make([]*store.Record, 0, len(docs))
+	for _, d := range docs {
+		if d.Session.ID == "" {
+			return nil, fmt.Errorf("%w: a session without an id", ErrFormat)
+		}
+		rec := &store.Record{Session: d.Session, Verdicts: d.Verdicts, CacheKeys: d.CacheKeys}
+		for i, raw := range d.Events {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, raw); err != nil {
+				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, d.Session.ID, i+1, err)
+			}
+			var ev engine.Event
+			if err := json.Unmarshal(compact.Bytes(), &ev); err != nil {
+				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, d.Session.ID, i+1, err)
+			}
+			rec.Lines = append(rec.Lines, json.RawMessage(compact.Bytes()))
+			rec.Events = append(rec.Events, ev)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// Import reads a JSON export and stores its sessions in st (each session in
+// one transaction). It returns the ids it stored; it stops at the first
+// session it cannot store (for example one already in the database).
+func Import(ctx context.Context, st *store.Store, r io.Reader) ([]string, error) {
+	recs, err := ReadJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, rec := range recs {
+		if err := st.ImportRecord(ctx, rec); err != nil {
+			return ids, err
+		}
+		ids = append(ids, rec.Session.ID)
+	}
+	return ids, nil
+}

@@ -1,0 +1,287 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/store"
+)
+
+// Markdown writes one session as a standalone Markdown document: the
+// question, the answer with its numbered sources and their locators, then as
+// an appendix the trajectory (thoughts, actions, retrievals, the selection
+// judge's decisions, observations, self-evaluations, supplements), the
+// settings and the counts. All stored text is untrusted: control characters
+// and escape sequences are removed and inline text is escaped.
+func Markdown(w io.Writer, rec *store.Record) error {
+	r := newReport(rec)
+	var b strings.Builder
+	r.header(&b)
+	r.answer(&b)
+	r.trajectory(&b)
+	r.settingsTable(&b)
+	r.countsTable(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type report struct {
+	rec      *store.Record
+	settings *engine.Settings
+	final    *engine.Event
+	counts   *engine.Counts
+	// numbered maps a citation number [n] to the document it stood for.
+	numbered map[int]sources.Document
+}
+
+func newReport(rec *store.Record) *report {
+	r := &report{rec: rec, numbered: map[int]sources.Document{}}
+	for i := range rec.Events {
+		ev := &rec.Events[i]
+		switch ev.Type {
+		case engine.EventSession:
+			r.settings = ev.Config
+		case engine.EventFinal:
+			r.final = ev
+			r.counts = ev.Counts
+		}
+	}
+	if r.counts == nil && len(rec.Session.Counts) > 0 {
+		var c engine.Counts
+		if json.Unmarshal(rec.Session.Counts, &c) == nil {
+			r.counts = &c
+		}
+	}
+	r.number()
+	return r
+}
+
+// number rebuilds the [n] → document map from the observation and
+// supplement events, with document details from the retrievals before them.
+func (r *report) number() {
+	bySourceID := map[string]sources.Document{}
+	byID := map[string]sources.Document{}
+	next := 0
+	assign := func(source string, ids []string, nums []int) {
+		for i, id := range ids {
+			d, ok := bySourceID[source+"\x00"+id]
+			if !ok {
+				if d, ok = byID[id]; !ok {
+					d = sources.Document{ID: id, Source: source}
+				}
+			}
+			n := next + 1
+			if i < len(nums) {
+				n = nums[i]
+			}
+			if n > next {
+				next = n
+			}
+			if _, seen := r.numbered[n]; !seen {
+				r.numbered[n] = d
+			}
+		}
+	}
+	for _, ev := range r.rec.Events {
+		switch ev.Type {
+		case engine.EventRetrieval:
+			for _, d := range ev.Docs {
+				if d.Source == "" {
+					d.Source = ev.Source
+				}
+				bySourceID[d.Source+"\x00"+d.ID] = d
+				byID[d.ID] = d
+			}
+		case engine.EventObservation:
+			assign(ev.Source, ev.DocIDs, ev.DocNums)
+		case engine.EventSupplement:
+			assign("", ev.DocIDs, ev.DocNums)
+		}
+	}
+	if r.final == nil {
+		return
+	}
+	// The final event carries the cited documents with their locators.
+	f := r.final
+	switch {
+	case len(f.Sources) > 0 && len(f.Sources) == len(f.Citations):
+		for i, d := range f.Sources {
+			r.numbered[f.Citations[i]] = d
+		}
+	case len(f.Sources) > 0 && len(r.numbered) == 0:
+		for i, d := range f.Sources {
+			r.numbered[i+1] = d
+		}
+	}
+}
+
+var citationRe = regexp.MustCompile(`\[(\d{1,4})\]`)
+
+func (r *report) answerText() string {
+	if r.final != nil && r.final.Answer != "" {
+		return r.final.Answer
+	}
+	return r.rec.Session.Answer
+}
+
+// cited are the source numbers the answer refers to, in order.
+func (r *report) cited() []int {
+	if r.final != nil && (len(r.final.Citations) > 0 || len(r.final.InvalidCitations) > 0) {
+		return r.final.Citations
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, m := range citationRe.FindAllStringSubmatch(r.answerText(), -1) {
+		n, _ := strconv.Atoi(m[1])
+		if _, ok := r.numbered[n]; ok && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (r *report) header(b *strings.Builder) {
+	s := r.rec.Session
+	fmt.Fprintf(b, "# %s\n\n", inline(s.Question))
+	b.WriteString("| | |\n|---|---|\n")
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "| %s | %s |\n", k, v)
+		}
+	}
+	row("Session", codeSpan(s.ID))
+	row("Started", stamp(s.Started))
+	if s.Finished != nil {
+		row("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), s.Finished.Sub(s.Started).Round(100*time.Millisecond)))
+	}
+	row("Status", cell(s.Status))
+	row("Self-evaluation", cell(s.Label))
+	row("Model", cell(s.Model))
+	if r.settings != nil {
+		if r.settings.JudgeModel != "" && r.settings.JudgeModel != s.Model {
+			row("Judge model", cell(r.settings.JudgeModel))
+		}
+		row("Strategy", cell(r.settings.Strategy))
+	}
+	row("Corpora", cell(strings.Join(s.Corpora, ", ")))
+	b.WriteString("\n")
+}
+
+func (r *report) answer(b *strings.Builder) {
+	b.WriteString("## Answer\n\n")
+	text := strings.TrimSpace(block(r.answerText()))
+	if text == "" {
+		text = "*No answer was given.*"
+	}
+	b.WriteString(text + "\n\n")
+	if r.final != nil && r.final.Forced {
+		b.WriteString("*This answer was forced: the step limit was reached, or the model's output could not be parsed, and the answer was asked for from what had been gathered so far.*\n\n")
+	}
+	if r.final != nil && len(r.final.InvalidCitations) > 0 {
+		fmt.Fprintf(b, "*The answer cites %s, which no document in the context had.*\n\n", numberList(r.final.InvalidCitations))
+	}
+	cited := r.cited()
+	var all []int
+	for n := range r.numbered {
+		all = append(all, n)
+	}
+	sort.Ints(all)
+	if len(all) == 0 {
+		return
+	}
+	isCited := map[int]bool{}
+	for _, n := range cited {
+		isCited[n] = true
+	}
+	if len(cited) > 0 {
+		b.WriteString("### Sources\n\n")
+		for _, n := range cited {
+			r.sourceItem(b, n)
+		}
+		b.WriteString("\n")
+	}
+	var rest []int
+	for _, n := range all {
+		if !isCited[n] {
+			rest = append(rest, n)
+		}
+	}
+	if len(rest) > 0 {
+		if len(cited) > 0 {
+			b.WriteString("### Also in the context\n\n")
+		} else {
+			b.WriteString("### Documents in the context\n\n")
+		}
+		for _, n := range rest {
+			r.sourceItem(b, n)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func (r *report) sourceItem(b *strings.Builder, n int) {
+	d, ok := r.numbered[n]
+	if !ok {
+		fmt.Fprintf(b, "- [%d] *(not in the record)*\n", n)
+		return
+	}
+	title := inline(d.Title)
+	if title == "" {
+		title = codeSpan(d.ID)
+	}
+	parts := []string{}
+	if d.Source != "" {
+		parts = append(parts, inline(d.Source))
+	}
+	if loc := locator(d); loc != "" {
+		parts = append(parts, loc)
+	}
+	fmt.Fprintf(b, "- [%d] **%s**", n, title)
+	if len(parts) > 0 {
+		b.WriteString(" — " + strings.Join(parts, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// locator renders where a document came from: a link for URLs, a code span
+// for file locators.
+func locator(d sources.Document) string {
+	loc := d.Locator
+	if loc == "" {
+		loc = d.URL
+	}
+	if loc == "" {
+		return ""
+	}
+	loc = textsafe.ForTerminal(loc)
+	if isWebURL(loc) {
+		return "<" + strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(loc) + ">"
+	}
+	return codeSpan(loc)
+}
+
+func isWebURL(s string) bool {
+	return (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")) && !strings.ContainsAny(s, "\n\t")
+}
+
+func stamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func numberList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = "[" + strconv.Itoa(n) + "]"
+	}
+	return strings.Join(parts, ", ")
+}

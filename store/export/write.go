@@ -1,0 +1,198 @@
+package export
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/prefrag/prefrag/store"
+)
+
+// ErrTargetExists is matched (errors.Is, also fs.ErrExist) when an export
+// would overwrite a file and force was not given.
+var ErrTargetExists = errors.New("export target exists")
+
+// ErrOutsideFolder is matched when an export name would leave the chosen
+// folder ("..", an absolute name, or a symlink that points outside).
+var ErrOutsideFolder = errors.New("export path leaves the chosen folder")
+
+// TargetExistsError names the file that was not overwritten.
+type TargetExistsError struct{ Path string }
+
+func (e *TargetExistsError) Error() string {
+	return fmt.Sprintf("%s already exists; pass --force to overwrite it", e.Path)
+}
+
+func (e *TargetExistsError) Is(target error) bool {
+	return target == ErrTargetExists || target == fs.ErrExist
+}
+
+// OutsideFolderError names the refused path.
+type OutsideFolderError struct {
+	Dir, Name string
+	Err       error // what os.Root said, when it refused
+}
+
+func (e *OutsideFolderError) Error() string {
+	return fmt.Sprintf("refusing to write %q: it leads outside %s; choose a name inside that folder", e.Name, e.Dir)
+}
+
+func (e *OutsideFolderError) Is(target error) bool { return target == ErrOutsideFolder }
+func (e *OutsideFolderError) Unwrap() error        { return e.Err }
+
+// Target splits an output flag into the folder an export is confined to and
+// the name inside it. An empty out means defaultName in the current folder;
+// an existing folder (or a path ending in a separator) receives defaultName;
+// anything else is a file path, confined to its own parent folder.
+func Target(out, defaultName string) (dir, name string) {
+	switch {
+	case out == "":
+		return ".", defaultName
+	case strings.HasSuffix(out, string(filepath.Separator)) || strings.HasSuffix(out, "/"):
+		return out, defaultName
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return out, defaultName
+	}
+	return filepath.Dir(out), filepath.Base(out)
+}
+
+// WriteExport writes data to name inside dir and returns the path written.
+// name must stay inside dir: "..", absolute names and symlinks leading out
+// are refused (*OutsideFolderError). An existing file is only replaced when
+// force is set (*TargetExistsError otherwise), and then atomically. Missing
+// folders under dir are created.
+func WriteExport(dir, name string, data []byte, force bool) (string, error) {
+	if !filepath.IsLocal(name) {
+		return "", &OutsideFolderError{Dir: dir, Name: name}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create export folder: %w", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("open export folder: %w", err)
+	}
+	defer root.Close()
+	full := filepath.Join(dir, name)
+	refuse := func(err error) error {
+		if isEscape(err) {
+			return &OutsideFolderError{Dir: dir, Name: name, Err: err}
+		}
+		return fmt.Errorf("write export %s: %w", full, err)
+	}
+	if sub := filepath.Dir(name); sub != "." {
+		if err := root.MkdirAll(sub, 0o755); err != nil {
+			return "", refuse(err)
+		}
+	}
+	if !force {
+		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return "", &TargetExistsError{Path: full}
+		}
+		if err != nil {
+			return "", refuse(err)
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			root.Remove(name)
+			return "", fmt.Errorf("write export %s: %w", full, err)
+		}
+		return full, nil
+	}
+	if fi, err := root.Lstat(name); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("write export %s: %w: it is a folder", full, ErrTargetExists)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", refuse(err)
+	}
+	tmp := filepath.Join(filepath.Dir(name), ".prefrag-export-"+randomHex()+".tmp")
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", refuse(err)
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+		root.Remove(tmp)
+		return "", fmt.Errorf("write export %s: %w", full, err)
+	}
+	// Rename replaces the name itself: a symlink there is replaced, never
+	// followed.
+	if err := root.Rename(tmp, name); err != nil {
+		root.Remove(tmp)
+		return "", refuse(err)
+	}
+	return full, nil
+}
+
+// isEscape reports os.Root's refusal of a path that leaves the root.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+func randomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Extension is the file extension of a format.
+func Extension(format string) string {
+	switch format {
+	case FormatMarkdown:
+		return ".md"
+	case FormatPairs:
+		return ".pairs.jsonl"
+	case FormatJSONL:
+		return ".jsonl"
+	}
+	return ".json"
+}
+
+// FileName is a safe default file name for an export of sess: the start
+// date, a slug of the question and the start of the id, e.g.
+// "2025-03-14-in-what-year-did-the-danish-plant-0b4f6c2e.md".
+func FileName(sess store.Session, format string) string {
+	slug := slugify(sess.Question, 40)
+	id := slugify(sess.ID, 8)
+	parts := []string{sess.Started.UTC().Format("2006-01-02")}
+	for _, p := range []string{slug, id} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "-") + Extension(format)
+}
+
+// slugify keeps ASCII letters and digits, lowercased, joined by single
+// dashes, cut at a dash to at most max bytes.
+func slugify(s string, max int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	out := b.String()
+	if len(out) > max {
+		out = out[:max]
+		if i := strings.LastIndexByte(out, '-'); i > max/2 {
+			out = out[:i]
+		}
+		out = strings.TrimRight(out, "-")
+	}
+	return out
+}
