@@ -116,6 +116,7 @@ type config struct {
 	logf          func(format string, args ...any)
 	ollamaSlots   int
 	contextLength int
+	earlyHeaders  bool
 }
 
 // Option configures a Server.
@@ -155,6 +156,11 @@ func Without(paths ...string) Option {
 		}
 	}
 }
+
+// EarlyHeaders makes llama.cpp streams send their headers at once, before
+// the Latency wait, as older llama-server versions do; by default headers
+// go out with the first event.
+func EarlyHeaders() Option { return func(c *config) { c.earlyHeaders = true } }
 
 // ServerErrors makes the first n generation requests fail with HTTP 500.
 func ServerErrors(n int) Option { return func(c *config) { c.serverErrors = n } }

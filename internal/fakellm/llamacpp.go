@@ -228,6 +228,7 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
 	}
+	headersSent := s.earlyHeaders(w, stream)
 	if !s.waitFirst(r.Context()) {
 		return
 	}
@@ -252,7 +253,9 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 		writeJSON(w, http.StatusOK, final)
 		return
 	}
-	sseHeaders(w)
+	if !headersSent {
+		sseHeaders(w)
+	}
 	ok = streamPieces(w, r, g, func(piece string, i int) {
 		writeSSE(w, "data", map[string]any{
 			"index": 0, "content": piece, "tokens": []int{i + 1}, "stop": false, "id_slot": -1,
@@ -268,6 +271,19 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 	}
 	s.slotStore(slot, prompt+g.text)
 	writeSSE(w, "data", final)
+}
+
+// earlyHeaders sends a stream's headers before the first event when the
+// EarlyHeaders option asks for it.
+func (s *Server) earlyHeaders(w http.ResponseWriter, stream bool) bool {
+	if !stream || !s.cfg.earlyHeaders {
+		return false
+	}
+	sseHeaders(w)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	return true
 }
 
 func sseHeaders(w http.ResponseWriter) {
@@ -353,6 +369,7 @@ func (s *Server) llamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
 	}
+	headersSent := s.earlyHeaders(w, stream)
 	if !s.waitFirst(r.Context()) {
 		return
 	}
@@ -391,7 +408,9 @@ func (s *Server) llamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		})
 		return
 	}
-	sseHeaders(w)
+	if !headersSent {
+		sseHeaders(w)
+	}
 	writeSSE(w, "data", chunk(map[string]any{"role": "assistant", "content": nil}, nil))
 	ok = streamPieces(w, r, g, func(piece string, _ int) {
 		writeSSE(w, "data", chunk(map[string]any{"content": piece}, nil))

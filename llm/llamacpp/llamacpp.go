@@ -415,7 +415,9 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 		return transport.Classify(ctx, backend, c.base.String(), wd, err)
 	}
 	defer res.Body.Close()
-	wd.Tick()
+	// Bytes, not headers, prove progress: some servers send headers at once
+	// and the first event only after evaluating the prompt.
+	events := &tickReader{r: res.Body, wd: wd}
 	if res.StatusCode >= 400 {
 		err := c.httpError(p, res)
 		if errors.Is(err, errNoEndpoint) {
@@ -424,10 +426,7 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 		}
 		return err
 	}
-	err = readEvents(res.Body, func(ev sseLine) (bool, error) {
-		wd.Tick()
-		return fn(ev)
-	})
+	err = readEvents(events, fn)
 	if err != nil {
 		var se *llm.ServerError
 		var le *llm.LoadingError
@@ -440,6 +439,20 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 		return transport.Classify(ctx, backend, c.base.String(), wd, context.Canceled)
 	}
 	return nil
+}
+
+// tickReader tells the watchdog about every byte that arrives.
+type tickReader struct {
+	r  io.Reader
+	wd *transport.Watchdog
+}
+
+func (t *tickReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.wd.Tick()
+	}
+	return n, err
 }
 
 func (c *Client) send(ctx context.Context, method, p string, body any, accept string) (*http.Response, error) {

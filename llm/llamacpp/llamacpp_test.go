@@ -349,6 +349,17 @@ func TestStallTimeouts(t *testing.T) {
 	}
 }
 
+// TestSlowPromptAfterEarlyHeaders: headers that arrive before the prompt is
+// evaluated do not start the idle limit; only streamed bytes do.
+func TestSlowPromptAfterEarlyHeaders(t *testing.T) {
+	srv := fakellm.New(t, answer("a b c"), fakellm.EarlyHeaders(), fakellm.Latency(600*time.Millisecond))
+	c := newClient(t, srv.URL(), WithIdleTimeout(300*time.Millisecond), WithFirstByteTimeout(10*time.Second))
+	resp, err := c.Generate(context.Background(), llm.Request{Prompt: "p"}, nil)
+	if err != nil || resp.Text != "a b c" {
+		t.Fatalf("Generate = %q, %v", resp.Text, err)
+	}
+}
+
 // silentServer accepts connections and never answers; it stops with the test.
 func silentServer(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
