@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -395,5 +396,44 @@ func TestRecordedJSON(t *testing.T) {
 	r.Body = []byte("not json")
 	if b, _ = json.Marshal(r); !strings.Contains(string(b), `"body":"not json"`) {
 		t.Errorf("text body: %s", b)
+	}
+}
+
+// problemTB records Errorf calls instead of failing the test.
+type problemTB struct {
+	testing.TB
+	msgs []string
+}
+
+func (p *problemTB) Errorf(format string, args ...any) {
+	p.msgs = append(p.msgs, fmt.Sprintf(format, args...))
+}
+
+func TestProblemsBecomeTestFailures(t *testing.T) {
+	tb := &problemTB{TB: t}
+	srv := New(tb, &Script{Steps: []string{"only one"}})
+	chat := map[string]any{"model": "fake-model", "stream": false, "messages": []map[string]string{{"role": "user", "content": "x"}}}
+	for range 2 {
+		post(t, srv.URL()+"/api/chat", chat)
+	}
+	if len(tb.msgs) != 1 || !strings.Contains(tb.msgs[0], "script exhausted") {
+		t.Errorf("problems reported: %q", tb.msgs)
+	}
+}
+
+func TestIgnoreStop(t *testing.T) {
+	for _, tt := range []struct {
+		opts []Option
+		want string
+	}{
+		{nil, "Action: x\n"},
+		{[]Option{IgnoreStop()}, "Action: x\nObservation: y"},
+	} {
+		srv := New(t, Rules{List: []Rule{{Reply: Reply{Text: "Action: x\nObservation: y"}}}}, tt.opts...)
+		res := post(t, srv.URL()+"/completion", map[string]any{"prompt": "p", "stop": []string{"Observation:"}})
+		var m map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&m); err != nil || m["content"] != tt.want {
+			t.Errorf("content %q, want %q (%v)", m["content"], tt.want, err)
+		}
 	}
 }
