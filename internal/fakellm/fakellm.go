@@ -15,7 +15,6 @@ package fakellm
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +26,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // DefaultModel is the model the server knows unless Models says otherwise.
@@ -413,135 +410,6 @@ func (s *Server) prepare(reply Reply, stop []string, numPredict int) generation 
 	}
 	g.text = strings.Join(g.pieces, "")
 	return g
-}
-
-// CutAtStop cuts text at the earliest occurrence of any stop string, as
-// Ollama and llama.cpp do (the stop string itself is not returned).
-func CutAtStop(text string, stop []string) (string, string) {
-	cut, word := -1, ""
-	for _, st := range stop {
-		if st == "" {
-			continue
-		}
-		if i := strings.Index(text, st); i >= 0 && (cut < 0 || i < cut) {
-			cut, word = i, st
-		}
-	}
-	if cut < 0 {
-		return text, ""
-	}
-	return text[:cut], word
-}
-
-// SplitWords splits text into streaming chunks: each chunk is a run of
-// whitespace followed by a run of non-whitespace. Joining them gives text
-// back unchanged.
-func SplitWords(text string) []string {
-	var out []string
-	start := 0
-	inWord := false
-	for i, r := range text {
-		space := unicode.IsSpace(r)
-		if space && inWord {
-			out = append(out, text[start:i])
-			start = i
-			inWord = false
-		} else if !space {
-			inWord = true
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
-	}
-	return out
-}
-
-// ApproxTokens estimates a token count as runes/4, rounded up.
-func ApproxTokens(s string) int {
-	return (utf8.RuneCountInString(s) + 3) / 4
-}
-
-// commonPrefixTokens is the shared prefix of a and b in approximate tokens.
-func commonPrefixTokens(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
-		n--
-	}
-	return utf8.RuneCountInString(a[:n]) / 4
-}
-
-// cacheHit caps a prefix hit as llama.cpp does: at least one prompt token
-// is always evaluated.
-func cacheHit(prefix, prompt int) int {
-	return max(0, min(prefix, prompt-1))
-}
-
-// waitFirst sleeps for the configured latency; false when the client left.
-func (s *Server) waitFirst(ctx context.Context) bool {
-	return sleep(ctx, s.cfg.latency)
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
-// streamPieces writes every chunk through write, flushing each, with the
-// reply's pacing; it drops the connection when DieAfter says so. It returns
-// false when the client went away or the connection was dropped.
-func streamPieces(w http.ResponseWriter, r *http.Request, g generation, write func(piece string, i int)) bool {
-	fl, _ := w.(http.Flusher)
-	for i, p := range g.pieces {
-		if g.dieAfter > 0 && i >= g.dieAfter {
-			die(fl)
-		}
-		if !sleep(r.Context(), g.delay) {
-			return false
-		}
-		write(p, i)
-		if fl != nil {
-			fl.Flush()
-		}
-	}
-	if g.dieAfter > 0 {
-		die(fl)
-	}
-	return r.Context().Err() == nil
-}
-
-// die flushes what was written and drops the connection without ending the
-// response, as a crashed server does.
-func die(fl http.Flusher) {
-	if fl != nil {
-		fl.Flush()
-	}
-	panic(http.ErrAbortHandler)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("fakellm: marshal: %v", err))
-	}
-	return b
 }
 
 // statusWriter remembers the status written, keeping Flush available.

@@ -1,0 +1,133 @@
+package llamacpp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
+)
+
+func (c *Client) streamError(raw []byte) error {
+	e := parseErrorBody(raw)
+	if e.Code == http.StatusServiceUnavailable {
+		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+	}
+	return &llm.ServerError{Backend: backend, Status: e.Code, Message: "error during generation: " + e.Message}
+}
+
+// stream POSTs body to p and feeds every event to fn, under the watchdog.
+func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine) (bool, error)) error {
+	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, c.timeouts.Idle)
+	defer wd.Stop()
+	res, err := c.send(wctx, http.MethodPost, p, body, "text/event-stream")
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	defer res.Body.Close()
+	// Bytes, not headers, prove progress: some servers send headers at once
+	// and the first event only after evaluating the prompt.
+	events := &tickReader{r: res.Body, wd: wd}
+	if res.StatusCode >= 400 {
+		err := c.httpError(p, res)
+		if errors.Is(err, errNoEndpoint) {
+			return &llm.ServerError{Backend: backend, Status: res.StatusCode,
+				Message: "the server has no POST " + p + " — is this a llama.cpp server?"}
+		}
+		return err
+	}
+	err = readEvents(events, fn)
+	if err != nil {
+		var se *llm.ServerError
+		var le *llm.LoadingError
+		if errors.As(err, &se) || errors.As(err, &le) {
+			return err
+		}
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	if ctx.Err() != nil || wd.Stalled() != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, context.Canceled)
+	}
+	return nil
+}
+
+// tickReader tells the watchdog about every byte that arrives.
+type tickReader struct {
+	r  io.Reader
+	wd *transport.Watchdog
+}
+
+func (t *tickReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.wd.Tick()
+	}
+	return n, err
+}
+
+func (c *Client) send(ctx context.Context, method, p string, body any, accept string) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	u := c.base.JoinPath(p)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", accept)
+	return c.http.Do(req)
+}
+
+// httpError maps an error status of endpoint p.
+func (c *Client) httpError(p string, res *http.Response) error {
+	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	e := parseErrorBody(raw)
+	switch {
+	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed:
+		return fmt.Errorf("%s %s: %w", backend, p, errNoEndpoint)
+	case res.StatusCode == http.StatusServiceUnavailable:
+		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(res.StatusCode)
+	}
+	return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: msg}
+}
+
+// doJSON runs one non-streaming request. firstByte bounds the wait for the
+// answer (zero: none beyond ctx).
+func (c *Client) doJSON(ctx context.Context, method, p string, body, out any, firstByte time.Duration) error {
+	wctx, wd := transport.Watch(ctx, firstByte, 0)
+	defer wd.Stop()
+	res, err := c.send(wctx, method, p, body, "application/json")
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 400 {
+		return c.httpError(p, res)
+	}
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	if err != nil {
+		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: fmt.Sprintf("%s answered something that is not JSON: %v", p, err)}
+	}
+	return nil
+}
