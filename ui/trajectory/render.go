@@ -779,3 +779,16 @@ func sourceLabel(src string) string {
 	}
 	return strings.ToUpper(kind) + " " + name
 }
+
+// Documents renders a plain list of documents (search results) the way an
+// observation shows them: numbered from 1, collapsed to their first lines
+// unless expanded. It returns the lines and the line of each title.
+func (r *Renderer) Documents(docs []sources.Document, width int, expanded map[int]bool, selected int) (lines []string, docLine []int) {
+	w := max(width, 20)
+	for i, d := range docs {
+		docLine = append(docLine, len(lines))
+		lines = append(lines, r.doc(d, i+1, w, expanded[i], i == selected)...)
+	}
+	fit(lines, w)
+	return lines, docLine
+}

@@ -1,0 +1,435 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/prefrag/prefrag/ui/styles"
+)
+
+type screenID int
+
+const (
+	screenAsk screenID = iota
+	screenSessions
+	screenCorpora
+	screenStepper
+)
+
+// healthTimeout bounds the LLM health check at start.
+const healthTimeout = 5 * time.Second
+
+// Model is the root Bubble Tea model: it owns the screens, routes every
+// message and composes the frame (tab bar, screen, status line, key help,
+// and a dialog or the help page on top).
+type Model struct {
+	sh    *shared
+	gkeys globalKeys
+	hkeys helpKeys
+	help  help.Model
+
+	screen   screenID
+	ask      *askScreen
+	sessions *sessionsScreen
+	corpora  *corporaScreen
+	stepper  *stepperScreen
+
+	dialog   dialog
+	helpOpen bool
+	helpPage pagerState
+
+	width, height int
+	quitting      bool
+}
+
+// pagerState is a scroll offset for a page that is rebuilt on each view.
+type pagerState struct{ offset int }
+
+type (
+	healthMsg  struct{ err error }
+	corporaMsg struct {
+		list []CorpusInfo
+		err  error
+	}
+	openExportMsg struct{ ids []string }
+	// reaskMsg asks question again from the ask screen.
+	reaskMsg struct{ question string }
+)
+
+// New returns the root model; Run wraps it in a program. Tests drive it
+// with teatest.
+func New(ctx context.Context, deps Deps, opts Options) *Model {
+	sh := newShared(ctx, deps, opts)
+	m := &Model{sh: sh, gkeys: newGlobalKeys(), hkeys: newHelpKeys(), help: help.New(), width: 80, height: 24}
+	m.help.Styles = sh.st.Help
+	m.ask = newAskScreen(sh)
+	m.sessions = newSessionsScreen(sh)
+	m.corpora = newCorporaScreen(sh)
+	m.stepper = newStepperScreen(sh)
+	m.resize(m.width, m.height)
+	return m
+}
+
+// shutdown stops what is still running (a run, an ingest) when the program
+// has ended.
+func (m *Model) shutdown() {
+	select {
+	case <-m.sh.quit:
+	default:
+		close(m.sh.quit)
+	}
+	if m.ask.cancel != nil {
+		m.ask.cancel()
+	}
+	if m.corpora.cancel != nil {
+		m.corpora.cancel()
+	}
+}
+
+// Init asks the terminal for its background colour, checks the LLM and
+// lists the corpora.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.checkHealth(), m.loadCorpora())
+}
+
+func (m *Model) checkHealth() tea.Cmd {
+	h := m.sh.deps.Health
+	if h == nil {
+		return nil
+	}
+	ctx := m.sh.ctx
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, healthTimeout)
+		defer cancel()
+		return healthMsg{err: h.Check(cctx)}
+	}
+}
+
+func (m *Model) loadCorpora() tea.Cmd {
+	c := m.sh.deps.Corpora
+	if c == nil {
+		return nil
+	}
+	ctx := m.sh.ctx
+	return func() tea.Msg {
+		list, err := c.List(ctx)
+		return corporaMsg{list: list, err: err}
+	}
+}
+
+// Update routes one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.ask.traj == nil {
+		m.ask.tv.setEmpty(m.ask.welcome())
+	}
+	if m.quitting {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return nil
+	case tea.BackgroundColorMsg:
+		m.restyle(styles.New(msg.IsDark(), m.sh.opts.NoColor))
+		return nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		if m.dialog != nil || m.helpOpen {
+			return nil
+		}
+		return m.active().update(msg)
+	case batchMsg:
+		return m.handleBatch(msg)
+	case healthMsg:
+		m.sh.healthChecked, m.sh.healthErr = true, msg.err
+		m.resize(m.width, m.height)
+		return nil
+	case corporaMsg:
+		first := !m.sh.corporaLoaded
+		m.sh.corporaLoaded, m.sh.corporaErr = true, msg.err
+		if msg.err == nil {
+			m.sh.corpora = msg.list
+		}
+		m.corpora.listed()
+		if first && msg.err == nil && len(msg.list) == 0 && m.dialog == nil {
+			m.dialog = newFirstRunDialog(m.sh)
+		}
+		return nil
+	case openExportMsg:
+		if m.sh.deps.Sessions != nil && len(msg.ids) > 0 {
+			m.dialog = newExportDialog(m.sh, msg.ids)
+		}
+		return nil
+	case openSessionMsg:
+		m.screen = screenStepper
+		return m.stepper.load(msg.id)
+	case reaskMsg:
+		m.screen = screenAsk
+		cmd := m.ask.start(msg.question)
+		m.ask.blurInput()
+		return cmd
+	case startIndexMsg:
+		m.screen = screenCorpora
+		return m.corpora.startIndex(msg)
+	case reloadCorporaMsg:
+		return m.loadCorpora()
+	case refreshMsg, clockMsg:
+		return m.ask.update(msg)
+	}
+	if m.dialog != nil {
+		if cmd, used := m.dialogMsg(msg); used {
+			return cmd
+		}
+	}
+	// Results of commands go to the screen that asked for them, whichever
+	// is shown now.
+	for _, s := range []screen{m.sessions, m.corpora, m.stepper} {
+		if s.owns(msg) {
+			return s.update(msg)
+		}
+	}
+	return m.active().update(msg)
+}
+
+// dialogMsg gives a non-key message (a command's result) to the dialog.
+func (m *Model) dialogMsg(msg tea.Msg) (tea.Cmd, bool) {
+	o, ok := m.dialog.(interface{ owns(tea.Msg) bool })
+	if !ok || !o.owns(msg) {
+		return nil, false
+	}
+	cmd, done := m.dialog.update(msg)
+	if done {
+		m.dialog = nil
+	}
+	return cmd, true
+}
+
+// screen is what the root needs from a screen besides the ask screen's
+// extras.
+type screen interface {
+	update(msg tea.Msg) tea.Cmd
+	view() string
+	setSize(w, h int)
+	bindings() []keyGroup
+	shortHelp() []key.Binding
+	// owns reports whether msg is the result of one of its commands.
+	owns(msg tea.Msg) bool
+	// isTyping reports whether a text input has focus.
+	isTyping() bool
+}
+
+func (a *askScreen) owns(tea.Msg) bool { return false }
+func (a *askScreen) isTyping() bool    { return a.typing }
+
+func (m *Model) active() screen {
+	switch m.screen {
+	case screenSessions:
+		return m.sessions
+	case screenCorpora:
+		return m.corpora
+	case screenStepper:
+		return m.stepper
+	}
+	return m.ask
+}
+
+func (m *Model) handleBatch(b batchMsg) tea.Cmd {
+	if m.ask.run != nil && b.stream == m.ask.run.id {
+		cmd, consent := m.ask.handleRun(b)
+		if consent != nil {
+			m.dialog = newConsentDialog(m.sh, *consent, b.stream)
+		}
+		if !m.ask.running {
+			if d, ok := m.dialog.(*consentDialog); ok && d.stream == b.stream {
+				// The run ended (cancelled) while the dialog was open.
+				m.dialog = nil
+			}
+			m.sessions.stale = true
+		}
+		return cmd
+	}
+	if m.corpora.index != nil && b.stream == m.corpora.index.id {
+		return m.corpora.handleIndex(b)
+	}
+	return nil
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.gkeys.Quit) {
+		m.quitting = true
+		return tea.Quit
+	}
+	if m.helpOpen {
+		switch {
+		case key.Matches(msg, m.hkeys.Close):
+			m.helpOpen = false
+		case key.Matches(msg, m.hkeys.Up):
+			m.helpPage.offset = max(m.helpPage.offset-5, 0)
+		case key.Matches(msg, m.hkeys.Down):
+			m.helpPage.offset += 5
+		}
+		return nil
+	}
+	if m.dialog != nil {
+		cmd, done := m.dialog.update(msg)
+		if done {
+			m.dialog = nil
+		}
+		return cmd
+	}
+	if !m.active().isTyping() {
+		switch {
+		case key.Matches(msg, m.gkeys.Help):
+			m.helpOpen, m.helpPage.offset = true, 0
+			return nil
+		case key.Matches(msg, m.gkeys.Ask):
+			m.screen = screenAsk
+			return nil
+		case key.Matches(msg, m.gkeys.Sessions):
+			m.screen = screenSessions
+			return m.sessions.enter()
+		case key.Matches(msg, m.gkeys.Corpora):
+			m.screen = screenCorpora
+			return m.corpora.enter()
+		case key.Matches(msg, m.gkeys.Web):
+			m.sh.cycleWeb()
+			return nil
+		}
+	}
+	cmd := m.active().update(msg)
+	if b, ok := m.active().(interface{ back() bool }); ok && b.back() {
+		// The screen asked to go back.
+		if m.screen == screenStepper {
+			m.screen = screenSessions
+			return tea.Batch(cmd, m.sessions.enter())
+		}
+		m.screen = screenAsk
+	}
+	return cmd
+}
+
+func (m *Model) resize(w, h int) {
+	m.width, m.height = max(w, 20), max(h, 8)
+	m.help.SetWidth(m.width)
+	body := m.height - 3
+	m.ask.setSize(m.width, body)
+	m.sessions.setSize(m.width, body)
+	m.corpora.setSize(m.width, body)
+	m.stepper.setSize(m.width, body)
+}
+
+func (m *Model) restyle(st *styles.Styles) {
+	m.sh.st = st
+	m.help.Styles = st.Help
+	m.ask.restyle()
+	m.stepper.restyle()
+	m.resize(m.width, m.height)
+}
+
+// View composes the frame.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "prefrag"
+	v.SetContent(m.render())
+	return v
+}
+
+// render is the frame as a string (the golden tests compare it).
+func (m *Model) render() string {
+	body := m.active().view()
+	if m.helpOpen {
+		body = m.helpView(m.height - 3)
+	}
+	frame := strings.Join([]string{m.tabsView(), fitHeight(body, m.height-3), m.statusView(), m.shortHelpView()}, "\n")
+	if m.dialog != nil && !m.helpOpen {
+		frame = overlay(frame, m.dialog.view(m.width), m.width, m.height)
+	}
+	return frame
+}
+
+func (m *Model) tabsView() string {
+	st := m.sh.st
+	tabs := []struct {
+		id    screenID
+		label string
+	}{{screenAsk, "1 Ask"}, {screenSessions, "2 Sessions"}, {screenCorpora, "3 Corpora"}}
+	parts := []string{st.Brand.Render(" prefrag ")}
+	for _, t := range tabs {
+		active := m.screen == t.id || (t.id == screenSessions && m.screen == screenStepper)
+		if active {
+			parts = append(parts, st.TabActive.Render(t.label))
+		} else {
+			parts = append(parts, st.Tab.Render(t.label))
+		}
+	}
+	left := strings.Join(parts, "")
+	if m.screen == screenStepper {
+		left += st.Dim.Render(" › ") + st.Bold.Render("session "+shortID(m.stepper.id))
+	}
+	right := st.Dim.Render("? keys ")
+	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return truncateTo(left, m.width)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m *Model) shortHelpView() string {
+	var ks []key.Binding
+	switch {
+	case m.helpOpen:
+		ks = m.hkeys.bindings()
+	case m.dialog != nil:
+		ks = m.dialog.shortHelp()
+	default:
+		ks = m.active().shortHelp()
+		if !m.active().isTyping() {
+			ks = append(ks, m.gkeys.Help)
+		}
+	}
+	return truncateTo(m.help.ShortHelpView(ks), m.width)
+}
+
+// fitHeight pads or cuts s to exactly h lines.
+func fitHeight(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overlay draws box centred over frame.
+func overlay(frame, box string, w, h int) string {
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	x, y := max((w-bw)/2, 0), max((h-bh)/2, 0)
+	c := lipgloss.NewCompositor(lipgloss.NewLayer(frame), lipgloss.NewLayer(box).X(x).Y(y).Z(1))
+	return c.Render()
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,434 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/ui/internal/termtext"
+	"github.com/prefrag/prefrag/ui/trajectory"
+)
+
+// inputLines is the height of the question input.
+const inputLines = 3
+
+// refreshEvery is the most often a streaming trajectory is re-rendered.
+const refreshEvery = 120 * time.Millisecond
+
+// askScreen is where questions are asked and runs are watched.
+type askScreen struct {
+	sh    *shared
+	input textarea.Model
+	typing bool
+	tv    *trajView
+	ikeys askInputKeys
+	tkeys askTrajKeys
+
+	traj      *trajectory.Trajectory
+	run       *stream
+	cancel    context.CancelFunc
+	running   bool
+	stopping  bool
+	started   time.Time
+	ended     time.Time
+	runErr    error
+	sessionID string
+
+	dirty       bool
+	tickPending bool
+
+	notice    string
+	noticeErr bool
+
+	width, height int
+}
+
+type (
+	// refreshMsg re-renders a streaming trajectory (throttled).
+	refreshMsg struct{ stream int }
+	// clockMsg redraws the elapsed time once a second during a run.
+	clockMsg struct{ stream int }
+)
+
+func newAskScreen(sh *shared) *askScreen {
+	a := &askScreen{sh: sh, tv: newTrajView(sh), ikeys: newAskInputKeys(), tkeys: newAskTrajKeys()}
+	a.input = textarea.New()
+	a.input.ShowLineNumbers = false
+	a.input.Prompt = ""
+	a.input.Placeholder = "Ask a question…  (Enter sends · Shift+Enter or Ctrl+J: new line)"
+	a.input.CharLimit = 4000
+	a.input.SetHeight(inputLines)
+	a.input.KeyMap.InsertNewline = a.ikeys.Newline
+	a.restyle()
+	a.focusInput()
+	return a
+}
+
+func (a *askScreen) restyle() {
+	st := textarea.DefaultStyles(a.sh.st.IsDark)
+	if a.sh.st.NoColor {
+		plain := textarea.StyleState{Base: lipgloss.NewStyle(), Text: lipgloss.NewStyle(),
+			Placeholder: lipgloss.NewStyle().Faint(true), CursorLine: lipgloss.NewStyle(),
+			EndOfBuffer: lipgloss.NewStyle(), Prompt: lipgloss.NewStyle(), LineNumber: lipgloss.NewStyle(),
+			CursorLineNumber: lipgloss.NewStyle(), Selection: lipgloss.NewStyle().Reverse(true)}
+		st.Focused, st.Blurred = plain, plain
+	} else {
+		st.Focused.CursorLine = lipgloss.NewStyle()
+	}
+	st.Cursor.Blink = false
+	a.input.SetStyles(st)
+	a.tv.restyle()
+}
+
+func (a *askScreen) focusInput() tea.Cmd {
+	a.typing = true
+	return a.input.Focus()
+}
+
+func (a *askScreen) blurInput() {
+	a.typing = false
+	a.input.Blur()
+}
+
+func (a *askScreen) setSize(w, h int) {
+	a.width, a.height = w, h
+	a.input.SetWidth(w - 2)
+	a.tv.setSize(w, a.paneHeight())
+}
+
+// paneHeight is what is left for the trajectory.
+func (a *askScreen) paneHeight() int {
+	banner := 0
+	if b := a.bannerView(); b != "" {
+		banner = lipgloss.Height(b)
+	}
+	return max(a.height-(inputLines+2)-banner-a.noticeHeight(), 1)
+}
+
+func (a *askScreen) noticeHeight() int {
+	if a.notice == "" {
+		return 0
+	}
+	return 1
+}
+
+func (a *askScreen) note(msg string, isErr bool) {
+	a.notice, a.noticeErr = msg, isErr
+	a.setSize(a.width, a.height)
+}
+
+// update handles keys and the mouse for the ask screen.
+func (a *askScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if a.typing {
+			return a.updateInput(msg)
+		}
+		return a.updateTrajectory(msg)
+	case tea.PasteMsg:
+		if a.typing {
+			var cmd tea.Cmd
+			a.input, cmd = a.input.Update(msg)
+			return cmd
+		}
+	case tea.MouseWheelMsg:
+		a.tv.update(msg)
+	case refreshMsg:
+		if a.run != nil && msg.stream == a.run.id {
+			a.tickPending = false
+			if a.dirty {
+				a.dirty = false
+				a.tv.refresh()
+			}
+		}
+	case clockMsg:
+		if a.running && a.run != nil && msg.stream == a.run.id {
+			return a.clock()
+		}
+	}
+	return nil
+}
+
+func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, a.ikeys.Send):
+		q := strings.TrimSpace(a.input.Value())
+		if q == "" {
+			return nil
+		}
+		cmd := a.start(q)
+		if a.running {
+			a.input.Reset()
+		}
+		return cmd
+	case key.Matches(msg, a.ikeys.Focus):
+		a.blurInput()
+		return nil
+	case key.Matches(msg, a.ikeys.Cancel):
+		if a.running {
+			a.stop()
+			return nil
+		}
+		a.blurInput()
+		return nil
+	}
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	return cmd
+}
+
+func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, a.tkeys.Input):
+		return a.focusInput()
+	case key.Matches(msg, a.tkeys.Cancel):
+		if a.running {
+			a.stop()
+		}
+		return nil
+	case key.Matches(msg, a.tkeys.Quit):
+		return tea.Quit
+	case key.Matches(msg, a.tkeys.Export):
+		if a.sessionID == "" || a.running {
+			a.note("Nothing to export yet: export works once a run has ended.", false)
+			return nil
+		}
+		id := a.sessionID
+		return func() tea.Msg { return openExportMsg{ids: []string{id}} }
+	}
+	a.tv.update(msg)
+	return nil
+}
+
+// start runs question. The goroutine is started by the returned command,
+// not here: Update does no work of its own.
+func (a *askScreen) start(question string) tea.Cmd {
+	if a.running {
+		a.note("A question is still running — Esc cancels it.", true)
+		return nil
+	}
+	if a.sh.deps.Runner == nil {
+		a.note("No LLM is configured: sessions and corpora work, asking needs a model server.", true)
+		return nil
+	}
+	ctx, cancel := context.WithCancel(a.sh.ctx)
+	s := a.sh.newStream()
+	a.run, a.cancel, a.running, a.stopping = s, cancel, true, false
+	a.traj = trajectory.New()
+	a.traj.Question = question
+	a.tv.set(a.traj, true)
+	a.started, a.ended, a.runErr, a.sessionID = a.sh.now(), time.Time{}, nil, ""
+	a.notice = ""
+	a.setSize(a.width, a.height)
+	runner, settings, policy := a.sh.deps.Runner, a.sh.runSettings(), a.sh.webPolicy
+	return tea.Batch(func() tea.Msg {
+		startRun(ctx, runner, s, question, settings, policy)
+		return s.next()()
+	}, a.clock())
+}
+
+func (a *askScreen) clock() tea.Cmd {
+	id := a.run.id
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{stream: id} })
+}
+
+// stop cancels the run; the engine still reports its final (cancelled)
+// event, so the partial trajectory stays on screen and in the store.
+func (a *askScreen) stop() {
+	if a.cancel != nil && !a.stopping {
+		a.stopping = true
+		a.cancel()
+		a.note("Cancelling… the partial trajectory stays and is saved.", false)
+	}
+}
+
+// handleRun applies a batch from the run stream. It returns a consent
+// request when one arrived (the engine waits for the answer).
+func (a *askScreen) handleRun(b batchMsg) (tea.Cmd, *consentMsg) {
+	if a.run == nil || b.stream != a.run.id {
+		return nil, nil
+	}
+	var consent *consentMsg
+	structural := false
+	for _, m := range b.msgs {
+		switch m := m.(type) {
+		case runEventMsg:
+			a.traj.Apply(m.ev)
+			if m.ev.Type != engine.EventToken {
+				structural = true
+			}
+			if m.ev.Session != "" {
+				a.sessionID = m.ev.Session
+			}
+		case consentMsg:
+			c := m
+			consent = &c
+			structural = true
+		case runDoneMsg:
+			a.finish(m.err)
+			structural = true
+		}
+	}
+	var cmds []tea.Cmd
+	if !b.done {
+		cmds = append(cmds, a.run.next())
+	} else if a.running {
+		a.finish(nil)
+		structural = true
+	}
+	if structural {
+		a.dirty = false
+		a.tv.refresh()
+	} else {
+		a.dirty = true
+		if !a.tickPending {
+			a.tickPending = true
+			id := a.run.id
+			cmds = append(cmds, tea.Tick(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{stream: id} }))
+		}
+	}
+	return tea.Batch(cmds...), consent
+}
+
+// finish records the end of the run and explains a failure in place.
+func (a *askScreen) finish(err error) {
+	if !a.running {
+		return
+	}
+	a.running = false
+	a.ended = a.sh.now()
+	if a.cancel != nil {
+		a.cancel()
+	}
+	a.runErr = err
+	switch {
+	case a.stopping || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrCancelled):
+		a.note("Cancelled. The partial trajectory is saved with the session.", false)
+	case err != nil:
+		if errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrModelNotFound) {
+			a.sh.healthErr = err
+		}
+		msg := termtext.Line(err.Error())
+		if advice := llmAdvice(err, a.sh.settings); advice != "" {
+			msg += " — " + advice
+		}
+		a.note(msg, true)
+	default:
+		a.notice = ""
+		a.setSize(a.width, a.height)
+	}
+}
+
+// view renders the screen body (everything between the tab bar and the
+// status line).
+func (a *askScreen) view() string {
+	st := a.sh.st
+	box := st.InputBlurred
+	if a.typing {
+		box = st.InputFocused
+	}
+	parts := []string{}
+	if b := a.bannerView(); b != "" {
+		parts = append(parts, b)
+	}
+	parts = append(parts, a.tv.view())
+	if a.notice != "" {
+		nst := st.Dim
+		if a.noticeErr {
+			nst = st.Error
+		}
+		parts = append(parts, nst.Render(truncateTo(a.notice, a.width)))
+	}
+	parts = append(parts, box.Width(a.width).Render(a.input.View()))
+	return strings.Join(parts, "\n")
+}
+
+// bannerView explains a missing LLM server or model above everything.
+func (a *askScreen) bannerView() string {
+	err := a.sh.healthErr
+	if err == nil {
+		return ""
+	}
+	st := a.sh.st
+	text := st.Error.Render("✗ "+termtext.Line(err.Error())) + "\n" + st.Text.Render(llmAdvice(err, a.sh.settings))
+	return st.BannerError.Width(a.width).Render(text)
+}
+
+// welcome is shown before the first question.
+func (a *askScreen) welcome() []string {
+	st := a.sh.st
+	w := a.width
+	pref := a.sh.preferred()
+	var lines []string
+	add := func(s lipgloss.Style, text string) {
+		for _, l := range wrapText(text, w) {
+			lines = append(lines, s.Render(l))
+		}
+	}
+	lines = append(lines, "")
+	add(st.Bold, "Ask a question below.")
+	where := "your preferred corpus"
+	if pref != "" {
+		where = "the preferred corpus " + sourceText("local:"+pref)
+	}
+	add(st.Text, "prefrag searches "+where+" first, lets the model judge whether that is enough, and searches the web only when it is not (web policy "+a.sh.webPolicy()+"; w changes it when the input is not focused). Every Thought, Action and Observation appears here as it happens.")
+	lines = append(lines, "")
+	switch {
+	case a.sh.corporaLoaded && len(a.sh.corpora) == 0:
+		add(st.Warn, "No corpus yet. Open the Corpora screen (Tab, then 3) to add a folder or index the bundled guide.")
+	case a.sh.corporaErr != nil:
+		add(st.Error, "Cannot list the corpora: "+termtext.Line(a.sh.corporaErr.Error()))
+	}
+	add(st.Dim, "Enter sends · Shift+Enter or Ctrl+J new line · Tab moves focus · Esc cancels a run · ? all keys · Ctrl+C quits")
+	return lines
+}
+
+// runState summarises the run for the status line.
+func (a *askScreen) runState() (step int, elapsed time.Duration, tokPerSec float64, local, web, used int) {
+	if a.traj == nil {
+		return
+	}
+	step = a.traj.CurrentStep()
+	end := a.sh.now()
+	if !a.running && !a.ended.IsZero() {
+		end = a.ended
+	}
+	if !a.started.IsZero() {
+		elapsed = end.Sub(a.started)
+	}
+	local, web, used = a.traj.RetrievalCounts()
+	if f := a.traj.Final; f != nil && f.Counts != nil {
+		c := f.Counts
+		local, web, used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
+		if c.LLMMillis > 0 {
+			tokPerSec = float64(c.OutputTokens) / (float64(c.LLMMillis) / 1000)
+		}
+		return
+	}
+	if elapsed > 0 {
+		tokPerSec = float64(a.traj.Tokens) / elapsed.Seconds()
+	}
+	return
+}
+
+func (a *askScreen) bindings() []keyGroup {
+	if a.typing {
+		return []keyGroup{{"Question input", a.ikeys.bindings()}}
+	}
+	return []keyGroup{{"Ask screen", a.tkeys.bindings()}, {"Trajectory", a.tv.keys.bindings()}}
+}
+
+func (a *askScreen) shortHelp() []key.Binding {
+	if a.typing {
+		return []key.Binding{a.ikeys.Send, a.ikeys.Newline, a.ikeys.Focus, a.ikeys.Cancel}
+	}
+	return []key.Binding{a.tv.keys.Next, a.tv.keys.Toggle, a.tkeys.Input, a.tkeys.Export}
+}

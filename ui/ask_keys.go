@@ -1,0 +1,72 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// askInputKeys apply while the question input has focus.
+type askInputKeys struct {
+	Send    key.Binding
+	Newline key.Binding
+	Focus   key.Binding
+	Cancel  key.Binding
+}
+
+func newAskInputKeys() askInputKeys {
+	return askInputKeys{
+		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline: key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"), key.WithHelp("shift+enter/ctrl+j", "new line")),
+		Focus:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "to trajectory")),
+		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run / leave input")),
+	}
+}
+
+func (k askInputKeys) bindings() []key.Binding {
+	return []key.Binding{k.Send, k.Newline, k.Focus, k.Cancel}
+}
+
+// trajKeys apply while a trajectory (live or replayed) has focus.
+type trajKeys struct {
+	Next     key.Binding
+	Prev     key.Binding
+	Toggle   key.Binding
+	PageDown key.Binding
+	PageUp   key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+}
+
+func newTrajKeys() trajKeys {
+	return trajKeys{
+		Next:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "next document")),
+		Prev:     key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "previous document")),
+		Toggle:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "expand/collapse")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "f"), key.WithHelp("pgdn/ctrl+d", "page down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u", "b"), key.WithHelp("pgup/ctrl+u", "page up")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "bottom")),
+	}
+}
+
+func (k trajKeys) bindings() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.Toggle, k.PageDown, k.PageUp, k.Top, k.Bottom}
+}
+
+// askTrajKeys are the ask screen's own keys while its trajectory has focus.
+type askTrajKeys struct {
+	Input  key.Binding
+	Cancel key.Binding
+	Export key.Binding
+	Quit   key.Binding
+}
+
+func newAskTrajKeys() askTrajKeys {
+	return askTrajKeys{
+		Input:  key.NewBinding(key.WithKeys("tab", "shift+tab", "i"), key.WithHelp("tab/i", "to question input")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run")),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export session")),
+		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	}
+}
+
+func (k askTrajKeys) bindings() []key.Binding {
+	return []key.Binding{k.Input, k.Cancel, k.Export, k.Quit}
+}

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"context"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/prefrag/prefrag/engine"
+)
+
+// A stream carries messages from a worker goroutine (a run, an ingest) to
+// the Bubble Tea loop. The worker sends; one tea.Cmd at a time waits for
+// the next messages and delivers everything already queued as one batch,
+// so a flood of tokens costs one Update, not one per token.
+type stream struct {
+	id   int
+	ch   chan tea.Msg
+	quit <-chan struct{}
+	once sync.Once
+}
+
+// maxBatch bounds how many queued messages one batch delivers.
+const maxBatch = 512
+
+func newStream(id int, quit <-chan struct{}) *stream {
+	return &stream{id: id, ch: make(chan tea.Msg, 1024), quit: quit}
+}
+
+// send queues msg; it blocks while the queue is full (back-pressure on the
+// worker) and gives up when the app is quitting.
+func (s *stream) send(msg tea.Msg) bool {
+	select {
+	case s.ch <- msg:
+		return true
+	case <-s.quit:
+		return false
+	}
+}
+
+// close ends the stream after the messages already queued.
+func (s *stream) close() { s.once.Do(func() { close(s.ch) }) }
+
+// batchMsg is what a stream delivers. done is set after the last batch.
+type batchMsg struct {
+	stream int
+	msgs   []tea.Msg
+	done   bool
+}
+
+// next waits for the stream's next messages.
+func (s *stream) next() tea.Cmd {
+	return func() tea.Msg {
+		var b batchMsg
+		b.stream = s.id
+		select {
+		case m, ok := <-s.ch:
+			if !ok {
+				b.done = true
+				return b
+			}
+			b.msgs = append(b.msgs, m)
+		case <-s.quit:
+			b.done = true
+			return b
+		}
+		for len(b.msgs) < maxBatch {
+			select {
+			case m, ok := <-s.ch:
+				if !ok {
+					b.done = true
+					return b
+				}
+				b.msgs = append(b.msgs, m)
+			default:
+				return b
+			}
+		}
+		return b
+	}
+}
+
+// Messages of a run.
+type (
+	runEventMsg struct{ ev engine.Event }
+	// consentMsg asks the user; the answer goes back on reply.
+	consentMsg struct {
+		req   engine.ConsentRequest
+		reply chan<- engine.Consent
+	}
+	runDoneMsg struct{ err error }
+)
+
+// Messages of an ingest.
+type (
+	indexProgressMsg struct{ p IndexProgress }
+	indexDoneMsg     struct {
+		corpus string
+		rep    IndexReport
+		err    error
+	}
+)
+
+// policyFunc returns the web policy in force right now.
+type policyFunc func() string
+
+// startRun runs question on r in its own goroutine, feeding s. The consent
+// function honours a policy change made while the run is going: switching
+// to auto allows the web for the rest of the run, switching to never
+// denies it, and only "ask" shows the dialog.
+func startRun(ctx context.Context, r Runner, s *stream, question string, set engine.Settings, policy policyFunc) {
+	consent := func(cctx context.Context, req engine.ConsentRequest) (engine.Consent, error) {
+		switch policy() {
+		case engine.WebAuto:
+			return engine.ConsentSession, nil
+		case engine.WebNever:
+			return engine.ConsentDeny, nil
+		}
+		reply := make(chan engine.Consent, 1)
+		if !s.send(consentMsg{req: req, reply: reply}) {
+			return engine.ConsentDeny, context.Canceled
+		}
+		select {
+		case c := <-reply:
+			return c, nil
+		case <-cctx.Done():
+			return engine.ConsentDeny, cctx.Err()
+		case <-s.quit:
+			return engine.ConsentDeny, context.Canceled
+		}
+	}
+	emit := func(ev engine.Event) { s.send(runEventMsg{ev: ev}) }
+	go func() {
+		defer s.close()
+		err := r.Run(ctx, question, set, consent, emit)
+		s.send(runDoneMsg{err: err})
+	}()
+}
+
+// startIndex runs one ingest in its own goroutine. Progress snapshots are
+// dropped while the queue is full: only the latest matters.
+func startIndex(s *stream, index func(progress func(IndexProgress)) (IndexReport, error), corpus string) {
+	progress := func(p IndexProgress) {
+		select {
+		case s.ch <- indexProgressMsg{p: p}:
+		default:
+		}
+	}
+	go func() {
+		defer s.close()
+		rep, err := index(progress)
+		s.send(indexDoneMsg{corpus: corpus, rep: rep, err: err})
+	}()
+}

@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/ui/internal/termtext"
+)
+
+// dialog is a modal box over the current screen: it gets every key until
+// it closes.
+type dialog interface {
+	// update handles a message; done reports that the dialog closed.
+	update(msg tea.Msg) (cmd tea.Cmd, done bool)
+	view(width int) string
+	bindings() []keyGroup
+	shortHelp() []key.Binding
+}
+
+// consentDialog asks before a query leaves the machine (web policy "ask").
+type consentDialog struct {
+	sh     *shared
+	req    engine.ConsentRequest
+	reply  chan<- engine.Consent
+	choice int
+	keys   consentKeys
+	stream int
+}
+
+var consentChoices = []struct {
+	label string
+	c     engine.Consent
+}{
+	{"Allow once", engine.ConsentOnce},
+	{"Allow for this session", engine.ConsentSession},
+	{"Deny", engine.ConsentDeny},
+}
+
+func newConsentDialog(sh *shared, m consentMsg, stream int) *consentDialog {
+	return &consentDialog{sh: sh, req: m.req, reply: m.reply, keys: newConsentKeys(), stream: stream}
+}
+
+func (d *consentDialog) answer(c engine.Consent) {
+	select {
+	case d.reply <- c:
+	default:
+	}
+}
+
+func (d *consentDialog) update(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case key.Matches(k, d.keys.Once):
+		d.answer(engine.ConsentOnce)
+	case key.Matches(k, d.keys.Session):
+		d.answer(engine.ConsentSession)
+	case key.Matches(k, d.keys.Deny):
+		d.answer(engine.ConsentDeny)
+	case key.Matches(k, d.keys.Next):
+		d.choice = (d.choice + 1) % len(consentChoices)
+		return nil, false
+	case key.Matches(k, d.keys.Prev):
+		d.choice = (d.choice + len(consentChoices) - 1) % len(consentChoices)
+		return nil, false
+	case key.Matches(k, d.keys.Choose):
+		d.answer(consentChoices[d.choice].c)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (d *consentDialog) view(width int) string {
+	st := d.sh.st
+	w := min(width-4, 72)
+	inner := w - 4
+	var b []string
+	add := func(text string, style func(...string) string) {
+		for _, l := range wrapText(text, inner) {
+			b = append(b, style(l))
+		}
+	}
+	b = append(b, st.DialogTitle.Render("Search the web?"))
+	why := "The judge found the local documents not enough"
+	if d.req.Step > 0 {
+		why = "Step " + itoa(d.req.Step) + ": " + strings.ToLower(why[:1]) + why[1:]
+	}
+	add(why+". This query would leave the machine:", st.Text.Render)
+	b = append(b, "")
+	add("“"+termtext.Line(d.req.Query)+"”", st.Query.Render)
+	if d.req.Source != "" {
+		b = append(b, st.Dim.Render("to ")+st.SourceBadge(termtext.Line(d.req.Source)))
+	}
+	if a := termtext.Line(d.req.Analysis); a != "" {
+		b = append(b, "", st.FieldLabel.Render("The judge's analysis"))
+		lines := wrapText(a, inner)
+		if len(lines) > 8 {
+			lines = append(lines[:8], "…")
+		}
+		for _, l := range lines {
+			b = append(b, st.Dim.Render(l))
+		}
+	}
+	b = append(b, "")
+	var buttons []string
+	for i, c := range consentChoices {
+		style := st.Button
+		if i == d.choice {
+			style = st.ButtonActive
+		}
+		buttons = append(buttons, style.Render(c.label))
+	}
+	b = append(b, truncateTo(strings.Join(buttons, " "), inner))
+	b = append(b, st.Dim.Render(truncateTo("a once · s session · d/esc deny (continue with local documents)", inner)))
+	return st.Dialog.Width(w).Render(strings.Join(b, "\n"))
+}
+
+func (d *consentDialog) bindings() []keyGroup {
+	return []keyGroup{{"Web consent", d.keys.bindings()}}
+}
+
+func (d *consentDialog) shortHelp() []key.Binding {
+	return []key.Binding{d.keys.Once, d.keys.Session, d.keys.Deny}
+}

@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/ui/styles"
+)
+
+// shared is the state every screen reads: the services, the settings, the
+// look, the corpora and the LLM's health. Only the Bubble Tea goroutine
+// writes it, except policy, which a run's consent function reads.
+type shared struct {
+	ctx  context.Context
+	quit chan struct{}
+	deps Deps
+	opts Options
+	now  func() time.Time
+	st   *styles.Styles
+
+	settings engine.Settings
+	policy   atomic.Value // string: the web policy in force
+
+	corpora       []CorpusInfo
+	corporaLoaded bool
+	corporaErr    error
+
+	healthErr     error
+	healthChecked bool
+
+	nextStream int
+}
+
+func newShared(ctx context.Context, deps Deps, opts Options) *shared {
+	sh := &shared{ctx: ctx, quit: make(chan struct{}), deps: deps, opts: opts, settings: opts.Settings}
+	sh.now = opts.Now
+	if sh.now == nil {
+		sh.now = time.Now
+	}
+	if sh.settings.Web == "" {
+		sh.settings.Web = engine.WebAuto
+	}
+	sh.policy.Store(sh.settings.Web)
+	sh.st = styles.New(true, opts.NoColor)
+	return sh
+}
+
+func (sh *shared) webPolicy() string { return sh.policy.Load().(string) }
+
+// cycleWeb moves the web policy auto → ask → never → auto. It applies to
+// the next question and, through the consent function, to the run in
+// progress.
+func (sh *shared) cycleWeb() string {
+	next := map[string]string{engine.WebAuto: engine.WebAsk, engine.WebAsk: engine.WebNever, engine.WebNever: engine.WebAuto}[sh.webPolicy()]
+	if next == "" {
+		next = engine.WebAuto
+	}
+	sh.settings.Web = next
+	sh.policy.Store(next)
+	return next
+}
+
+// runSettings are the settings for the next question.
+func (sh *shared) runSettings() engine.Settings {
+	s := sh.settings
+	s.Web = sh.webPolicy()
+	s.Corpora = slices.Clone(sh.settings.Corpora)
+	return s
+}
+
+// preferred is the corpus searched first: the first one in the settings,
+// else the pinned one.
+func (sh *shared) preferred() string {
+	if len(sh.settings.Corpora) > 0 {
+		return sh.settings.Corpora[0]
+	}
+	for _, c := range sh.corpora {
+		if c.Pinned {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// pinned updates the settings after the user pinned name: when the run
+// names corpora explicitly, name moves to the front.
+func (sh *shared) pinned(name string) {
+	for i := range sh.corpora {
+		sh.corpora[i].Pinned = sh.corpora[i].Name == name
+	}
+	if len(sh.settings.Corpora) == 0 {
+		return
+	}
+	out := []string{name}
+	for _, c := range sh.settings.Corpora {
+		if c != name {
+			out = append(out, c)
+		}
+	}
+	sh.settings.Corpora = out
+}
+
+func (sh *shared) newStream() *stream {
+	sh.nextStream++
+	return newStream(sh.nextStream, sh.quit)
+}
+
+// llmAdvice turns an LLM failure into what to do about it.
+func llmAdvice(err error, s engine.Settings) string {
+	model := s.Model
+	if model == "" {
+		model = "qwen2.5:7b-instruct"
+	}
+	var mnf *llm.ModelNotFoundError
+	switch {
+	case errors.As(err, &mnf) || errors.Is(err, llm.ErrModelNotFound):
+		if s.LLM == "llamacpp" {
+			return "Start llama-server with the model file (-m MODEL.gguf), or pass --model."
+		}
+		return fmt.Sprintf("Pull it with `ollama pull %s`, or choose another model with --model.", model)
+	case errors.Is(err, llm.ErrUnreachable):
+		if s.LLM == "llamacpp" {
+			return "Start it with `llama-server -m MODEL.gguf --port 8080 -np 2`, or pass --llm-url."
+		}
+		return fmt.Sprintf("Install Ollama from https://ollama.com/download, start it with `ollama serve`, then `ollama pull %s`. Sessions and corpora work without it.", model)
+	}
+	return ""
+}

@@ -1,0 +1,30 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// stepperKeys step through a stored session.
+type stepperKeys struct {
+	Next   key.Binding
+	Prev   key.Binding
+	First  key.Binding
+	Last   key.Binding
+	Reask  key.Binding
+	Export key.Binding
+	Back   key.Binding
+}
+
+func newStepperKeys() stepperKeys {
+	return stepperKeys{
+		Next:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
+		Prev:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous step")),
+		First:  key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first step")),
+		Last:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step (the answer)")),
+		Reask:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "ask the same question again")),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export this session")),
+		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back to the sessions")),
+	}
+}
+
+func (k stepperKeys) bindings() []key.Binding {
+	return []key.Binding{k.Next, k.Prev, k.First, k.Last, k.Reask, k.Export, k.Back}
+}

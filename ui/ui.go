@@ -1,0 +1,178 @@
+// Package ui is prefrag's terminal workspace (`prefrag` with no arguments):
+// ask a question and watch every Thought / Action / Observation as it
+// happens, see which source each observation came from and why the selector
+// switched to the web, answer the web-consent dialog, manage corpora, browse
+// and step through stored sessions, export them.
+//
+// The UI renders engine events; it never calls an LLM or a source itself.
+// Everything it needs from the rest of prefrag comes through the small
+// interfaces below, which the app package adapts the real engine, store and
+// corpora to. Run is the only entry point the binary needs.
+package ui
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// Runner runs one question.
+type Runner interface {
+	// Run answers question with settings s. It calls emit for every event,
+	// token events included, in order, from any goroutine; emit may block
+	// briefly while the UI catches up. Under web policy "ask" it calls
+	// consent (which blocks until the user answers or ctx ends) before any
+	// web request. Cancelling ctx stops the run: the engine still emits its
+	// final event (cancelled) and the session stays stored. The error is
+	// nil for an answered run, also a forced one.
+	Run(ctx context.Context, question string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error
+}
+
+// Sessions reads and exports stored sessions.
+type Sessions interface {
+	// List returns sessions newest first; filter, when not empty, keeps
+	// those whose question or answer contain its words.
+	List(ctx context.Context, filter string) ([]SessionSummary, error)
+	// Events returns a session's stored events in order (no token events).
+	Events(ctx context.Context, id string) ([]engine.Event, error)
+	// Export writes the sessions to path in format "md", "json" or "jsonl"
+	// and returns the path written. An existing path is not overwritten
+	// unless force is set: the error then matches fs.ErrExist.
+	Export(ctx context.Context, ids []string, format, path string, force bool) (string, error)
+}
+
+// SessionSummary is one line of the sessions screen.
+type SessionSummary struct {
+	ID       string
+	Question string
+	Answer   string
+	Label    string
+	// Status is running, answered, failed, cancelled or interrupted.
+	Status   string
+	Model    string
+	Started  time.Time
+	Finished time.Time // zero while running
+}
+
+// Corpora manages the local corpora.
+type Corpora interface {
+	// List returns every corpus; exactly one may be Pinned.
+	List(ctx context.Context) ([]CorpusInfo, error)
+	// Pin makes name the preferred corpus, persistently.
+	Pin(ctx context.Context, name string) error
+	// Index adds files and folders to corpus name (creating it), calling
+	// progress from any goroutine as it goes. Cancelling ctx stops it and
+	// keeps what was done.
+	Index(ctx context.Context, name string, paths []string, progress func(IndexProgress)) (IndexReport, error)
+	// Search is a plain BM25 search of one corpus.
+	Search(ctx context.Context, name, query string, k int) ([]sources.Document, error)
+	// IndexGuide indexes the user guide embedded in the binary (package
+	// guide) as corpus GuideCorpus.
+	IndexGuide(ctx context.Context, progress func(IndexProgress)) (IndexReport, error)
+}
+
+// GuideCorpus is the name of the corpus holding the bundled user guide.
+const GuideCorpus = "guide"
+
+// CorpusInfo describes one corpus.
+type CorpusInfo struct {
+	Name      string
+	Documents int64
+	Passages  int64
+	SizeBytes int64
+	Updated   time.Time
+	Pinned    bool
+}
+
+// IndexProgress is a snapshot of a running ingest.
+type IndexProgress struct {
+	FilesDone  int
+	FilesTotal int
+	Passages   int64
+	File       string // the file being read, "" between files
+	Elapsed    time.Duration
+	Rate       float64 // passages per second so far
+}
+
+// IndexReport says what an ingest did.
+type IndexReport struct {
+	Files     int // supported files found
+	Indexed   int // files read and (re)indexed
+	Unchanged int
+	Removed   int
+	Passages  int64 // added by this run
+	Documents int64
+	Failed    []string // one line per file that could not be read
+	Duration  time.Duration
+}
+
+// Health checks the LLM server.
+type Health interface {
+	// Check returns nil when the server answers and has the model; the
+	// error's message is shown as is (typed errors from package llm are
+	// recognised to add install instructions).
+	Check(ctx context.Context) error
+}
+
+// Deps are the services the UI works with. Runner and Health may be nil
+// (no LLM configured): browsing sessions and corpora still works.
+type Deps struct {
+	Runner   Runner
+	Sessions Sessions
+	Corpora  Corpora
+	Health   Health
+}
+
+// Options tune the UI.
+type Options struct {
+	// Settings are the run settings (flags and config); the UI changes only
+	// the web policy and the corpus order (when the user pins a corpus).
+	Settings engine.Settings
+	// WorkDir is the default folder to index on first run and the default
+	// directory for exports; "" means the current directory.
+	WorkDir string
+	// NoColor drops every colour (NO_COLOR); Run sets it from the
+	// environment when false.
+	NoColor bool
+	// Now is the clock; nil means time.Now. Tests pass a fixed clock.
+	Now func() time.Time
+	// Input and Output default to the terminal.
+	Input  io.Reader
+	Output io.Writer
+}
+
+// Run shows the TUI until the user quits or ctx ends. A run in progress is
+// cancelled on the way out (its session stays stored).
+func Run(ctx context.Context, deps Deps, opts Options) error {
+	if !opts.NoColor {
+		opts.NoColor = os.Getenv("NO_COLOR") != ""
+	}
+	if opts.WorkDir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			opts.WorkDir = wd
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := New(ctx, deps, opts)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	_, err := tea.NewProgram(m, popts...).Run()
+	m.shutdown()
+	if err != nil && ctx.Err() != nil {
+		// Quitting because ctx ended is not a failure of the UI.
+		return nil
+	}
+	return err
+}
