@@ -25,12 +25,12 @@ const refreshEvery = 120 * time.Millisecond
 
 // askScreen is where questions are asked and runs are watched.
 type askScreen struct {
-	sh    *shared
-	input textarea.Model
+	sh     *shared
+	input  textarea.Model
 	typing bool
-	tv    *trajView
-	ikeys askInputKeys
-	tkeys askTrajKeys
+	tv     *trajView
+	ikeys  askInputKeys
+	tkeys  askTrajKeys
 
 	traj      *trajectory.Trajectory
 	run       *stream

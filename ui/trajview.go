@@ -1,8 +1,8 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/ui/components/pager"
 	"github.com/prefrag/prefrag/ui/trajectory"
