@@ -58,3 +58,24 @@ func BenchmarkListSessions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFinishSession measures finishing a session (which re-indexes its
+// answer for search) in a database of 5000 sessions: it must not grow with
+// the number of sessions.
+func BenchmarkFinishSession(b *testing.B) {
+	s := openTemp(b)
+	ctx := context.Background()
+	const n = 5000
+	for i := range n {
+		if err := s.CreateSession(ctx, Session{ID: fmt.Sprintf("s%05d", i), Question: fixture.Question}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		if err := s.FinishSession(ctx, fmt.Sprintf("s%05d", i%n), StatusAnswered, fmt.Sprintf("%s (%d)", fixture.FinalAnswer, i), "CORRECT", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (s *Store) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
 		args = append(args, f.Corpus)
 	}
 	if m := matchQuery(f.Text); m != "" {
-		where = append(where, "s.id IN (SELECT session_id FROM sessions_fts WHERE sessions_fts MATCH ?)")
+		where = append(where, "s.id IN (SELECT session_id FROM session_search WHERE docid IN (SELECT docid FROM sessions_fts WHERE sessions_fts MATCH ?))")
 		args = append(args, m)
 	}
 	q := "SELECT " + sessionColumns + " FROM sessions s"

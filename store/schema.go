@@ -70,23 +70,32 @@ CREATE TABLE session_cache_keys (
 	// selection-judge decisions.
 	`
 CREATE VIRTUAL TABLE sessions_fts USING fts4(
-	session_id, question, answer,
-	notindexed=session_id,
+	question, answer,
 	tokenize=unicode61 "remove_diacritics=2"
 );
-INSERT INTO sessions_fts(session_id, question, answer)
-	SELECT id, question, answer FROM sessions;
+-- The FTS docid of each session. An INTEGER PRIMARY KEY survives VACUUM,
+-- which the rowid of a table with a TEXT key need not.
+CREATE TABLE session_search (
+	docid      INTEGER PRIMARY KEY,
+	session_id TEXT NOT NULL UNIQUE
+);
+INSERT INTO session_search(session_id) SELECT id FROM sessions ORDER BY started_ns;
+INSERT INTO sessions_fts(docid, question, answer)
+	SELECT ss.docid, s.question, s.answer FROM sessions s JOIN session_search ss ON ss.session_id = s.id;
 
 CREATE TRIGGER sessions_fts_insert AFTER INSERT ON sessions BEGIN
-	INSERT INTO sessions_fts(session_id, question, answer) VALUES (new.id, new.question, new.answer);
+	INSERT INTO session_search(session_id) VALUES (new.id);
+	INSERT INTO sessions_fts(docid, question, answer)
+		VALUES ((SELECT docid FROM session_search WHERE session_id = new.id), new.question, new.answer);
 END;
 CREATE TRIGGER sessions_fts_update AFTER UPDATE OF question, answer ON sessions
 	WHEN old.question IS NOT new.question OR old.answer IS NOT new.answer BEGIN
-	DELETE FROM sessions_fts WHERE session_id = old.id;
-	INSERT INTO sessions_fts(session_id, question, answer) VALUES (new.id, new.question, new.answer);
+	UPDATE sessions_fts SET question = new.question, answer = new.answer
+		WHERE docid = (SELECT docid FROM session_search WHERE session_id = new.id);
 END;
 CREATE TRIGGER sessions_fts_delete AFTER DELETE ON sessions BEGIN
-	DELETE FROM sessions_fts WHERE session_id = old.id;
+	DELETE FROM sessions_fts WHERE docid = (SELECT docid FROM session_search WHERE session_id = old.id);
+	DELETE FROM session_search WHERE session_id = old.id;
 END;
 
 CREATE TABLE judge_verdicts (

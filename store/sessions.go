@@ -267,3 +267,25 @@ func rawOrNil(s string) json.RawMessage {
 	}
 	return json.RawMessage(s)
 }
+
+// DeleteSession removes a session with its events, verdicts, cache-key
+// records and search entry. Cached web results stay (other sessions may use
+// them).
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("delete session: %w", &NotFoundError{What: "session", ID: id})
+	}
+	return nil
+}

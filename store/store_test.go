@@ -188,6 +188,33 @@ func TestSearchSessions(t *testing.T) {
 	if got, _ := s.SearchSessions(ctx, "1974"); len(got) != 0 {
 		t.Errorf("old answer still indexed: %d sessions", len(got))
 	}
+	// Deleting removes the session, everything stored with it, and its
+	// search entry.
+	if err := s.SetJudgeVerdict(ctx, "s1", 5, "agree"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSession(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.SearchSessions(ctx, "nineteen"); len(got) != 0 {
+		t.Errorf("deleted session still found")
+	}
+	for _, table := range []string{"events", "judge_verdicts", "session_corpora", "session_search", "sessions_fts"} {
+		var n int
+		q := "SELECT count(*) FROM " + table + " WHERE session_id = 's1'"
+		if table == "sessions_fts" {
+			q = "SELECT count(*) FROM sessions_fts WHERE sessions_fts MATCH 'nineteen'"
+		}
+		if err := s.r.QueryRow(q).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s: %d rows left (%v)", table, n, err)
+		}
+	}
+	if err := s.DeleteSession(ctx, "s1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+	if got, _ := s.SearchSessions(ctx, "café"); len(got) != 1 {
+		t.Errorf("the other session's search entry went too")
+	}
 }
 
 func TestResolveIDPrefix(t *testing.T) {
