@@ -30,7 +30,8 @@ type WebCache struct {
 	// leave the machine, so an old result beats none).
 	Offline bool
 	// Session, when set, is the session whose use of each key is recorded
-	// (AddSessionCacheKey) on every hit and every Put.
+	// (as AddSessionCacheKey does) on every hit and every Put, once that
+	// session is stored.
 	Session string
 
 	now func() time.Time // time.Now unless a test sets it
@@ -79,8 +80,11 @@ func (c WebCache) Get(ctx context.Context, key string) ([]sources.Document, bool
 		return nil, false, nil
 	}
 	if c.Session != "" {
-		if err := c.Store.AddSessionCacheKey(ctx, c.Session, key); err != nil {
-			return nil, false, err
+		err := c.Store.write(ctx, func(tx *sql.Tx) error {
+			return recordCacheUse(ctx, tx, c.Session, key, c.clock().UnixNano())
+		})
+		if err != nil {
+			return nil, false, fmt.Errorf("web cache get: record use by session %s: %w", c.Session, err)
 		}
 	}
 	return out, true, nil
@@ -104,7 +108,7 @@ func (c WebCache) Put(ctx context.Context, key string, docs []sources.Document) 
 		if c.Session == "" {
 			return nil
 		}
-		return addSessionCacheKey(ctx, tx, c.Session, key, now)
+		return recordCacheUse(ctx, tx, c.Session, key, now)
 	})
 	if err != nil {
 		return fmt.Errorf("web cache put: %w", err)
@@ -122,6 +126,16 @@ func (s *Store) AddSessionCacheKey(ctx context.Context, sessionID, key string) e
 		return fmt.Errorf("record cache key of session %s: %w", sessionID, err)
 	}
 	return nil
+}
+
+// recordCacheUse is AddSessionCacheKey for the cache itself: a session that
+// is not (yet) stored is no reason to fail a search, so nothing is recorded
+// for it.
+func recordCacheUse(ctx context.Context, tx *sql.Tx, sessionID, key string, now int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO session_cache_keys (session_id, key, first_ns)
+		SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)
+		ON CONFLICT(session_id, key) DO NOTHING`, sessionID, key, now, sessionID)
+	return err
 }
 
 func addSessionCacheKey(ctx context.Context, tx *sql.Tx, sessionID, key string, now int64) error {

@@ -110,6 +110,14 @@ func TestWebCacheRecordsSessionKeys(t *testing.T) {
 	if err := s.AddSessionCacheKey(ctx, "no-such-run", "k1"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown session: %v", err)
 	}
+	// The cache of a session not stored yet still caches.
+	early := WebCache{Store: s}.ForSession("not-yet")
+	if err := early.Put(ctx, "k4", docs); err != nil {
+		t.Fatalf("Put for an unstored session: %v", err)
+	}
+	if _, hit, err := early.Get(ctx, "k4"); !hit || err != nil {
+		t.Fatalf("Get for an unstored session: %v %v", hit, err)
+	}
 }
 
 func TestSetJudgeVerdict(t *testing.T) {
