@@ -104,7 +104,7 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Options: r.options()}, r.turn)
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
 	if err != nil {
 		return err
 	}
