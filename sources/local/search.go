@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/prefrag/prefrag/sources"
@@ -80,6 +81,20 @@ func postings(ctx context.Context, r index.IndexReader, field, term string, buf 
 	}
 }
 
+// maxDocNumber bounds the document numbers of a reader (live and deleted
+// passages of every segment); 0 when the index is not scorch.
+func maxDocNumber(r index.IndexReader) uint64 {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0
+	}
+	var n uint64
+	for _, s := range snap.Segments() {
+		n += uint64(s.FullSize())
+	}
+	return n
+}
+
 // search ranks the passages of one open index for query.
 func search(ctx context.Context, h *handle, query string, k int, opts Options) ([]sources.Document, error) {
 	if k <= 0 {
@@ -103,7 +118,8 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 		return nil, err
 	}
 	body := bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}
-	acc := bm25.NewAccumulator(opts.BM25, body)
+	acc := bm25.NewAccumulator(opts.BM25, body, maxDocNumber(r))
+	defer acc.Release()
 	var buf []posting
 	for _, t := range terms {
 		if buf, err = postings(ctx, r, fieldBody, t.term, buf); err != nil {

@@ -16,6 +16,7 @@ import (
 	"container/heap"
 	"math"
 	"sort"
+	"sync"
 )
 
 // Params are the BM25 free parameters.
@@ -55,32 +56,89 @@ func (p Params) TermScore(tf, dl uint64, avgdl float64) float64 {
 	return t * (p.K1 + 1) / (t + p.K1*(1-p.B+p.B*float64(dl)/avgdl))
 }
 
-// Accumulator sums term contributions per document.
+// Accumulator sums term contributions per document. Small collections use a
+// dense array indexed by document number (fast, pooled); large ones a map.
 type Accumulator struct {
-	p      Params
-	avgdl  float64
+	p     Params
+	avgdl float64
+	// dense mode
+	dense   []float64
+	touched []uint64
+	// sparse mode
 	scores map[uint64]float64
 }
 
-// NewAccumulator starts scoring for one query over collection c.
-func NewAccumulator(p Params, c Collection) *Accumulator {
-	return &Accumulator{p: p, avgdl: c.AvgLength(), scores: make(map[uint64]float64)}
+// MaxDense is the largest document-number range scored with a dense array.
+const MaxDense = 1 << 22
+
+var densePool = sync.Pool{New: func() any { return []float64(nil) }}
+
+// NewAccumulator starts scoring for one query over collection c. maxDoc
+// bounds the document numbers the caller will add (0 when unknown).
+func NewAccumulator(p Params, c Collection, maxDoc uint64) *Accumulator {
+	a := &Accumulator{p: p, avgdl: c.AvgLength()}
+	if maxDoc > 0 && maxDoc <= MaxDense {
+		d := densePool.Get().([]float64)
+		if uint64(cap(d)) < maxDoc {
+			d = make([]float64, maxDoc)
+		}
+		a.dense = d[:maxDoc]
+		return a
+	}
+	a.scores = make(map[uint64]float64)
+	return a
+}
+
+// Release returns pooled memory; the accumulator must not be used after.
+func (a *Accumulator) Release() {
+	if a.dense == nil {
+		return
+	}
+	for _, d := range a.touched {
+		a.dense[d] = 0
+	}
+	densePool.Put(a.dense[:0])
+	a.dense, a.touched = nil, nil
+}
+
+func (a *Accumulator) add(doc uint64, v float64) {
+	if a.dense != nil && doc < uint64(len(a.dense)) {
+		if a.dense[doc] == 0 {
+			a.touched = append(a.touched, doc)
+		}
+		a.dense[doc] += v
+		return
+	}
+	if a.scores == nil {
+		a.scores = make(map[uint64]float64)
+	}
+	a.scores[doc] += v
 }
 
 // Add adds the contribution of one posting: doc holds a term tf times and is
 // dl tokens long; weight is the term's query weight times its idf.
 func (a *Accumulator) Add(doc, tf, dl uint64, weight float64) {
-	a.scores[doc] += weight * a.p.TermScore(tf, dl, a.avgdl)
+	a.add(doc, weight*a.p.TermScore(tf, dl, a.avgdl))
 }
 
 // AddWithAvg is Add for a field with its own mean length (a title field
 // scored beside the body).
 func (a *Accumulator) AddWithAvg(doc, tf, dl uint64, weight, avgdl float64) {
-	a.scores[doc] += weight * a.p.TermScore(tf, dl, avgdl)
+	a.add(doc, weight*a.p.TermScore(tf, dl, avgdl))
 }
 
 // Len is the number of documents with a non-zero score.
-func (a *Accumulator) Len() int { return len(a.scores) }
+func (a *Accumulator) Len() int { return len(a.touched) + len(a.scores) }
+
+// each calls f for every scored document.
+func (a *Accumulator) each(f func(doc uint64, s float64)) {
+	for _, d := range a.touched {
+		f(d, a.dense[d])
+	}
+	for d, s := range a.scores {
+		f(d, s)
+	}
+}
 
 // Hit is one ranked document.
 type Hit struct {
@@ -93,28 +151,28 @@ type Hit struct {
 // id (ascending), which idOf resolves from the caller's document numbers.
 // Only the documents that reach the k-th score have their id resolved.
 func (a *Accumulator) Top(k int, idOf func(doc uint64) (string, error)) ([]Hit, error) {
-	if k <= 0 || len(a.scores) == 0 {
+	if k <= 0 || a.Len() == 0 {
 		return nil, nil
 	}
 	threshold := math.Inf(-1)
-	if len(a.scores) > k {
+	if a.Len() > k {
 		h := make(minHeap, 0, k)
-		for _, s := range a.scores {
+		a.each(func(_ uint64, s float64) {
 			if len(h) < k {
 				heap.Push(&h, s)
 			} else if s > h[0] {
 				h[0] = s
 				heap.Fix(&h, 0)
 			}
-		}
+		})
 		threshold = h[0]
 	}
 	hits := make([]Hit, 0, k)
-	for doc, s := range a.scores {
+	a.each(func(doc uint64, s float64) {
 		if s >= threshold {
 			hits = append(hits, Hit{Doc: doc, Score: s})
 		}
-	}
+	})
 	for i := range hits {
 		id, err := idOf(hits[i].Doc)
 		if err != nil {

@@ -23,7 +23,15 @@ func TestHandComputedCollection(t *testing.T) {
 	if got := IDF(3, 1); math.Abs(got-math.Log(8.0/3)) > 1e-15 {
 		t.Errorf("IDF(3,1) = %v, want ln 8/3", got)
 	}
-	acc := NewAccumulator(Default, c)
+	// maxDoc 0: map only; 16: dense only; 2: dense for d1, map for d2, d3.
+	for _, maxDoc := range []uint64{0, 16, 2} {
+		t.Run(fmt.Sprint("maxDoc=", maxDoc), func(t *testing.T) { handComputed(t, c, maxDoc) })
+	}
+}
+
+func handComputed(t *testing.T, c Collection, maxDoc uint64) {
+	acc := NewAccumulator(Default, c, maxDoc)
+	defer acc.Release()
 	ia, ib := IDF(3, 2), IDF(3, 1)
 	acc.Add(1, 2, 4, ia) // term a
 	acc.Add(3, 1, 6, ia)
@@ -67,8 +75,15 @@ func TestTermScore(t *testing.T) {
 }
 
 func TestTopBreaksTiesByID(t *testing.T) {
+	for _, maxDoc := range []uint64{0, 10, 4} {
+		t.Run(fmt.Sprint("maxDoc=", maxDoc), func(t *testing.T) { topBreaksTies(t, maxDoc) })
+	}
+}
+
+func topBreaksTies(t *testing.T, maxDoc uint64) {
 	c := Collection{N: 10, TotalLength: 100}
-	acc := NewAccumulator(Default, c)
+	acc := NewAccumulator(Default, c, maxDoc)
+	defer acc.Release()
 	// Eight documents with the same score, two better ones.
 	for d := uint64(0); d < 8; d++ {
 		acc.Add(d, 1, 10, 1)
@@ -94,7 +109,7 @@ func TestTopBreaksTiesByID(t *testing.T) {
 	if hits, _ := acc.Top(0, idOf); hits != nil {
 		t.Errorf("Top(0) = %v", hits)
 	}
-	if hits, _ := NewAccumulator(Default, c).Top(3, idOf); hits != nil {
+	if hits, _ := NewAccumulator(Default, c, 16).Top(3, idOf); hits != nil {
 		t.Errorf("empty Top = %v", hits)
 	}
 }
