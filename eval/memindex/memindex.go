@@ -117,7 +117,8 @@ func (ix *Index) Search(query string, k int) []Hit {
 	// Terms are added in a fixed order so scores are summed the same way
 	// every time.
 	sort.Strings(order)
-	acc := bm25.NewAccumulator(bm25.Default, ix.coll)
+	scores := make(map[uint32]float64)
+	avgdl := ix.coll.AvgLength()
 	for _, t := range order {
 		ps := ix.postings[t]
 		if len(ps) == 0 {
@@ -125,13 +126,21 @@ func (ix *Index) Search(query string, k int) []Hit {
 		}
 		w := weights[t] * bm25.IDF(ix.coll.N, uint64(len(ps)))
 		for _, p := range ps {
-			acc.Add(uint64(p.doc), uint64(p.tf), uint64(ix.lengths[p.doc]), w)
+			scores[p.doc] += w * bm25.Default.TermScore(uint64(p.tf), uint64(ix.lengths[p.doc]), avgdl)
 		}
 	}
-	top, _ := acc.Top(k, func(doc uint64) (string, error) { return ix.docs[doc].ID, nil })
-	out := make([]Hit, len(top))
-	for i, h := range top {
-		out[i] = Hit{Doc: ix.docs[h.Doc], Score: h.Score}
+	top := make([]Hit, 0, len(scores))
+	for d, sc := range scores {
+		top = append(top, Hit{Doc: ix.docs[d], Score: sc})
 	}
-	return out
+	sort.Slice(top, func(i, j int) bool {
+		if top[i].Score != top[j].Score {
+			return top[i].Score > top[j].Score
+		}
+		return top[i].Doc.ID < top[j].Doc.ID
+	})
+	if len(top) > k {
+		top = top[:k]
+	}
+	return top
 }
