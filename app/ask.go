@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -95,6 +96,7 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	}
 	defer srcs.Close()
 	s.Corpora = srcs.Corpora
+	s.LLMURL = withoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
 		return AskResult{}, err
@@ -190,4 +192,14 @@ func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
 			a.Cfg.DuckDuckGoURL = m.WebURL
 		}
 	}
+}
+
+// withoutCredentials drops user:password@ from a URL.
+func withoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
 }

@@ -6,8 +6,6 @@ import "errors"
 // benchmarks, exports).
 var errNotWired = errors.New("this command is not available in this build yet")
 
-func runTUI(e *env, args []string) error         { return errNotWired }
-func runEval(e *env, args []string) error        { return errNotWired }
-func runBench(e *env, args []string) error       { return errNotWired }
-func sessionsExport(e *env, args []string) error { return errNotWired }
-func sessionsImport(e *env, args []string) error { return errNotWired }
+func runTUI(e *env, args []string) error   { return errNotWired }
+func runEval(e *env, args []string) error  { return errNotWired }
+func runBench(e *env, args []string) error { return errNotWired }

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/prefrag/prefrag/store"
+	"github.com/prefrag/prefrag/store/export"
+)
+
+func sessionsExport(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
+	format := fs.String("format", "md", "md, json, jsonl or pairs (preference pairs of the selection judge)")
+	out := fs.String("o", "", "file or folder to write (default: stdout)")
+	force := fs.Bool("force", false, "replace an existing file")
+	all := fs.Bool("all", false, "export every session that matches the filters (default: answered ones)")
+	filter := sessionFilterFlags(fs)
+	ids, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format md|json|jsonl|pairs [-o PATH] [--force]")
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if !validFormat(*format) {
+		return usagef("--format must be one of %s, not %q", strings.Join(export.Formats, ", "), *format)
+	}
+	if len(ids) == 0 && !*all {
+		return usagef("name the sessions to export, or pass --all (with --since, --label, --corpus … to filter)")
+	}
+	a, err := openApp(e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if *all {
+		f, err := filter()
+		if err != nil {
+			return err
+		}
+		if f.Status == "" {
+			f.Status = store.StatusAnswered
+		}
+		list, err := a.Store.ListSessions(e.ctx, f)
+		if err != nil {
+			return err
+		}
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+		if len(ids) == 0 {
+			return errors.New("no session matches those filters")
+		}
+	}
+	var recs []*store.Record
+	for _, id := range ids {
+		rec, err := a.Store.GetSession(e.ctx, id)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, rec)
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, *format, recs...); err != nil {
+		return err
+	}
+	if *out == "" || *out == "-" {
+		_, err := e.stdout.Write(buf.Bytes())
+		return err
+	}
+	name := export.FileName(recs[0].Session, *format)
+	if len(recs) > 1 {
+		name = "prefrag-sessions" + export.Extension(*format)
+	}
+	dir, file := export.Target(*out, name)
+	path, err := export.WriteExport(dir, file, buf.Bytes(), *force)
+	if errors.Is(err, export.ErrTargetExists) {
+		return fmt.Errorf("%s exists; pass --force to replace it", path)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "prefrag: wrote %d session(s) to %s\n", len(recs), path)
+	return nil
+}
+
+func validFormat(f string) bool {
+	for _, x := range export.Formats {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func sessionsImport(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions import", flag.ContinueOnError)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("usage: prefrag sessions import FILE.json (a JSON export)")
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	a, err := openApp(e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	ids, err := export.Import(e.ctx, a.Store, f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "imported %d session(s)\n", len(ids))
+	return nil
+}
