@@ -124,3 +124,5 @@ func sessionsImport(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "imported %d session(s)\n", len(ids))
 	return nil
 }
+
+type bytesBuffer = bytes.Buffer
