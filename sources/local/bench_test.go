@@ -1,10 +1,13 @@
 package local
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -13,7 +16,7 @@ import (
 
 // syntheticCorpus writes n passages of about 150 words drawn from a Zipf
 // vocabulary (as natural text is) into one .jsonl file.
-func syntheticCorpus(b *testing.B, path string, n int) []string {
+func syntheticCorpus(b testing.TB, path string, n int) []string {
 	b.Helper()
 	rng := rand.New(rand.NewSource(1))
 	vocab := make([]string, 30000)
@@ -134,4 +137,58 @@ func BenchmarkSearchVaswani(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkIndexLargeTextFile streams one 50 MB text file into a corpus and
+// reports the peak Go heap seen during the ingest: the file must never be
+// held whole.
+func BenchmarkIndexLargeTextFile(b *testing.B) {
+	src := b.TempDir()
+	path := filepath.Join(src, "big.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	w := bufio.NewWriterSize(f, 1<<20)
+	written := 0
+	for written < 50<<20 {
+		n, _ := fmt.Fprintf(w, "%s %s %s %s %s. ", word(rng.Intn(20000)), word(rng.Intn(20000)), word(rng.Intn(500)), word(rng.Intn(20000)), word(rng.Intn(50)))
+		written += n
+		if rng.Intn(40) == 0 {
+			n, _ = w.WriteString("\n\n")
+			written += n
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.SetBytes(int64(written))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		runtime.GC()
+		var peak uint64
+		done := make(chan struct{})
+		go func() {
+			var ms runtime.MemStats
+			for {
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+				select {
+				case <-done:
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}()
+		rep, err := Index(context.Background(), dir, "big", []string{path}, IndexOptions{})
+		close(done)
+		if err != nil || len(rep.Failed) != 0 {
+			b.Fatalf("Index: %v %v", err, rep.Failed)
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(rep.Passages)/rep.Duration.Seconds(), "passages/s")
+	}
 }

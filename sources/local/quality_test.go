@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -154,12 +153,88 @@ func TestVaswaniNDCG(t *testing.T) {
 	}
 }
 
-// sortedKeys is for stable test output.
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// TestHotpotQATitleBoost pools the paragraphs of 500 HotpotQA questions into
+// one corpus and measures supporting-paragraph recall@k with the title boost
+// off and at two weights; the numbers are logged for the report.
+func TestHotpotQATitleBoost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 4.9k paragraphs")
 	}
-	sort.Strings(out)
-	return out
+	data := sharedData(t, "multihop/hotpotqa-ircot-dev500/dev_subsampled.jsonl")
+	if data == "" {
+		t.Skip("../shared/data/multihop/hotpotqa-ircot-dev500 is absent")
+	}
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type question struct {
+		text       string
+		supporting []string
+	}
+	var questions []question
+	seen := map[string]bool{}
+	var recs []map[string]string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var q struct {
+			Question string `json:"question_text"`
+			Contexts []struct {
+				Title      string `json:"title"`
+				Text       string `json:"paragraph_text"`
+				Supporting bool   `json:"is_supporting"`
+			} `json:"contexts"`
+		}
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		qq := question{text: q.Question}
+		for _, c := range q.Contexts {
+			id := c.Title
+			if !seen[id] {
+				seen[id] = true
+				recs = append(recs, map[string]string{"id": id, "title": c.Title, "text": c.Text})
+			}
+			if c.Supporting {
+				qq.supporting = append(qq.supporting, id)
+			}
+		}
+		questions = append(questions, qq)
+	}
+	src, dir := t.TempDir(), t.TempDir()
+	writeJSONL(t, filepath.Join(src, "hotpot.jsonl"), recs)
+	rep := mustIndex(t, dir, "hotpot", src)
+	t.Logf("%d questions, %d unique paragraphs, %d passages, %d failures", len(questions), len(recs), rep.Passages, len(rep.Failed))
+	recall := map[float64][2]float64{}
+	for _, boost := range []float64{0, 0.5, 1} {
+		c, err := OpenWith(dir, "hotpot", Options{TitleBoost: boost})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r5, r10 float64
+		for _, q := range questions {
+			docs, err := c.Search(context.Background(), q.text, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range q.supporting {
+				for i, d := range docs {
+					if d.ID == s || strings.HasPrefix(d.ID, s+"#") {
+						w := 1 / float64(len(q.supporting))
+						r10 += w
+						if i < 5 {
+							r5 += w
+						}
+						break
+					}
+				}
+			}
+		}
+		c.Close()
+		n := float64(len(questions))
+		recall[boost] = [2]float64{r5 / n, r10 / n}
+		t.Logf("title boost %.1f: supporting recall@5 %.4f, recall@10 %.4f", boost, r5/n, r10/n)
+	}
+	if recall[0][1] < 0.6 {
+		t.Errorf("recall@10 without title boost = %.4f, want >= 0.6", recall[0][1])
+	}
 }

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,6 +16,38 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
 )
+
+// posting is one decoded posting.
+type posting struct {
+	doc, tf, dl uint64
+}
+
+// postings reads every posting of term in field, with its frequency and the
+// document's field length.
+func postings(ctx context.Context, r index.IndexReader, field, term string, buf []posting) ([]posting, error) {
+	tfr, err := r.TermFieldReader(ctx, []byte(term), field, true, true, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tfr.Close()
+	buf = buf[:0]
+	var tfd index.TermFieldDoc
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		d, err := tfr.Next(&tfd)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			return buf, nil
+		}
+		buf = append(buf, posting{doc: binary.BigEndian.Uint64(d.ID), tf: d.Freq, dl: lengthFromNorm(d.Norm)})
+	}
+}
 
 // word returns a distinct made-up word that the en analyzer keeps as one
 // token (no stop word, and stemming leaves one token).
@@ -276,5 +309,43 @@ func TestRankingIdenticalAcrossMerge(t *testing.T) {
 	after := rank()
 	if len(before) == 0 || strings.Join(before, "\n") != strings.Join(after, "\n") {
 		t.Errorf("ranking changed across the merge:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// TestPruningMatchesExhaustive ranks random queries with MaxScore pruning
+// and with every posting read: ids and scores must be identical.
+func TestPruningMatchesExhaustive(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	queries := syntheticCorpus(t, filepath.Join(src, "c.jsonl"), 3000)
+	mustIndex(t, dir, "p", src)
+	for _, boost := range []float64{0, 0.5} {
+		c, err := OpenWith(dir, "p", Options{TitleBoost: boost})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{1, 5, 10} {
+			for _, q := range queries[:100] {
+				pruning = true
+				fast, err := c.Search(context.Background(), q, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pruning = false
+				full, err := c.Search(context.Background(), q, k)
+				pruning = true
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(fast) != len(full) {
+					t.Fatalf("boost %v k %d %q: %d vs %d hits", boost, k, q, len(fast), len(full))
+				}
+				for i := range fast {
+					if fast[i].ID != full[i].ID || fast[i].Score != full[i].Score {
+						t.Fatalf("boost %v k %d %q hit %d: pruned %s %v, exhaustive %s %v", boost, k, q, i, fast[i].ID, fast[i].Score, full[i].ID, full[i].Score)
+					}
+				}
+			}
+		}
+		c.Close()
 	}
 }

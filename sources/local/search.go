@@ -50,37 +50,6 @@ func lengthFromNorm(norm float64) uint64 {
 	return uint64(math.Round(1 / (norm * norm)))
 }
 
-type posting struct {
-	doc, tf, dl uint64
-}
-
-// postings reads every posting of term in field, with its frequency and the
-// document's field length.
-func postings(ctx context.Context, r index.IndexReader, field, term string, buf []posting) ([]posting, error) {
-	tfr, err := r.TermFieldReader(ctx, []byte(term), field, true, true, false)
-	if err != nil {
-		return nil, err
-	}
-	defer tfr.Close()
-	buf = buf[:0]
-	var tfd index.TermFieldDoc
-	for n := 0; ; n++ {
-		if n&4095 == 4095 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		d, err := tfr.Next(&tfd)
-		if err != nil {
-			return nil, err
-		}
-		if d == nil {
-			return buf, nil
-		}
-		buf = append(buf, posting{doc: binary.BigEndian.Uint64(d.ID), tf: d.Freq, dl: lengthFromNorm(d.Norm)})
-	}
-}
-
 // maxDocNumber bounds the document numbers of a reader (live and deleted
 // passages of every segment); 0 when the index is not scorch.
 func maxDocNumber(r index.IndexReader) uint64 {
@@ -95,7 +64,143 @@ func maxDocNumber(r index.IndexReader) uint64 {
 	return n
 }
 
-// search ranks the passages of one open index for query.
+// scoreList is one query term in one field: its postings, query weight
+// (count × idf × field boost), the field's mean length, and the most one
+// posting can add.
+type scoreList struct {
+	field, term string
+	weight, avg float64
+	bound       float64
+	tfr         index.TermFieldReader
+}
+
+// pruning can be switched off by tests, to compare with exhaustive scoring.
+var pruning = true
+
+// openLists opens the postings of every query term (and, with a title boost,
+// of every term in titles), ordered by decreasing bound, then field and
+// term: scores are always summed in this order, so they do not depend on
+// which documents pruning skipped, nor on the segment layout.
+func openLists(ctx context.Context, r index.IndexReader, h *handle, terms []queryTerm, n uint64, opts Options) ([]*scoreList, error) {
+	var lists []*scoreList
+	add := func(field string, boost float64, total int64) error {
+		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
+		for _, t := range terms {
+			tfr, err := r.TermFieldReader(ctx, []byte(t.term), field, true, true, false)
+			if err != nil {
+				return err
+			}
+			df := tfr.Count()
+			if df == 0 {
+				_ = tfr.Close()
+				continue
+			}
+			w := boost * float64(t.count) * bm25.IDF(n, df)
+			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), tfr: tfr})
+		}
+		return nil
+	}
+	err := add(fieldBody, 1, h.stats.BodyTokens)
+	if err == nil && opts.TitleBoost > 0 {
+		err = add(fieldTitle, opts.TitleBoost, h.stats.TitleTokens)
+	}
+	if err != nil {
+		closeLists(lists)
+		return nil, err
+	}
+	sort.Slice(lists, func(i, j int) bool {
+		a, b := lists[i], lists[j]
+		if a.bound != b.bound {
+			return a.bound > b.bound
+		}
+		if a.field != b.field {
+			return a.field < b.field
+		}
+		return a.term < b.term
+	})
+	return lists, nil
+}
+
+func closeLists(lists []*scoreList) {
+	for _, l := range lists {
+		_ = l.tfr.Close()
+	}
+}
+
+// boundSum is the most lists can add to one document, rounded up.
+func boundSum(lists []*scoreList) float64 {
+	s := 0.0
+	for _, l := range lists {
+		s += l.bound
+	}
+	return s*(1+1e-9) + 1e-12
+}
+
+func decodePosting(d *index.TermFieldDoc) (doc, tf, dl uint64) {
+	return binary.BigEndian.Uint64(d.ID), d.Freq, lengthFromNorm(d.Norm)
+}
+
+// scan adds every posting of a list.
+func scan(ctx context.Context, l *scoreList, acc *bm25.Accumulator) error {
+	var tfd index.TermFieldDoc
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		d, err := l.tfr.Next(&tfd)
+		if err != nil || d == nil {
+			return err
+		}
+		doc, tf, dl := decodePosting(d)
+		acc.AddWithAvg(doc, tf, dl, l.weight, l.avg)
+	}
+}
+
+// probe adds a list's postings for the given documents only (ascending),
+// skipping through the postings instead of reading them all.
+func probe(ctx context.Context, l *scoreList, docs []uint64, acc *bm25.Accumulator) error {
+	var tfd index.TermFieldDoc
+	var cur *index.TermFieldDoc
+	var curDoc uint64
+	idBuf := make([]byte, 8)
+	for i, want := range docs {
+		if i&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if cur != nil && curDoc >= want {
+			if curDoc == want {
+				_, tf, dl := decodePosting(cur)
+				acc.AddWithAvg(want, tf, dl, l.weight, l.avg)
+			}
+			continue
+		}
+		binary.BigEndian.PutUint64(idBuf, want)
+		d, err := l.tfr.Advance(index.IndexInternalID(idBuf), &tfd)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			return nil // no postings left
+		}
+		cur = d
+		curDoc, _, _ = decodePosting(d)
+		if curDoc == want {
+			_, tf, dl := decodePosting(d)
+			acc.AddWithAvg(want, tf, dl, l.weight, l.avg)
+		}
+	}
+	return nil
+}
+
+// search ranks the passages of one open index for query by BM25, exactly,
+// with MaxScore pruning: rare terms are read in full; once the k-th best
+// partial score exceeds what all remaining terms could add, documents not yet
+// seen cannot reach the top k, and the remaining (common) terms are only
+// probed for the documents still in the running.
 func search(ctx context.Context, h *handle, query string, k int, opts Options) ([]sources.Document, error) {
 	if k <= 0 {
 		return nil, nil
@@ -117,38 +222,44 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	body := bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}
-	acc := bm25.NewAccumulator(opts.BM25, body, maxDocNumber(r))
+	lists, err := openLists(ctx, r, h, terms, n, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer closeLists(lists)
+	acc := bm25.NewAccumulator(opts.BM25, bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}, maxDocNumber(r))
 	defer acc.Release()
-	var buf []posting
-	for _, t := range terms {
-		if buf, err = postings(ctx, r, fieldBody, t.term, buf); err != nil {
+
+	i := 0
+	for ; i < len(lists); i++ {
+		if theta, ok := acc.Kth(k); pruning && ok && boundSum(lists[i:]) < theta {
+			break
+		}
+		if err := scan(ctx, lists[i], acc); err != nil {
 			return nil, err
 		}
-		if len(buf) == 0 {
-			continue
-		}
-		w := float64(t.count) * bm25.IDF(n, uint64(len(buf)))
-		for _, p := range buf {
-			acc.Add(p.doc, p.tf, p.dl, w)
-		}
 	}
-	if opts.TitleBoost > 0 {
-		titles := bm25.Collection{N: n, TotalLength: uint64(max(h.stats.TitleTokens, 0))}
-		avg := titles.AvgLength()
-		for _, t := range terms {
-			if buf, err = postings(ctx, r, fieldTitle, t.term, buf); err != nil {
+	if i < len(lists) {
+		docs := acc.Docs()
+		for j := i; j < len(lists); j++ {
+			theta, _ := acc.Kth(k)
+			rest := boundSum(lists[j:])
+			kept := docs[:0]
+			for _, d := range docs {
+				if acc.Score(d)+rest >= theta {
+					kept = append(kept, d)
+				}
+			}
+			docs = kept
+			if len(docs) == 0 {
+				break
+			}
+			if err := probe(ctx, lists[j], docs, acc); err != nil {
 				return nil, err
 			}
-			if len(buf) == 0 {
-				continue
-			}
-			w := opts.TitleBoost * float64(t.count) * bm25.IDF(n, uint64(len(buf)))
-			for _, p := range buf {
-				acc.AddWithAvg(p.doc, p.tf, p.dl, w, avg)
-			}
 		}
 	}
+
 	idBuf := make([]byte, 8)
 	hits, err := acc.Top(k, func(doc uint64) (string, error) {
 		binary.BigEndian.PutUint64(idBuf, doc)

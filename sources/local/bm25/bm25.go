@@ -204,3 +204,45 @@ func (h *minHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// Score is the sum accumulated for doc so far.
+func (a *Accumulator) Score(doc uint64) float64 {
+	if a.dense != nil && doc < uint64(len(a.dense)) {
+		return a.dense[doc]
+	}
+	return a.scores[doc]
+}
+
+// Docs returns the scored documents in ascending order.
+func (a *Accumulator) Docs() []uint64 {
+	docs := make([]uint64, 0, a.Len())
+	a.each(func(d uint64, _ float64) { docs = append(docs, d) })
+	sort.Slice(docs, func(i, j int) bool { return docs[i] < docs[j] })
+	return docs
+}
+
+// Kth returns the k-th largest accumulated score, and false when fewer than
+// k documents are scored. As every later contribution is positive, it is a
+// lower bound of the final k-th score: a document that cannot reach it can
+// be left out of the ranking.
+func (a *Accumulator) Kth(k int) (float64, bool) {
+	if k <= 0 || a.Len() < k {
+		return 0, false
+	}
+	h := make(minHeap, 0, k)
+	a.each(func(_ uint64, s float64) {
+		if len(h) < k {
+			heap.Push(&h, s)
+		} else if s > h[0] {
+			h[0] = s
+			heap.Fix(&h, 0)
+		}
+	})
+	return h[0], true
+}
+
+// UpperBound bounds one posting's contribution: TermScore never reaches
+// k1+1.
+func (p Params) UpperBound(weight float64) float64 {
+	return weight * (p.K1 + 1)
+}
