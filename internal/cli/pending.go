@@ -7,5 +7,4 @@ import "errors"
 var errNotWired = errors.New("this command is not available in this build yet")
 
 func runTUI(e *env, args []string) error   { return errNotWired }
-func runEval(e *env, args []string) error  { return errNotWired }
 func runBench(e *env, args []string) error { return errNotWired }
