@@ -36,8 +36,8 @@ type trajKeys struct {
 
 func newTrajKeys() trajKeys {
 	return trajKeys{
-		Next:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "next document")),
-		Prev:     key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "previous document")),
+		Next:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "next doc")),
+		Prev:     key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "prev doc")),
 		Toggle:   key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "expand/collapse")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "f"), key.WithHelp("pgdn/ctrl+d", "page down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u", "b"), key.WithHelp("pgup/ctrl+u", "page up")),

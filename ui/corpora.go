@@ -86,6 +86,8 @@ type (
 	pinMsg struct {
 		name string
 		err  error
+		// after is the message of the ingest that led to the pin.
+		after string
 	}
 	searchMsg struct {
 		corpus, query string
@@ -159,7 +161,11 @@ func (c *corporaScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		c.sh.pinned(msg.name)
-		c.say(msg.name+" is now the preferred corpus: questions search it first.", false)
+		text := msg.name + " is now the preferred corpus: questions search it first."
+		if msg.after != "" {
+			text = msg.after + " " + msg.name + " is pinned as the preferred corpus — press 1 to ask a question."
+		}
+		c.say(text, false)
 		return func() tea.Msg { return reloadCorporaMsg{} }
 	case searchMsg:
 		if msg.corpus != c.selectedCorpus() || msg.query != c.searched {
@@ -422,8 +428,8 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 	c.say(sb.String(), m.err != nil || len(r.Failed) > 0)
 	cmds := []tea.Cmd{func() tea.Msg { return reloadCorporaMsg{} }}
 	if c.pinAfter && m.err == nil && r.Passages > 0 {
-		corp, ctx, name := c.sh.deps.Corpora, c.sh.ctx, m.corpus
-		cmds = append(cmds, func() tea.Msg { return pinMsg{name: name, err: corp.Pin(ctx, name)} })
+		corp, ctx, name, after := c.sh.deps.Corpora, c.sh.ctx, m.corpus, c.message
+		cmds = append(cmds, func() tea.Msg { return pinMsg{name: name, err: corp.Pin(ctx, name), after: after} })
 	}
 	return tea.Batch(cmds...)
 }

@@ -14,10 +14,10 @@ type corporaKeys struct {
 
 func newCorporaKeys() corporaKeys {
 	return corporaKeys{
-		Pin:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin as the preferred corpus")),
-		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add a folder (new or selected corpus)")),
-		Search: key.NewBinding(key.WithKeys("/", "s", "enter"), key.WithHelp("/ or s", "search the selected corpus")),
-		Guide:  key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index the bundled user guide")),
+		Pin:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin as preferred")),
+		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add folder")),
+		Search: key.NewBinding(key.WithKeys("/", "s", "enter"), key.WithHelp("/", "search corpus")),
+		Guide:  key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "index the guide")),
 		Reload: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
 		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back")),
 	}
@@ -33,7 +33,7 @@ type indexKeys struct {
 }
 
 func newIndexKeys() indexKeys {
-	return indexKeys{Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel indexing (what is done is kept)"))}
+	return indexKeys{Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel indexing"))}
 }
 
 // resultKeys apply to the passages a corpus search found.
@@ -45,7 +45,7 @@ type resultKeys struct {
 
 func newResultKeys() resultKeys {
 	return resultKeys{
-		Toggle: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter/space", "read the whole passage")),
+		Toggle: key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "read whole passage")),
 		Again:  key.NewBinding(key.WithKeys("/", "s"), key.WithHelp("/", "new search")),
 		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back to the corpora")),
 	}

@@ -51,7 +51,7 @@ func (c *corporaScreen) view() string {
 	case modeAdd:
 		out = append(out, "", st.Bold.Render(" Add a folder to a corpus"))
 		out = append(out, " "+c.name.View(), " "+c.path.View())
-		out = append(out, st.Dim.Render(truncateTo(" enter index · tab other field · esc cancel · an existing corpus is updated: changed files re-read, deleted ones dropped", c.width)))
+		out = append(out, st.Dim.Render(truncateTo(" enter index · tab other field · esc cancel (re-adding a folder updates it)", c.width)))
 	case modeQuery:
 		out = append(out, "", " "+c.query.View())
 	}

@@ -14,9 +14,9 @@ type consentKeys struct {
 
 func newConsentKeys() consentKeys {
 	return consentKeys{
-		Once:    key.NewBinding(key.WithKeys("a", "o"), key.WithHelp("a", "allow this web search once")),
-		Session: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "allow the web for this session")),
-		Deny:    key.NewBinding(key.WithKeys("d", "n", "esc"), key.WithHelp("d/esc", "deny: continue with local documents")),
+		Once:    key.NewBinding(key.WithKeys("a", "o"), key.WithHelp("a", "allow once")),
+		Session: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "allow for session")),
+		Deny:    key.NewBinding(key.WithKeys("d", "n", "esc"), key.WithHelp("d/esc", "deny")),
 		Next:    key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab/→", "next choice")),
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab/←", "previous choice")),
 		Choose:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
@@ -41,10 +41,10 @@ type formKeys struct {
 
 func newFormKeys() formKeys {
 	return formKeys{
-		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
-		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
-		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous option")),
-		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next option")),
+		Next:    key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous")),
+		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous format")),
+		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next format")),
 		Submit:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes, overwrite")),

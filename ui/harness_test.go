@@ -70,6 +70,7 @@ func newHarness(t *testing.T, options ...harnessOption) *harness {
 	t.Helper()
 	h := &harness{t: t, runner: newScriptRunner(), sessions: newFakeSessions(), corpora: newFakeCorpora(false), clock: newClock(), w: 80, h: 24}
 	st := scripted.Settings()
+	st.Corpora = nil // the pinned corpus is the preferred one
 	h.opts = Options{Settings: st, WorkDir: testWorkDir, NoColor: true, Now: h.clock.Now}
 	deps := Deps{Health: fakeHealth{}}
 	for _, o := range options {
@@ -125,10 +126,20 @@ func (h *harness) waitFor(parts ...string) string {
 	return ""
 }
 
-// golden compares the current frame with testdata/<test>/<name>.golden.
+// golden compares the current frame with testdata/<test>/<name>.golden,
+// once it shows every part of want and has settled (no command still
+// changing it).
 func (h *harness) golden(name string, want ...string) {
 	h.t.Helper()
 	s := h.waitFor(want...)
+	for i := 0; i < 100; i++ {
+		time.Sleep(40 * time.Millisecond)
+		next := h.plain()
+		if next == s && !strings.Contains(s, "loading…") {
+			break
+		}
+		s = next
+	}
 	h.t.Run(name, func(t *testing.T) {
 		checkFrame(t, s, h.w, h.h)
 		golden.RequireEqual(t, s)
@@ -193,4 +204,25 @@ func (h *harness) ask(q string) {
 // finalSeen waits until the scripted run has ended.
 func (h *harness) finalSeen() string {
 	return h.waitFor("Final answer", "Counts")
+}
+
+// waitUntil polls cond for up to five seconds.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// openSession opens the scripted session in the stepper.
+func (h *harness) openSession() {
+	h.t.Helper()
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("enter")
+	h.waitFor("1/6")
 }

@@ -64,10 +64,10 @@ type sessionsKeys struct {
 
 func newSessionsKeys() sessionsKeys {
 	return sessionsKeys{
-		Open:   key.NewBinding(key.WithKeys("enter", "l", "right"), key.WithHelp("enter", "open in the stepper")),
-		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by text")),
-		Mark:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark for export")),
-		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export marked (or this) session")),
+		Open:   key.NewBinding(key.WithKeys("enter", "l", "right"), key.WithHelp("enter", "open")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Mark:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export")),
 		Reload: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
 		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back")),
 	}
@@ -85,8 +85,8 @@ type filterKeys struct {
 
 func newFilterKeys() filterKeys {
 	return filterKeys{
-		Apply: key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "keep the filter")),
-		Clear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+		Apply: key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "keep filter")),
+		Clear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }
 

@@ -16,12 +16,12 @@ type stepperKeys struct {
 func newStepperKeys() stepperKeys {
 	return stepperKeys{
 		Next:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
-		Prev:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous step")),
+		Prev:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "prev step")),
 		First:  key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first step")),
-		Last:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step (the answer)")),
-		Reask:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "ask the same question again")),
-		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export this session")),
-		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back to the sessions")),
+		Last:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step")),
+		Reask:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-ask")),
+		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export")),
+		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back")),
 	}
 }
 

@@ -685,14 +685,19 @@ func (r *Renderer) final(t *Trajectory, w int) []string {
 	f := t.Final
 	title := "Final answer"
 	out := []string{"", r.rule(title, w, false)}
-	tags := []string{r.st.LabelBadge(t.Label())}
+	var tags []string
+	if l := t.Label(); l != "" {
+		tags = append(tags, r.st.LabelBadge(l))
+	}
 	if f.Forced {
 		tags = append(tags, r.st.Warn.Render("forced at the step limit"))
 	}
 	if f.Cancelled {
 		tags = append(tags, r.st.Warn.Render("cancelled"))
 	}
-	out = append(out, strings.Join(tags, r.st.Dim.Render(" · ")))
+	if len(tags) > 0 {
+		out = append(out, strings.Join(tags, r.st.Dim.Render(" · ")))
+	}
 	md := r.md.render(termtext.Clean(f.Answer), w)
 	out = append(out, strings.Split(md, "\n")...)
 	if len(f.Sources) > 0 {

@@ -5,6 +5,7 @@
 package trajectory
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -414,8 +415,12 @@ func (t *Trajectory) ContextBefore(i int) []ContextDoc {
 			if j < len(nums) {
 				n = nums[j]
 			}
+			// A document observed again keeps its number: list it once.
 			key := d.Source + "\x00" + d.ID
-			if seen[key] && n == 0 {
+			if n > 0 {
+				key = fmt.Sprint(n)
+			}
+			if seen[key] {
 				continue
 			}
 			seen[key] = true

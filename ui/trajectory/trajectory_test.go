@@ -80,7 +80,7 @@ func TestDiscardedAndContext(t *testing.T) {
 		{0, nil},
 		{1, []int{1, 2, 3}},
 		{2, []int{1, 2, 3, 4, 5, 6}},
-		{4, []int{1, 2, 3, 4, 5, 6, 7, 4, 5}},
+		{4, []int{1, 2, 3, 4, 5, 6, 7}},
 	}
 	for _, tt := range tests {
 		ctx := tr.ContextBefore(tt.block)

@@ -1,0 +1,216 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/ui/internal/scripted"
+)
+
+func TestSessionsAndStepper(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "2")
+	h.golden("list", "Sessions (3)", "When was the Charles Bridge built?")
+	h.keys("/")
+	h.typeText("bridge")
+	h.golden("filtered", "Sessions (1)", "/ bridge")
+	h.keys("esc")
+	h.waitFor("Sessions (3)")
+	h.keys("enter")
+	h.golden("step1", "1/6", "In context", "the question only")
+	h.keys("right")
+	h.golden("step2_switch", "2/6", "switching to web", "discarded")
+	h.keys("l", "l", "l")
+	h.golden("step5", "5/6", "CORRECT")
+	h.keys("end")
+	h.golden("final", "6/6", "final answer", "Sources")
+	h.keys("home")
+	h.waitFor("1/6")
+	h.keys("left")
+	h.waitFor("1/6")
+	h.keys("q")
+	h.waitFor("Sessions (3)")
+}
+
+func TestStepperReask(t *testing.T) {
+	h := newHarness(t)
+	h.openSession()
+	h.keys("r")
+	h.finalSeen()
+	waitUntil(t, func() bool { q, _, _ := h.runner.last(); return q == scripted.Question })
+	if !strings.Contains(h.plain(), "1 Ask") {
+		t.Fatal("re-ask did not return to the ask screen")
+	}
+}
+
+func TestExportDialog(t *testing.T) {
+	h := newHarness(t)
+	h.openSession()
+	h.keys("x")
+	h.golden("dialog", "Export this session", "prefrag-7f3c2a1e.md")
+	h.keys("right") // format: json
+	h.waitFor("prefrag-7f3c2a1e.json")
+	want := filepath.Join(testWorkDir, "prefrag-7f3c2a1e.json")
+	h.sessions.mu.Lock()
+	h.sessions.exists[want] = true
+	h.sessions.mu.Unlock()
+	h.keys("enter")
+	h.golden("exists", "Overwrite it? y / n")
+	h.keys("y")
+	h.golden("written", "Written to "+want)
+	calls := h.sessions.calls()
+	if len(calls) != 2 {
+		t.Fatalf("export called %d times, want 2 (refused, then forced)", len(calls))
+	}
+	for i, c := range calls {
+		if c.format != "json" || c.path != want || strings.Join(c.ids, ",") != scripted.SessionID || c.force != (i == 1) {
+			t.Errorf("export call %d = %+v", i, c)
+		}
+	}
+	h.keys("enter")
+	h.waitFor("1/6")
+}
+
+func TestExportMarkedSessions(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("space", "space")
+	h.waitFor("2 marked")
+	h.keys("x")
+	h.waitFor("Export 2 sessions", "prefrag-2-sessions.md")
+	h.keys("tab")
+	for range len("prefrag-2-sessions.md") {
+		h.keys("backspace")
+	}
+	h.typeText("both.md")
+	h.keys("enter")
+	h.waitFor("Written to " + filepath.Join(testWorkDir, "both.md"))
+	c := h.sessions.calls()
+	if len(c) != 1 || len(c[0].ids) != 2 || c[0].format != "md" {
+		t.Fatalf("export calls %+v", c)
+	}
+}
+
+func TestCorporaScreen(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "3")
+	h.golden("list", "Corpora (2)", "★ wiki", "notes")
+	h.keys("down", "p")
+	h.waitFor("notes is now the preferred corpus", "pref notes")
+	if pins, _, _ := h.corpora.state(); strings.Join(pins, ",") != "notes" {
+		t.Fatalf("pins = %v", pins)
+	}
+	h.keys("a")
+	h.golden("add_form", "Add a folder to a corpus", "folder  "+testWorkDir)
+	h.keys("enter")
+	h.corpora.step <- IndexProgress{FilesDone: 5, FilesTotal: 12, Passages: 61, File: "reports/2025/q3.md", Elapsed: 2_000_000_000, Rate: 30.5}
+	h.golden("indexing", "files 5/12", "ETA 0:03")
+	close(h.corpora.step)
+	h.golden("indexed", "Indexed notes: 12 files read")
+	if _, indexed, _ := h.corpora.state(); strings.Join(indexed, ";") != "notes="+testWorkDir {
+		t.Fatalf("indexed = %v", indexed)
+	}
+}
+
+func TestCorporaCancelIndexing(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "3")
+	h.waitFor("★ wiki")
+	h.keys("a", "enter")
+	h.waitFor("Indexing into wiki")
+	h.keys("esc")
+	h.waitFor("Cancelled: 5 of 12 files indexed into wiki")
+}
+
+func TestCorpusSearch(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "3")
+	h.waitFor("★ wiki")
+	h.keys("/")
+	h.typeText("kafka prague")
+	h.keys("enter")
+	h.golden("results", "passages in wiki for “kafka prague”", "Franz Kafka")
+	h.keys("down", "enter")
+	h.golden("expanded", "▾ 2 The Trial")
+	h.keys("esc")
+	h.waitFor("Corpora (2)")
+}
+
+func TestFirstRunGuide(t *testing.T) {
+	h := newHarness(t, withEmptyCorpora())
+	h.golden("dialog", "Welcome to prefrag", testWorkDir)
+	h.keys("down", "enter")
+	h.waitFor("Indexing into guide")
+	close(h.corpora.step)
+	h.golden("indexed", "Indexed guide", "★ guide")
+	if pins, _, guide := h.corpora.state(); guide != 1 || strings.Join(pins, ",") != "guide" {
+		t.Fatalf("guide indexed %d times, pins %v; want 1 and [guide]", guide, pins)
+	}
+}
+
+func TestFirstRunFolder(t *testing.T) {
+	h := newHarness(t, withEmptyCorpora())
+	h.waitFor("Welcome to prefrag")
+	h.keys("enter")
+	h.waitFor("Indexing into default")
+	close(h.corpora.step)
+	h.waitFor("Indexed default", "★ default")
+	if _, indexed, _ := h.corpora.state(); strings.Join(indexed, ";") != "default="+testWorkDir {
+		t.Fatalf("indexed %v", indexed)
+	}
+}
+
+func TestFirstRunSkipped(t *testing.T) {
+	h := newHarness(t, withEmptyCorpora())
+	h.waitFor("Welcome to prefrag")
+	h.keys("esc")
+	h.golden("ask", "No corpus yet", "pref none")
+}
+
+func TestNoLLMServer(t *testing.T) {
+	unreachable := &llm.UnreachableError{Backend: "ollama", Addr: "127.0.0.1:11434", Err: errors.New("connection refused")}
+	h := newHarness(t, withHealth(unreachable))
+	h.golden("banner", "cannot reach the ollama server", "ollama pull qwen2.5:7b-instruct")
+	// Without an LLM the rest of the app still works.
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("enter")
+	h.waitFor("1/6")
+}
+
+func TestModelMissing(t *testing.T) {
+	h := newHarness(t, withHealth(fmt.Errorf("check: %w", &llm.ModelNotFoundError{Backend: "ollama", Model: "qwen2.5:7b-instruct"})))
+	h.waitFor("model qwen2.5:7b-instruct not found", "Pull it with `ollama pull qwen2.5:7b-instruct`")
+}
+
+func TestHelpPage(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "?")
+	h.golden("page", "Keys", "Ask screen")
+	h.keys("j", "j")
+	h.keys("esc")
+	h.waitFor("Ask a question below")
+}
+
+func TestResize(t *testing.T) {
+	h := newHarness(t, withSize(120, 40))
+	h.ask(scripted.Question)
+	h.finalSeen()
+	h.golden("wide", "Final answer")
+}
+
+func TestColorFrame(t *testing.T) {
+	h := newHarness(t, withColor())
+	h.ask(scripted.Question)
+	h.finalSeen()
+	s := h.frame()
+	if !strings.Contains(s, "\x1b[") {
+		t.Fatal("no styling in colour mode")
+	}
+	h.t.Run("ansi", func(t *testing.T) { checkFrame(t, s, 80, 24) })
+}
