@@ -157,27 +157,11 @@ func evalStrategies(list string, rf *config.RunFlags, single string) ([]string, 
 		}
 		return defaultEvalStrategies, nil
 	}
-	known := map[string]bool{}
-	for _, n := range engine.StrategyNames() {
-		known[n] = true
+	names, err := evalStrategiesList(list)
+	if err != nil {
+		return nil, usagef("--strategies: %v", err)
 	}
-	var out []string
-	seen := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		n = strings.TrimSpace(n)
-		if n == "" || seen[n] {
-			continue
-		}
-		if !known[n] {
-			return nil, usagef("--strategies: unknown strategy %q (one of %s)", n, strings.Join(engine.StrategyNames(), ", "))
-		}
-		seen[n] = true
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, usagef("--strategies names no strategy")
-	}
-	return out, nil
+	return names, nil
 }
 
 // reconcileHoldout checks the holdout against the one the preferred corpus

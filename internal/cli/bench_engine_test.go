@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/eval/enginebench"
+	"github.com/prefrag/prefrag/eval/evaltest"
+)
+
+func benchEnv(t *testing.T) (*env, *bytes.Buffer) {
+	t.Helper()
+	cfg, err := config.Load(func(string) (string, bool) { return "", false })
+	if err != nil {
+		cfg = &config.Config{}
+	}
+	var out bytes.Buffer
+	return &env{stdout: &out, stderr: &out, cfg: cfg, ctx: context.Background()}, &out
+}
+
+func TestBenchEngineReportsTheFigures(t *testing.T) {
+	e, out := benchEnv(t)
+	if err := runBenchEngine(e, []string{"--limit", "12", "--strategies", "prefrag,react-mix", "--json"}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one line per strategy, got %q", out.String())
+	}
+	for i, want := range []string{"prefrag", "react-mix"} {
+		var r struct {
+			Data string `json:"data"`
+			enginebench.Result
+		}
+		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Strategy != want || r.Runs != 12 || r.Data != "synthetic two-hop questions" || r.PrefixReuse != 1 || r.LLMCalls == 0 || r.OverheadPerCall <= 0 {
+			t.Errorf("line %d: %+v", i, r)
+		}
+	}
+
+	out.Reset()
+	data := evaltest.SharedData(t, "multihop/hotpotqa-ircot-dev500/dev_subsampled.jsonl")
+	if err := runBenchEngine(e, []string{"--data", data, "--limit", "10"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"prefrag on hotpotqa-ircot-dev500 (10 questions)", "engine overhead", "per LLM call", "prompt reuse     1.0000", "allocations"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestBenchEngineUsage(t *testing.T) {
+	e, _ := benchEnv(t)
+	for _, args := range [][]string{{"--strategies", "nope"}, {"--holdout", "3"}, {"extra"}} {
+		var ue *usageError
+		if err := runBenchEngine(e, args); !errors.As(err, &ue) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
