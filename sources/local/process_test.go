@@ -174,3 +174,45 @@ func TestSearchWhileAnotherProcessIndexes(t *testing.T) {
 		t.Fatalf("Search after indexing: %v, %v", ids(docs), err)
 	}
 }
+
+// TestConcurrentSearchesWithIdleRelease searches from many goroutines while
+// the handle is released and reopened underneath (run with -race).
+func TestConcurrentSearchesWithIdleRelease(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, src, map[string]string{"a.txt": "The lighthouse keeper.", "b.txt": "A keeper of bees."})
+	mustIndex(t, dir, "cc", src)
+	c, err := OpenWith(dir, "cc", Options{IdleRelease: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 30; i++ {
+				docs, err := c.Search(context.Background(), "keeper", 5)
+				if err == nil && len(docs) != 2 {
+					err = fmt.Errorf("got %d docs", len(docs))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				if i%10 == 0 {
+					time.Sleep(2 * time.Millisecond)
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Search(context.Background(), "keeper", 5); !errors.Is(err, ErrClosed) {
+		t.Errorf("Search after Close = %v", err)
+	}
+}
