@@ -362,3 +362,36 @@ func TestReadPagesSplitsOnFormFeed(t *testing.T) {
 func readPagesFrom(s string, page func(int, []byte) error) error {
 	return readPages(bufio.NewReaderSize(strings.NewReader(s), 16), page)
 }
+
+func FuzzDOCXText(f *testing.F) {
+	f.Add([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Hi</w:t><w:tab/></w:r></w:p></w:body></w:document>`))
+	f.Add([]byte(`<a><b>`))
+	f.Fuzz(func(t *testing.T, xmlDoc []byte) {
+		var out bytes.Buffer
+		if err := docxText(context.Background(), bytes.NewReader(xmlDoc), &out); err != nil {
+			return
+		}
+		if out.Len() > len(xmlDoc)*4+16 {
+			t.Fatalf("%d bytes of text from %d bytes of XML", out.Len(), len(xmlDoc))
+		}
+	})
+}
+
+func FuzzSniffAndMarkdownTitle(f *testing.F) {
+	f.Add([]byte("# Title\n\ntext"))
+	f.Add([]byte("---\ntitle: x\n---\n"))
+	f.Add([]byte("\x89PNG\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = Sniff(data)
+		title := MarkdownTitle(data)
+		if !utf8.ValidString(title) || CleanString(title) != title || strings.ContainsAny(title, "\n\t") {
+			t.Fatalf("title not clean: %q", title)
+		}
+	})
+}
+
+func TestMarkdownFrontMatterTitleIsOneLine(t *testing.T) {
+	if got := MarkdownTitle([]byte("---\ntitle: a\tb  c\n---\n")); got != "a b c" {
+		t.Errorf("title = %q", got)
+	}
+}

@@ -143,8 +143,8 @@ func MarkdownTitle(sample []byte) string {
 			}
 			if v, ok := strings.CutPrefix(l, "title:"); ok {
 				v = strings.Trim(strings.TrimSpace(v), `"'`)
-				if v != "" {
-					return strings.TrimSpace(CleanString(v))
+				if v = strings.Join(strings.Fields(CleanString(v)), " "); v != "" {
+					return v
 				}
 			}
 		}
