@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,12 @@ type Model struct {
 
 	width, height int
 	quitting      bool
+
+	statusCache, helpCache, tabsCache memo
 }
+
+// memo is one cached rendering and the signature it was made for.
+type memo struct{ sig, out string }
 
 // pagerState is a scroll offset for a page that is rebuilt on each view.
 type pagerState struct{ offset int }
@@ -363,6 +369,14 @@ func (m *Model) render() string {
 }
 
 func (m *Model) tabsView() string {
+	sig := fmt.Sprintf("%d|%d|%s|%p", m.width, m.screen, m.stepper.id, m.sh.st)
+	if m.tabsCache.sig != sig {
+		m.tabsCache.sig, m.tabsCache.out = sig, m.renderTabs()
+	}
+	return m.tabsCache.out
+}
+
+func (m *Model) renderTabs() string {
 	st := m.sh.st
 	tabs := []struct {
 		id    screenID
@@ -390,6 +404,22 @@ func (m *Model) tabsView() string {
 }
 
 func (m *Model) shortHelpView() string {
+	sig := fmt.Sprintf("%d|%d|%v|%T|%p|%v|%p", m.width, m.screen, m.helpOpen, m.dialog, m.dialog, m.active().isTyping(), m.sh.st)
+	if c, ok := m.corpora, m.screen == screenCorpora; ok {
+		sig += fmt.Sprintf("|%d", c.mode)
+	}
+	if d, ok := m.dialog.(*exportDialog); ok {
+		sig += fmt.Sprintf("|%v", d.confirm)
+	}
+	if m.helpCache.sig == sig {
+		return m.helpCache.out
+	}
+	out := m.renderShortHelp()
+	m.helpCache.sig, m.helpCache.out = sig, out
+	return out
+}
+
+func (m *Model) renderShortHelp() string {
 	var ks []key.Binding
 	switch {
 	case m.helpOpen:

@@ -48,6 +48,11 @@ type askScreen struct {
 	notice    string
 	noticeErr bool
 
+	// inputBox caches the rendered question box; it is rebuilt only after
+	// something that can change it (a key, focus, size, style).
+	inputBox      string
+	inputBoxValid bool
+
 	width, height int
 }
 
@@ -85,20 +90,24 @@ func (a *askScreen) restyle() {
 	}
 	st.Cursor.Blink = false
 	a.input.SetStyles(st)
+	a.inputBoxValid = false
 	a.tv.restyle()
 }
 
 func (a *askScreen) focusInput() tea.Cmd {
+	a.inputBoxValid = false
 	a.typing = true
 	return a.input.Focus()
 }
 
 func (a *askScreen) blurInput() {
+	a.inputBoxValid = false
 	a.typing = false
 	a.input.Blur()
 }
 
 func (a *askScreen) setSize(w, h int) {
+	a.inputBoxValid = false
 	a.width, a.height = w, h
 	a.input.SetWidth(w - 2)
 	a.tv.setSize(w, a.paneHeight())
@@ -129,11 +138,13 @@ func (a *askScreen) note(msg string, isErr bool) {
 func (a *askScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		a.inputBoxValid = false
 		if a.typing {
 			return a.updateInput(msg)
 		}
 		return a.updateTrajectory(msg)
 	case tea.PasteMsg:
+		a.inputBoxValid = false
 		if a.typing {
 			var cmd tea.Cmd
 			a.input, cmd = a.input.Update(msg)
@@ -167,6 +178,7 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		cmd := a.start(q)
 		if a.running {
 			a.input.Reset()
+			a.inputBoxValid = false
 		}
 		return cmd
 	case key.Matches(msg, a.ikeys.Focus):
@@ -347,7 +359,10 @@ func (a *askScreen) view() string {
 		}
 		parts = append(parts, nst.Render(truncateTo(a.notice, a.width)))
 	}
-	parts = append(parts, box.Width(a.width).Render(a.input.View()))
+	if !a.inputBoxValid {
+		a.inputBox, a.inputBoxValid = box.Width(a.width).Render(a.input.View()), true
+	}
+	parts = append(parts, a.inputBox)
 	return strings.Join(parts, "\n")
 }
 

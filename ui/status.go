@@ -20,6 +20,29 @@ type statusSegment struct {
 // policy (always), step n of max, elapsed time, tokens per second and the
 // retrieval counts.
 func (m *Model) statusView() string {
+	sig := m.statusSig()
+	if m.statusCache.sig == sig {
+		return m.statusCache.out
+	}
+	out := m.renderStatus()
+	m.statusCache.sig, m.statusCache.out = sig, out
+	return out
+}
+
+// statusSig is every value the status line shows, as text: the line is
+// rebuilt only when one of them changes (a View happens after every
+// message, tokens included).
+func (m *Model) statusSig() string {
+	sh := m.sh
+	sig := fmt.Sprintf("%d|%s|%s|%s|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.settings.MaxSteps, sh.st)
+	if a := m.ask; a.traj != nil {
+		step, elapsed, tps, local, web, used := a.runState()
+		sig += fmt.Sprintf("|%d|%v|%s|%.1f|%d|%d|%d|%d", step, a.running, clockText(elapsed), tps, local, web, used, len(a.traj.Blocks))
+	}
+	return sig
+}
+
+func (m *Model) renderStatus() string {
 	sh, st := m.sh, m.sh.st
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.StatusValue.Render(v) }
 	var segs []statusSegment

@@ -10,31 +10,8 @@ import (
 	"github.com/prefrag/prefrag/ui/internal/scripted"
 )
 
-// longTrajectory repeats the scripted session's first two steps (a local
-// step the judge accepts, a switch to the web) until it has n steps.
-func longTrajectory(n int) *Trajectory {
-	base := scripted.Stored(start)
-	var steps []engine.Event
-	for _, ev := range base {
-		if ev.Step == 1 || ev.Step == 2 {
-			if ev.Type != engine.EventAnswer && ev.Type != engine.EventSupplement {
-				steps = append(steps, ev)
-			}
-		}
-	}
-	tr := New()
-	tr.Apply(base[0])
-	for s := 1; s <= n; s++ {
-		for _, ev := range steps {
-			if ev.Step != 1+(s+1)%2 {
-				continue
-			}
-			ev.Step = s
-			tr.Apply(ev)
-		}
-	}
-	return tr
-}
+// longTrajectory is a trajectory of n steps.
+func longTrajectory(n int) *Trajectory { return FromEvents(scripted.Long(n, start)) }
 
 // BenchmarkStreamingView is the view of a 50-step trajectory while 2,000
 // tokens stream into step 51, rendering after every token (the worst case:

@@ -169,3 +169,33 @@ func Split(text string) []string {
 	}
 	return out
 }
+
+// Long returns a session of n reasoning steps for benchmarks: the scripted
+// session's first two steps (a local retrieval the judge accepts, then a
+// switch to the web) repeated, without an answer.
+func Long(n int, start time.Time) []engine.Event {
+	base := Stored(start)
+	var one, two []engine.Event
+	for _, ev := range base {
+		switch {
+		case ev.Step == 1 && ev.Type != engine.EventAnswer:
+			one = append(one, ev)
+		case ev.Step == 2:
+			two = append(two, ev)
+		}
+	}
+	out := []engine.Event{base[0]}
+	seq := 1
+	for s := 1; s <= n; s++ {
+		src := one
+		if s%2 == 0 {
+			src = two
+		}
+		for _, ev := range src {
+			seq++
+			ev.Step, ev.Seq = s, seq
+			out = append(out, ev)
+		}
+	}
+	return out
+}
