@@ -50,6 +50,9 @@ func runEval(e *env, args []string) error {
 		return usagef("eval takes no positional arguments (got %q): give the QA file with --data", pos[0])
 	}
 	if *reportOnly {
+		if st, err := os.Stat(*out); err != nil || !st.IsDir() {
+			return usagef("--report: no results folder %s; give the --out of an earlier run", *out)
+		}
 		return writeEvalSummary(e, *out, rf.JSON)
 	}
 	if err := rf.Apply(); err != nil {

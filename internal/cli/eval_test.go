@@ -152,6 +152,13 @@ func TestEvalOnHotpotQA(t *testing.T) {
 		t.Errorf("after resuming prefrag.jsonl has %d records", len(got))
 	}
 
+	// --report rewrites the summary from the records alone.
+	os.Remove(filepath.Join(out, "summary.md"))
+	stdout.Reset()
+	if code := Main([]string{"eval", "--report", "--out", out}, strings.NewReader(""), &stdout, &stderr); code != ExitOK || stdout.String() != string(md) {
+		t.Errorf("--report: exit %d, output differs from the first summary: %v", code, stdout.String() != string(md))
+	}
+
 	// Other settings into the same folder are refused.
 	stderr.Reset()
 	changed := append(append([]string{}, args...), "-k", "3")
@@ -175,6 +182,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--data", qa, "--parallel", "0"}, "--parallel"},
 		{[]string{"eval", "--data", qa, "--holdout-supporting", "2"}, "between 0 and 1"},
 		{[]string{"eval", "--data", qa, "extra"}, "no positional"},
+		{[]string{"eval", "--report", "--out", filepath.Join(t.TempDir(), "none")}, "no results folder"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
