@@ -3,9 +3,12 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"image/color"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/ui/internal/scripted"
@@ -213,4 +216,61 @@ func TestColorFrame(t *testing.T) {
 		t.Fatal("no styling in colour mode")
 	}
 	h.t.Run("ansi", func(t *testing.T) { checkFrame(t, s, 80, 24) })
+}
+
+func TestExpandDocumentInLiveTrajectory(t *testing.T) {
+	h := newHarness(t)
+	h.ask(scripted.Question)
+	h.finalSeen()
+	h.keys("tab", "g", "j")
+	h.waitFor("› ▸ 1 Franz Kafka")
+	h.keys("enter")
+	h.golden("expanded", "› ▾ 1 Franz Kafka", "id wiki:kafka#1")
+	h.keys("j", "j", "j")
+	h.waitFor("› ▸ 4 Vltava - Wikipedia")
+}
+
+func TestMouseWheelScrolls(t *testing.T) {
+	h := newHarness(t)
+	h.ask(scripted.Question)
+	bottom := h.finalSeen()
+	for range 10 {
+		h.tm.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	}
+	waitUntil(t, func() bool { return h.plain() != bottom })
+	if !strings.Contains(h.plain(), "Reflection supplement") {
+		t.Fatalf("ten wheel notches up should show the supplement:\n%s", h.plain())
+	}
+	for range 30 {
+		h.tm.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	h.waitFor("Counts")
+}
+
+func TestTinyAndOddSizes(t *testing.T) {
+	h := newHarness(t)
+	h.ask(scripted.Question)
+	h.finalSeen()
+	for _, sz := range [][2]int{{40, 12}, {20, 8}, {133, 17}, {80, 24}} {
+		h.tm.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		waitUntil(t, func() bool { return len(strings.Split(h.plain(), "\n")) == sz[1] })
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { checkFrame(t, h.plain(), sz[0], sz[1]) })
+	}
+	for _, screen := range []string{"2", "3", "1"} {
+		h.keys("tab", screen)
+		h.tm.Send(tea.WindowSizeMsg{Width: 30, Height: 9})
+		waitUntil(t, func() bool { return len(strings.Split(h.plain(), "\n")) == 9 })
+		checkFrame(t, h.plain(), 30, 9)
+	}
+}
+
+func TestLightBackground(t *testing.T) {
+	h := newHarness(t, withColor())
+	h.tm.Send(tea.BackgroundColorMsg{Color: color.White})
+	h.ask(scripted.Question)
+	h.finalSeen()
+	// Light styles: the dark palette's body text colour must be gone.
+	if s := h.frame(); strings.Contains(s, "228;228;228") {
+		t.Fatal("dark-theme text colour on a light background")
+	}
 }
