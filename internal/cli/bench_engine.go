@@ -142,6 +142,10 @@ func printBenchEngine(e *env, source string, r enginebench.Result) {
 	fmt.Fprintf(w, "  engine overhead  %s per LLM call (%s the 1 ms target), %s per question\n", ms(r.OverheadPerCall), verdict, ms(r.OverheadPerQuestion))
 	fmt.Fprintf(w, "  allocations      %.0f per question (%.0f KiB), %.0f per LLM call (model and searches included)\n",
 		r.AllocsPerQuestion, r.BytesPerQuestion/1024, r.AllocsPerCall)
+	if r.Transitions == 0 {
+		fmt.Fprintln(w, "  prompt reuse     n/a: one LLM call per question, no consecutive reasoning prompts")
+		return
+	}
 	reuse := "meets"
 	if r.PrefixReuse < 0.95 {
 		reuse = "BELOW"

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -104,7 +105,7 @@ func runEval(e *env, args []string) error {
 	if len(order) == 0 {
 		fmt.Fprintln(e.stderr, "prefrag eval: no corpus to search; build one from the QA file with `prefrag index --corpus NAME --from-qa FILE`")
 	}
-	if h, err = reconcileHoldout(e, order, h, rf.Set("holdout-supporting")); err != nil {
+	if h, err = reconcileHoldout(e, order, *data, h, rf.Set("holdout-supporting")); err != nil {
 		return err
 	}
 	var standIn *eval.StandIn
@@ -170,13 +171,16 @@ func evalStrategies(list string, rf *config.RunFlags, single string) ([]string, 
 // reconcileHoldout checks the holdout against the one the preferred corpus
 // was pooled with: without the flag the corpus's holdout is adopted, with a
 // different one the run is refused (its table would be meaningless).
-func reconcileHoldout(e *env, corpora []string, h eval.Holdout, given bool) (eval.Holdout, error) {
+func reconcileHoldout(e *env, corpora []string, data string, h eval.Holdout, given bool) (eval.Holdout, error) {
 	if len(corpora) == 0 {
 		return h, nil
 	}
 	info, ok, err := eval.ReadQAPoolInfo(e.cfg.CorporaDir(), corpora[0])
 	if err != nil || !ok {
 		return h, err
+	}
+	if abs, err := filepath.Abs(data); err == nil && info.Data != "" && abs != info.Data {
+		fmt.Fprintf(e.stderr, "prefrag eval: note: corpus %s was pooled from %s, not from %s\n", corpora[0], textsafe.ForTerminal(info.Data), textsafe.ForTerminal(abs))
 	}
 	switch {
 	case info.Holdout == nil && given && h.Active():
