@@ -83,8 +83,13 @@ func New(ctx context.Context, deps Deps, opts Options) *Model {
 	return m
 }
 
+// shutdownWait bounds how long quitting waits for a cancelled run or
+// ingest to finish writing.
+const shutdownWait = 5 * time.Second
+
 // shutdown stops what is still running (a run, an ingest) when the program
-// has ended.
+// has ended, and waits for it: a cancelled run still records its final
+// event, an ingest its last batch.
 func (m *Model) shutdown() {
 	select {
 	case <-m.sh.quit:
@@ -97,6 +102,8 @@ func (m *Model) shutdown() {
 	if m.corpora.cancel != nil {
 		m.corpora.cancel()
 	}
+	m.ask.run.wait(shutdownWait)
+	m.corpora.index.wait(shutdownWait)
 }
 
 // Init asks the terminal for its background colour, checks the LLM and

@@ -324,10 +324,12 @@ func (a *askScreen) finish(err error) {
 	switch {
 	case a.stopping || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrCancelled):
 		a.note("Cancelled. The partial trajectory is saved with the session.", false)
+	case errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrModelNotFound):
+		// The banner says it, with what to do.
+		a.sh.healthErr = err
+		a.notice = ""
+		a.setSize(a.width, a.height)
 	case err != nil:
-		if errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrModelNotFound) {
-			a.sh.healthErr = err
-		}
 		msg := termtext.Line(err.Error())
 		if advice := llmAdvice(err, a.sh.settings); advice != "" {
 			msg += " — " + advice

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,13 +20,32 @@ type stream struct {
 	ch   chan tea.Msg
 	quit <-chan struct{}
 	once sync.Once
+
+	// started is set when the worker goroutine starts; finished is closed
+	// when it returns.
+	started  atomic.Bool
+	finished chan struct{}
 }
 
 // maxBatch bounds how many queued messages one batch delivers.
 const maxBatch = 512
 
 func newStream(id int, quit <-chan struct{}) *stream {
-	return &stream{id: id, ch: make(chan tea.Msg, 1024), quit: quit}
+	return &stream{id: id, ch: make(chan tea.Msg, 1024), quit: quit, finished: make(chan struct{})}
+}
+
+// wait blocks until the worker has returned, at most d; it returns at once
+// for a worker that never started.
+func (s *stream) wait(d time.Duration) bool {
+	if s == nil || !s.started.Load() {
+		return true
+	}
+	select {
+	case <-s.finished:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }
 
 // send queues msg; it blocks while the queue is full (back-pressure on the
@@ -130,7 +151,9 @@ func startRun(ctx context.Context, r Runner, s *stream, question string, set eng
 		}
 	}
 	emit := func(ev engine.Event) { s.send(runEventMsg{ev: ev}) }
+	s.started.Store(true)
 	go func() {
+		defer close(s.finished)
 		defer s.close()
 		err := r.Run(ctx, question, set, consent, emit)
 		s.send(runDoneMsg{err: err})
@@ -146,7 +169,9 @@ func startIndex(s *stream, index func(progress func(IndexProgress)) (IndexReport
 		default:
 		}
 	}
+	s.started.Store(true)
 	go func() {
+		defer close(s.finished)
 		defer s.close()
 		rep, err := index(progress)
 		s.send(indexDoneMsg{corpus: corpus, rep: rep, err: err})

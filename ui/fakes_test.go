@@ -44,8 +44,10 @@ func (c *fakeClock) Set(t time.Time) {
 type scriptRunner struct {
 	events  []engine.Event
 	pauseAt int
-	resume  chan struct{}
-	paused  chan struct{}
+	// fail is returned after the events.
+	fail   error
+	resume chan struct{}
+	paused chan struct{}
 
 	mu        sync.Mutex
 	questions []string
@@ -103,7 +105,7 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, con
 		}
 		emit(ev)
 	}
-	return nil
+	return r.fail
 }
 
 func (r *scriptRunner) last() (string, engine.Settings, []engine.Consent) {

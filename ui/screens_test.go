@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/ui/internal/scripted"
 )
@@ -273,4 +274,44 @@ func TestLightBackground(t *testing.T) {
 	if s := h.frame(); strings.Contains(s, "228;228;228") {
 		t.Fatal("dark-theme text colour on a light background")
 	}
+}
+
+// TestRunFailsInPlace: the model server goes away during a run. The error
+// is shown in the trajectory and as a banner with what to do; the app goes
+// on working.
+func TestRunFailsInPlace(t *testing.T) {
+	h := newHarness(t)
+	unreachable := &llm.UnreachableError{Backend: "ollama", Addr: "127.0.0.1:11434", Err: errors.New("connection refused")}
+	h.runner.events = h.runner.events[:1]
+	h.runner.events = append(h.runner.events, engine.Event{Type: engine.EventError, Session: scripted.SessionID, Seq: 2,
+		Message: unreachable.Error(), Fatal: true})
+	h.runner.fail = fmt.Errorf("step 1: %w", unreachable)
+	h.ask("Anything?")
+	h.golden("failed", "Failed", "Install Ollama")
+	h.keys("tab", "x")
+	h.waitFor("Export this session")
+	h.keys("esc", "2")
+	h.waitFor("Sessions (3)")
+}
+
+func TestBlockedWebAndEmptyCorpusShownInPlace(t *testing.T) {
+	h := newHarness(t)
+	no := false
+	web := "web:duckduckgo"
+	h.runner.events = []engine.Event{
+		{Type: engine.EventSession, Session: "s2", Seq: 1, Question: "q"},
+		{Type: engine.EventThought, Session: "s2", Seq: 2, Step: 1, Text: "Search the notes."},
+		{Type: engine.EventAction, Session: "s2", Seq: 3, Step: 1, Tool: "Search_Engine", Query: "tidal energy"},
+		{Type: engine.EventRetrieval, Session: "s2", Seq: 4, Step: 1, Source: "local:notes", Query: "tidal energy"},
+		{Type: engine.EventSelection, Session: "s2", Seq: 5, Step: 1, Status: &no, NextSource: &web, Analysis: "Nothing came back."},
+		{Type: engine.EventRetrieval, Session: "s2", Seq: 6, Step: 1, Source: web, Query: "tidal energy"},
+		{Type: engine.EventError, Session: "s2", Seq: 7, Step: 1, Source: web, Message: "duckduckgo blocked the search: bot challenge page"},
+		{Type: engine.EventObservation, Session: "s2", Seq: 8, Step: 1, Source: "local:notes", Note: "web unavailable (duckduckgo blocked the search); continuing with local documents"},
+		{Type: engine.EventAnswer, Session: "s2", Seq: 9, Step: 2, Text: "I could not find it.", Label: "INCORRECT"},
+		{Type: engine.EventFinal, Session: "s2", Seq: 10, Answer: "I could not find it.", Forced: true, Counts: &engine.Counts{LLMCalls: 3}},
+	}
+	h.ask("q")
+	h.waitFor("forced at the step limit")
+	h.keys("tab", "g")
+	h.golden("shown", "nothing found — the corpus may be empty", "blocked the search", "web unavailable")
 }

@@ -205,3 +205,27 @@ func TestThrottledRefresh(t *testing.T) {
 		t.Fatal("a structural event must render at once")
 	}
 }
+
+// TestShutdownWaitsForTheRun: quitting cancels a run and waits until the
+// runner has returned (it records the cancelled final event on the way).
+func TestShutdownWaitsForTheRun(t *testing.T) {
+	returned := make(chan struct{})
+	r := runnerFunc(func(ctx context.Context, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+		<-ctx.Done()
+		time.Sleep(50 * time.Millisecond) // writing the final event
+		close(returned)
+		return ctx.Err()
+	})
+	m := New(context.Background(), Deps{Runner: r}, Options{Settings: scripted.Settings(), NoColor: true})
+	// Run the start command as Bubble Tea would (the clock tick is left
+	// out); it starts the run and waits for its first messages.
+	batch := m.ask.start("q")().(tea.BatchMsg)
+	go batch[0]()
+	waitUntil(t, func() bool { return m.ask.run.started.Load() })
+	m.shutdown()
+	select {
+	case <-returned:
+	default:
+		t.Fatal("shutdown returned before the runner did")
+	}
+}

@@ -339,6 +339,8 @@ func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, d
 			lines = append(lines, r.retrieval(b, *it.Retrieval, w, detail, seenBefore)...)
 		case it.Selection != nil:
 			lines = append(lines, r.selection(*it.Selection, w, detail)...)
+		case it.Error != nil:
+			lines = append(lines, r.errorLines(*it.Error, w)...)
 		}
 	}
 	if b.Observation != nil || b.Supplement != nil {
@@ -607,16 +609,18 @@ func (r *Renderer) answer(a engine.Event, w int) []string {
 	return out
 }
 
+// errorLines renders an error event: a fatal one ended the run, any other
+// is a warning the run went on after (a blocked web search, a reply that
+// needed a second try).
 func (r *Renderer) errorLines(e engine.Event, w int) []string {
 	msg := termtext.Clean(e.Message)
-	label := "Error"
-	if e.Fatal {
-		label = "Failed"
-	}
 	if src := termtext.Line(e.Source); src != "" {
 		msg = sourceLabel(src) + ": " + msg
 	}
-	return r.field(label, r.st.Error, "✗ "+msg, w)
+	if e.Fatal {
+		return r.field("Failed", r.st.Error, "✗ "+msg, w)
+	}
+	return r.field("Warning", r.st.Warn, "⚠ "+msg, w)
 }
 
 // live renders the text still streaming in. Paragraphs that are complete

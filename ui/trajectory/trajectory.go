@@ -57,10 +57,12 @@ type Block struct {
 	version int
 }
 
-// TraceItem is one retrieval or one selection (exactly one is set).
+// TraceItem is one retrieval, selection or error of the retrieval phase
+// (exactly one is set).
 type TraceItem struct {
 	Retrieval *Retrieval
 	Selection *engine.Event
+	Error     *engine.Event
 }
 
 // Live is the text streaming in for a step whose parsed events have not
@@ -263,7 +265,13 @@ func (t *Trajectory) Apply(ev engine.Event) {
 	case engine.EventError:
 		b := t.last()
 		if b != nil && t.Final == nil && (ev.Step == 0 || ev.Step == b.Step) {
-			b.Errors = append(b.Errors, ev)
+			if len(b.Trace) > 0 && b.Observation == nil && b.Supplement == nil && b.Answer == nil {
+				// A search went wrong: show it where it happened.
+				e := ev
+				b.Trace = append(b.Trace, TraceItem{Error: &e})
+			} else {
+				b.Errors = append(b.Errors, ev)
+			}
 			b.version++
 			return
 		}

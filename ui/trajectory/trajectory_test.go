@@ -133,8 +133,13 @@ func TestErrorsLandInPlace(t *testing.T) {
 		t.Fatalf("an error before any step belongs to the trajectory: %+v", tr.Errors)
 	}
 	tr.Apply(engine.Event{Type: engine.EventAction, Step: 1, Query: "q"})
-	tr.Apply(engine.Event{Type: engine.EventError, Step: 1, Source: "web:duckduckgo", Message: "blocked"})
+	tr.Apply(engine.Event{Type: engine.EventError, Step: 1, Message: "reply needed a second try"})
 	if len(tr.Blocks[0].Errors) != 1 {
 		t.Fatalf("a step error belongs to its block: %+v", tr.Blocks[0])
+	}
+	tr.Apply(engine.Event{Type: engine.EventRetrieval, Step: 1, Source: "web:duckduckgo"})
+	tr.Apply(engine.Event{Type: engine.EventError, Step: 1, Source: "web:duckduckgo", Message: "blocked"})
+	if tr.Blocks[0].Trace[1].Error == nil {
+		t.Fatalf("a search error belongs after its search: %+v", tr.Blocks[0].Trace)
 	}
 }
