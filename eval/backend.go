@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/engine"
@@ -47,6 +48,9 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 	if err := app.CheckModels(ctx, step, judge); err != nil {
 		return nil, err
 	}
+	// Settings are written into every record's session event: no
+	// credentials from the LLM URL.
+	s.LLMURL = withoutCredentials(s.LLMURL)
 	open := s
 	if opts.StandIn != nil {
 		open.Web = engine.WebNever
@@ -79,6 +83,16 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 		return nil, err
 	}
 	return &Setup{Backend: engineBackend{eng: eng}, Settings: s, close: srcs.Close}, nil
+}
+
+// withoutCredentials drops user:password@ from a URL.
+func withoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
 }
 
 // engineBackend runs questions on one engine; nothing is stored.

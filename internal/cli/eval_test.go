@@ -56,7 +56,7 @@ func TestEvalOnHotpotQA(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results")
 	strategies := []string{engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaMix, engine.StrategyReActMix, engine.StrategyPrefRAG}
 	args := []string{"eval", "--data", data, "--corpus", "hotpot20", "--limit", strconv.Itoa(n),
-		"--strategies", strings.Join(strategies, ","), "--llm-url", fake.URL(), "--model", fakellm.DefaultModel,
+		"--strategies", strings.Join(strategies, ","), "--llm-url", strings.Replace(fake.URL(), "http://", "http://evaluser:s3cret@", 1), "--model", fakellm.DefaultModel,
 		"--out", out, "--parallel", "2"}
 	stdout.Reset()
 	stderr.Reset()
@@ -74,6 +74,18 @@ func TestEvalOnHotpotQA(t *testing.T) {
 	}
 	if stdout.String() != string(md) {
 		t.Error("stdout is not the summary")
+	}
+	for _, f := range append([]string{"summary.md", "summary.json", "run.json"}, func() []string {
+		var fs []string
+		for _, s := range strategies {
+			fs = append(fs, s+".jsonl")
+		}
+		return fs
+	}()...) {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil || bytes.Contains(b, []byte("s3cret")) {
+			t.Errorf("%s holds the LLM URL's password (or cannot be read: %v)", f, err)
+		}
 	}
 	quality := tableRows(t, string(md), "### Answer quality (Table 1)")
 	counts := tableRows(t, string(md), "### Retrieval counts (Table 7)")
