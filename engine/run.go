@@ -38,6 +38,7 @@ type run struct {
 	// docs the model has seen, numbered from 1 in order of first entry.
 	docs   []Document
 	docNum map[string]int
+	safe   map[string]prompts.ObservedDoc
 	// obtained is the full text of every observation so far (judge input).
 	obtained strings.Builder
 	// webForRun is set when the user allowed the web for this session.
@@ -48,7 +49,7 @@ type run struct {
 }
 
 func newRun(e *Engine, req Request) *run {
-	r := &run{e: e, req: req, s: req.Settings, p: e.cfg.Prompts, start: e.cfg.Now(), docNum: map[string]int{}}
+	r := &run{e: e, req: req, s: req.Settings, p: e.cfg.Prompts, start: e.cfg.Now(), docNum: map[string]int{}, safe: map[string]prompts.ObservedDoc{}}
 	r.local, r.web = e.sourceList()
 	if r.s.Model == "" {
 		r.s.Model = "unknown"
@@ -175,9 +176,22 @@ func (r *run) number(docs []Document) []prompts.ObservedDoc {
 			n = len(r.docs)
 			r.docNum[docKey(d)] = n
 		}
-		out[i] = prompts.ObservedDoc{Num: n, Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+		out[i] = r.promptDoc(n, d)
 	}
 	return out
+}
+
+// promptDoc is a document made safe for a prompt, computed once per
+// document and run (documents recur: repeated retrievals, judge previews).
+func (r *run) promptDoc(n int, d Document) prompts.ObservedDoc {
+	key := docKey(d)
+	od, ok := r.safe[key]
+	if !ok {
+		od = prompts.ObservedDoc{Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+		r.safe[key] = od
+	}
+	od.Num = n
+	return od
 }
 
 // preview renders documents as they would be numbered, without numbering
@@ -195,7 +209,7 @@ func (r *run) preview(docs []Document) string {
 				seen[docKey(d)] = n
 			}
 		}
-		obs[i] = prompts.ObservedDoc{Num: n, Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+		obs[i] = r.promptDoc(n, d)
 	}
 	if len(obs) == 0 {
 		return ""

@@ -23,6 +23,7 @@ func runIndex(e *env, args []string) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
 	corpus := fs.String("corpus", "default", "corpus to ingest into")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	qa := bindIndexQAFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "index [--corpus NAME] PATH...")
@@ -30,6 +31,12 @@ func runIndex(e *env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if qa.active() {
+		if len(paths) > 0 {
+			return usagef("index --from-qa takes no other paths")
+		}
+		return runIndexFromQA(e, *corpus, qa, *asJSON)
 	}
 	if len(paths) == 0 {
 		return usagef("index needs at least one file or folder: prefrag index --corpus NAME PATH...")

@@ -113,8 +113,6 @@ func skipString(s string, i int) int {
 // they are data, so ForPrompt defangs them wherever they appear.
 var protocolLabel = regexp.MustCompile(`(?i)\b(thought|action input|action|observation|final answer|self-evaluation|self evaluation|explanation|improvement suggestions)(\s*\**\s*):`)
 
-var spaces = regexp.MustCompile(`\s+`)
-
 // ForPrompt prepares document text for a prompt: control characters go,
 // all whitespace (newlines included) collapses to single spaces so no line
 // of a document can start a protocol line, and protocol labels lose their
@@ -122,9 +120,29 @@ var spaces = regexp.MustCompile(`\s+`)
 // the parser can take them for the loop's own markers.
 func ForPrompt(s string) string {
 	s = ForTerminal(s)
-	s = spaces.ReplaceAllString(s, " ")
-	s = protocolLabel.ReplaceAllString(s, "$1$2 -")
-	return strings.TrimSpace(s)
+	s = strings.Join(strings.Fields(s), " ")
+	if mayHoldLabel(s) {
+		s = protocolLabel.ReplaceAllString(s, "$1$2 -")
+	}
+	return s
+}
+
+// labelWords are the first words of every protocol label, lower-case.
+var labelWords = []string{"thought", "action", "observation", "final answer", "self", "explanation", "improvement"}
+
+// mayHoldLabel is a cheap test that skips the regular expression for the
+// many documents that hold no label word followed by a colon.
+func mayHoldLabel(s string) bool {
+	if !strings.Contains(s, ":") && !strings.Contains(s, "：") {
+		return false
+	}
+	low := strings.ToLower(s)
+	for _, w := range labelWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Truncate cuts s to at most n runes, adding "…" when it cut.
