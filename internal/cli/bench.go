@@ -1,0 +1,21 @@
+package cli
+
+import "fmt"
+
+// runBench dispatches the benchmark commands.
+func runBench(e *env, args []string) error {
+	if len(args) == 0 {
+		return usagef("usage: prefrag bench retrieval|engine [flags] (-h for each)")
+	}
+	switch args[0] {
+	case "retrieval":
+		return runBenchRetrieval(e, args[1:])
+	case "engine":
+		return runBenchEngine(e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stdout, "Usage: prefrag bench retrieval [flags]   retrieval quality and speed on the shared IR collections")
+		fmt.Fprintln(e.stdout, "       prefrag bench engine [flags]      engine overhead per LLM call and prompt reuse")
+		return nil
+	}
+	return usagef("unknown bench %q (retrieval, engine)", args[0])
+}
