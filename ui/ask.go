@@ -336,6 +336,8 @@ func (a *askScreen) finish(err error) {
 		}
 		a.note(msg, true)
 	default:
+		// The model answered: whatever the health check said is over.
+		a.sh.healthErr = nil
 		a.notice = ""
 		a.setSize(a.width, a.height)
 	}

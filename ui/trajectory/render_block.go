@@ -1,0 +1,351 @@
+package trajectory
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/ui/internal/termtext"
+)
+
+func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, docs []string, docLine []int) {
+	b := t.Blocks[i]
+	title := fmt.Sprintf("Step %d", b.Step)
+	if b.Kind == KindSupplement {
+		title = "Reflection supplement"
+	} else if b.ThoughtRole == roleForced || (b.Answer != nil && b.Answer.Role == roleForced) {
+		title = fmt.Sprintf("Step %d · forced answer", b.Step)
+	}
+	lines = append(lines, "", r.rule(title, w, detail))
+	if detail {
+		lines = append(lines, r.contextBefore(t, i, w)...)
+	}
+	if b.Kind == KindSupplement {
+		lines = append(lines, r.field("Why", r.st.Dim, "the answer was judged weak: search every source again with the question itself", w)...)
+		if q := supplementQuery(b); q != "" {
+			lines = append(lines, r.field("Query", r.st.Query, quote(q), w)...)
+		}
+	}
+	if b.Thought != "" {
+		lines = append(lines, r.field("Thought", r.st.Text, termtext.Clean(b.Thought), w)...)
+	}
+	if b.HasAction {
+		tool := termtext.Line(b.Tool)
+		if tool == "" {
+			tool = "Search"
+		}
+		q := termtext.Line(b.Query)
+		lines = append(lines, r.labelled("Action", r.st.Bold.Render(tool)+" "+r.st.Query.Render(truncate(quote(q), w-labelWidth-len(tool)-1))))
+	}
+	var seenBefore map[string]bool
+	if detail {
+		seenBefore = map[string]bool{}
+		for _, cd := range t.ContextBefore(i) {
+			seenBefore[cd.Doc.ID] = true
+		}
+	}
+	for _, it := range b.Trace {
+		switch {
+		case it.Retrieval != nil:
+			lines = append(lines, r.retrieval(b, *it.Retrieval, w, detail, seenBefore)...)
+		case it.Selection != nil:
+			lines = append(lines, r.selection(*it.Selection, w, detail)...)
+		case it.Error != nil:
+			lines = append(lines, r.errorLines(*it.Error, w)...)
+		}
+	}
+	if b.Observation != nil || b.Supplement != nil {
+		l, d, dl := r.observation(t, i, w, v)
+		for j := range d {
+			dl[j] += len(lines)
+		}
+		lines = append(lines, l...)
+		docs, docLine = d, dl
+	}
+	if b.Answer != nil {
+		lines = append(lines, r.answer(*b.Answer, w)...)
+	}
+	for _, e := range b.Errors {
+		lines = append(lines, r.errorLines(e, w)...)
+	}
+	fit(lines, w)
+	return lines, docs, docLine
+}
+
+// fit cuts every line to w columns; wrapping keeps text within the width,
+// this catches composed lines (badges, counts) on very narrow terminals.
+func fit(lines []string, w int) {
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+}
+
+// supplementQuery is the query of a reflection supplement: the question.
+func supplementQuery(b *Block) string {
+	if b.Supplement != nil && b.Supplement.Query != "" {
+		return termtext.Line(b.Supplement.Query)
+	}
+	if len(b.Retrievals) > 0 {
+		return termtext.Line(b.Retrievals[0].Query)
+	}
+	return ""
+}
+
+func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBefore map[string]bool) []string {
+	src := termtext.Line(rt.Source)
+	head := r.st.SourceBadge(src) + " " + r.st.Dim.Render(countDocs(len(rt.Docs)))
+	shown := termtext.Line(b.Query)
+	if b.Kind == KindSupplement {
+		shown = supplementQuery(b)
+	}
+	if q := termtext.Line(rt.Query); q != "" && q != shown {
+		room := w - labelWidth - ansi.StringWidth(head) - 3
+		if room > 8 {
+			head += r.st.Dim.Render(" · ") + r.st.Query.Render(truncate(quote(q), room))
+		}
+	}
+	out := []string{r.labelled("Search", head)}
+	if len(rt.Docs) == 0 && strings.HasPrefix(rt.Source, "local:") {
+		out = append(out, r.under(r.st.Note, "nothing found — the corpus may be empty; add files on the Corpora screen (3)", w)...)
+	}
+	if !detail {
+		return out
+	}
+	used := map[string]bool{}
+	if b.Observation != nil {
+		for _, id := range b.Observation.DocIDs {
+			used[id] = true
+		}
+	}
+	if b.Supplement != nil {
+		for _, id := range b.Supplement.DocIDs {
+			used[id] = true
+		}
+	}
+	decided := b.Observation != nil || b.Supplement != nil
+	for _, d := range rt.Docs {
+		title := termtext.Line(d.Title)
+		if title == "" {
+			title = termtext.Line(d.ID)
+		}
+		var mark, note string
+		st := r.st.Text
+		switch {
+		case used[d.ID] && (b.Observation == nil || b.Observation.Source == rt.Source || b.Supplement != nil):
+			mark = r.st.OK.Render("✓ kept       ")
+		case !decided:
+			mark = r.st.Dim.Render("· pending    ")
+		case b.Kind == KindSupplement && seenBefore[d.ID]:
+			mark = r.st.Dim.Render("= in context ")
+			st = r.st.Dim
+		default:
+			mark = r.st.Error.Render("✗ discarded  ")
+			st = r.st.Discarded
+			if seenBefore[d.ID] {
+				note = r.st.Dim.Render(" (seen before)")
+			}
+		}
+		room := w - labelWidth - 13 - ansi.StringWidth(note)
+		out = append(out, strings.Repeat(" ", labelWidth)+mark+st.Render(truncate(title, room))+note)
+	}
+	return out
+}
+
+func (r *Renderer) selection(e engine.Event, w int, detail bool) []string {
+	var out []string
+	analysis := termtext.Clean(e.Analysis)
+	if e.Status != nil && *e.Status {
+		out = append(out, r.labelled("Judge", r.st.JudgeOK.Render("✓ local sufficient")))
+		if analysis != "" {
+			out = append(out, r.under(r.st.Dim, analysis, w)...)
+		}
+	} else {
+		target := "web"
+		if e.NextSource != nil {
+			ns := termtext.Line(*e.NextSource)
+			if kind, name, ok := strings.Cut(ns, ":"); ok {
+				if kind == "web" {
+					target = "web (" + name + ")"
+				} else {
+					target = strings.ToUpper(kind) + " " + name
+				}
+			}
+		}
+		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render("⇄ switching to "+target)))
+		if analysis != "" {
+			out = append(out, r.under(r.st.JudgeSwitch.UnsetBold(), analysis, w)...)
+		}
+	}
+	if detail {
+		if e.JudgeObtained != "" {
+			out = append(out, r.under(r.st.FieldLabel, "The judge compared what was already observed:", w)...)
+			out = append(out, r.under(r.st.Dim, excerpt(termtext.Clean(e.JudgeObtained), 8, w-labelWidth), w)...)
+		}
+		if e.JudgeNew != "" {
+			out = append(out, r.under(r.st.FieldLabel, "with the new documents:", w)...)
+			out = append(out, r.under(r.st.Dim, excerpt(termtext.Clean(e.JudgeNew), 8, w-labelWidth), w)...)
+		}
+	}
+	return out
+}
+
+func (r *Renderer) observation(t *Trajectory, i, w int, v View) (lines, docs []string, docLine []int) {
+	b := t.Blocks[i]
+	observed := t.ObservedDocs(b)
+	var head string
+	var nums []int
+	section := "obs"
+	if b.Observation != nil {
+		o := b.Observation
+		nums = o.DocNums
+		src := termtext.Line(o.Source)
+		if src != "" {
+			head = r.st.SourceBadge(src) + " "
+		}
+		head += r.st.Text.Render(countDocs(len(observed)) + " in context")
+		if d := t.Discarded(b); len(d) > 0 {
+			head += r.st.Dim.Render(fmt.Sprintf(" · %d discarded by the switch", len(d)))
+		}
+	} else {
+		s := b.Supplement
+		section = "sup"
+		nums = s.DocNums
+		head = r.st.Text.Render(countDocs(len(observed)) + " in context")
+		var srcs []string
+		for _, rt := range b.Retrievals {
+			srcs = append(srcs, sourceLabel(termtext.Line(rt.Source)))
+		}
+		if len(srcs) > 0 {
+			head += r.st.Dim.Render(" · from " + strings.Join(srcs, " + "))
+		}
+	}
+	lines = append(lines, r.labelled("Observation", head))
+	if b.Observation != nil && b.Observation.Note != "" {
+		lines = append(lines, r.under(r.st.Note, "⚠ "+termtext.Clean(b.Observation.Note), w)...)
+	}
+	for j, d := range observed {
+		key := fmt.Sprintf("b%d/%s/%d", i, section, j)
+		num := j + 1
+		if j < len(nums) && nums[j] > 0 {
+			num = nums[j]
+		}
+		docs = append(docs, key)
+		docLine = append(docLine, len(lines))
+		lines = append(lines, r.doc(d, num, w, v.Expanded[key], v.Selected == key)...)
+	}
+	return lines, docs, docLine
+}
+
+// doc renders one document: its title line, then its first lines or, when
+// expanded, its whole text.
+func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) []string {
+	mark, arrow := "  ", "▸ "
+	if selected {
+		mark = "› "
+	}
+	if expanded {
+		arrow = "▾ "
+	}
+	title := termtext.Line(d.Title)
+	if title == "" {
+		title = termtext.Line(d.ID)
+	}
+	meta := sourceLabel(termtext.Line(d.Source))
+	if d.Score != 0 {
+		meta += fmt.Sprintf(" · %.2f", d.Score)
+	}
+	lead := fmt.Sprintf("%s%s%d ", mark, arrow, num)
+	room := w - ansi.StringWidth(lead) - ansi.StringWidth(meta) - 2
+	if room < 12 {
+		meta, room = "", w-ansi.StringWidth(lead)
+	}
+	title = truncate(title, room)
+	gap := max(w-ansi.StringWidth(lead)-ansi.StringWidth(title)-ansi.StringWidth(meta), 1)
+	tst := r.st.DocTitle
+	if selected {
+		tst = r.st.DocSelected
+	}
+	out := []string{tst.Render(lead+title) + strings.Repeat(" ", gap) + r.st.DocMeta.Render(meta)}
+	const indent = 6
+	pad := strings.Repeat(" ", indent)
+	text := termtext.Clean(d.Text)
+	if expanded {
+		var where []string
+		if id := termtext.Line(d.ID); id != "" && d.ID != d.URL {
+			where = append(where, "id "+id)
+		}
+		if u := termtext.Line(d.URL); u != "" {
+			where = append(where, u)
+		} else if l := termtext.Line(d.Locator); l != "" {
+			where = append(where, l)
+		}
+		if len(where) > 0 {
+			for _, l := range wrap(strings.Join(where, " · "), w-indent) {
+				out = append(out, pad+r.st.DocMeta.Render(l))
+			}
+		}
+		for _, l := range wrap(text, w-indent) {
+			out = append(out, pad+r.st.Text.Render(l))
+		}
+		return out
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	if flat == "" {
+		return out
+	}
+	body := wrap(flat, w-indent)
+	if len(body) > previewLines {
+		body = body[:previewLines]
+		body[previewLines-1] = truncate(body[previewLines-1]+" …", w-indent)
+	}
+	for _, l := range body {
+		out = append(out, pad+r.st.DocText.Render(l))
+	}
+	return out
+}
+
+func (r *Renderer) answer(a engine.Event, w int) []string {
+	out := []string{r.labelled("Answer", r.st.LabelBadge(a.Label))}
+	if text := termtext.Clean(a.Text); text != "" {
+		out = append(out, r.under(r.st.Bold, text, w)...)
+	}
+	if e := termtext.Clean(a.Explanation); e != "" {
+		out = append(out, r.field("Explanation", r.st.Dim, e, w)...)
+	}
+	if s := termtext.Clean(a.Suggestions); s != "" {
+		out = append(out, r.field("Suggestions", r.st.Dim, s, w)...)
+	}
+	return out
+}
+
+// errorLines renders an error event: a fatal one ended the run, any other
+// is a warning the run went on after (a blocked web search, a reply that
+// needed a second try).
+func (r *Renderer) errorLines(e engine.Event, w int) []string {
+	msg := termtext.Clean(e.Message)
+	if src := termtext.Line(e.Source); src != "" {
+		msg = sourceLabel(src) + ": " + msg
+	}
+	if e.Fatal {
+		return r.field("Failed", r.st.Error, "✗ "+msg, w)
+	}
+	return r.field("Warning", r.st.Warn, "⚠ "+msg, w)
+}
+
+// Documents renders a plain list of documents (search results) the way an
+// observation shows them: numbered from 1, collapsed to their first lines
+// unless expanded. It returns the lines and the line of each title.
+func (r *Renderer) Documents(docs []sources.Document, width int, expanded map[int]bool, selected int) (lines []string, docLine []int) {
+	w := max(width, 20)
+	for i, d := range docs {
+		docLine = append(docLine, len(lines))
+		lines = append(lines, r.doc(d, i+1, w, expanded[i], i == selected)...)
+	}
+	fit(lines, w)
+	return lines, docLine
+}

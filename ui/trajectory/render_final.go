@@ -1,0 +1,175 @@
+package trajectory
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/ui/internal/termtext"
+)
+
+// live renders the text still streaming in. Paragraphs that are complete
+// are wrapped once; only the one still growing is wrapped again.
+func (r *Renderer) live(t *Trajectory, w int) []string {
+	l := t.Live()
+	if l.Text == "" {
+		return nil
+	}
+	var out []string
+	last := t.last()
+	if last == nil || l.Step > last.Step || (last.Answer != nil && l.Role != "judge") {
+		title := fmt.Sprintf("Step %d", l.Step)
+		if l.Role == roleForced {
+			title += " · forced answer"
+		}
+		h := &r.liveHead
+		if h.title != title || h.width != w {
+			h.title, h.width, h.rule = title, w, r.rule(title, w, false)
+		}
+		out = append(out, "", h.rule)
+	}
+	label := "Thinking…"
+	if l.Role == "judge" {
+		label = "Judging…"
+	}
+	if r.liveHead.label != label {
+		r.liveHead.label = label
+		r.liveHead.labelOut = r.st.FieldLabel.Render(padRight(label, labelWidth))
+	}
+	text := strings.TrimLeft(l.Text, "\n ")
+	done, growing := "", text
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		done, growing = text[:i], text[i+1:]
+	}
+	c := &r.liveWrap
+	if c.width != w || c.prefix != done {
+		c.width, c.prefix = w, done
+		c.lines = c.lines[:0]
+		for _, p := range strings.Split(termtext.Clean(done), "\n") {
+			if p == "" {
+				c.lines = append(c.lines, "")
+				continue
+			}
+			var g growWrap
+			c.lines = append(c.lines, g.update(p, w-labelWidth)...)
+		}
+		if done == "" {
+			c.lines = c.lines[:0]
+		}
+	}
+	body := append([]string(nil), c.lines...)
+	body = append(body, r.growing.update(termtext.Clean(growing), w-labelWidth)...)
+	pad := strings.Repeat(" ", labelWidth)
+	for i, line := range body {
+		lead := pad
+		if i == 0 {
+			lead = r.liveHead.labelOut
+		}
+		out = append(out, lead+r.streaming(line))
+	}
+	return out
+}
+
+func (r *Renderer) final(t *Trajectory, w int) []string {
+	f := t.Final
+	title := "Final answer"
+	out := []string{"", r.rule(title, w, false)}
+	var tags []string
+	if l := t.Label(); l != "" {
+		tags = append(tags, r.st.LabelBadge(l))
+	}
+	if f.Forced {
+		tags = append(tags, r.st.Warn.Render("forced at the step limit"))
+	}
+	if f.Cancelled {
+		tags = append(tags, r.st.Warn.Render("cancelled"))
+	}
+	if len(tags) > 0 {
+		out = append(out, strings.Join(tags, r.st.Dim.Render(" · ")))
+	}
+	md := r.md.render(termtext.Clean(f.Answer), w)
+	out = append(out, strings.Split(md, "\n")...)
+	if len(f.Sources) > 0 {
+		out = append(out, r.st.FieldLabel.Render("Sources"))
+		for i, d := range f.Sources {
+			num := i + 1
+			if i < len(f.Citations) && f.Citations[i] > 0 {
+				num = f.Citations[i]
+			}
+			where := termtext.Line(d.URL)
+			if where == "" {
+				where = termtext.Line(d.Locator)
+			}
+			if where == "" {
+				where = sourceLabel(termtext.Line(d.Source))
+			}
+			title := termtext.Line(d.Title)
+			if title == "" {
+				title = termtext.Line(d.ID)
+			}
+			lead := fmt.Sprintf("  [%d] ", num)
+			line := lead + r.st.Text.Render(truncate(title, w-len(lead)))
+			out = append(out, line)
+			out = append(out, strings.Repeat(" ", len(lead))+r.st.Dim.Render(truncate(where, w-len(lead))))
+		}
+	}
+	if len(f.InvalidCitations) > 0 {
+		nums := make([]string, len(f.InvalidCitations))
+		for i, n := range f.InvalidCitations {
+			nums[i] = fmt.Sprintf("[%d]", n)
+		}
+		out = append(out, r.st.Note.Render(truncate("⚠ cites documents it never saw: "+strings.Join(nums, " "), w)))
+	}
+	if f.Counts != nil {
+		out = append(out, r.field("Counts", r.st.Dim, CountsLine(*f.Counts), w)...)
+	}
+	fit(out, w)
+	return out
+}
+
+// CountsLine summarises a session's efficiency figures in one sentence.
+func CountsLine(c engine.Counts) string {
+	parts := []string{
+		fmt.Sprintf("%d LLM calls (%d judge, %d forced)", c.LLMCalls, c.JudgeCalls, c.ForcedCalls),
+		fmt.Sprintf("searches: %d local, %d web, %d used", c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals),
+		fmt.Sprintf("tokens: %s prompt (%s cached), %s generated", thousands(c.PromptTokens), thousands(c.CachedPromptTokens), thousands(c.OutputTokens)),
+	}
+	if c.TotalMillis > 0 {
+		parts = append(parts, fmt.Sprintf("%.1f s", float64(c.TotalMillis)/1000))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (r *Renderer) contextBefore(t *Trajectory, i, w int) []string {
+	docs := t.ContextBefore(i)
+	if len(docs) == 0 {
+		return r.field("In context", r.st.Dim, "the question only — nothing retrieved yet", w)
+	}
+	var out []string
+	for j, cd := range docs {
+		num := cd.Num
+		if num == 0 {
+			num = j + 1
+		}
+		title := termtext.Line(cd.Doc.Title)
+		if title == "" {
+			title = termtext.Line(cd.Doc.ID)
+		}
+		text := fmt.Sprintf("[%d] %s — %s", num, title, sourceLabel(termtext.Line(cd.Doc.Source)))
+		label := ""
+		if j == 0 {
+			label = "In context"
+		}
+		out = append(out, r.st.FieldLabel.Render(padRight(label, labelWidth))+r.st.Dim.Render(truncate(text, w-labelWidth)))
+	}
+	return out
+}
+
+// sourceLabel turns "local:wiki" into "LOCAL wiki" without styling.
+func sourceLabel(src string) string {
+	kind, name, ok := strings.Cut(src, ":")
+	if !ok {
+		return src
+	}
+	return strings.ToUpper(kind) + " " + name
+}
