@@ -47,6 +47,13 @@ func runTUI(e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	if len(e.cfg.Settings.Corpora) == 0 {
+		// Show (and search) the corpus a run would use: the pinned one, or
+		// the only one.
+		if order, err := a.CorpusOrder(e.cfg.Settings); err == nil {
+			e.cfg.Settings.Corpora = order
+		}
+	}
 	deps := ui.Deps{
 		Runner:   tuiRunner{a},
 		Sessions: tuiSessions{a},
