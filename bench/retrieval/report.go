@@ -17,6 +17,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 	p("prefrag bench retrieval — data %s\n", textsafe.ForTerminal(r.DataDir))
 	p("%s\n", r.Env)
+	if r.Load != "" {
+		p("%s\n", r.Load)
+	}
 	p("bleve: the product's corpus (en analyzer, textbook BM25 k1 1.2 b 0.75 over title+text)\n")
 	if r.FTS5 {
 		p("fts5: SQLite FTS5 bm25() (k1 1.2 b 0.75), tokenize '%s', query words OR-ed\n", FTS5Tokenizer)

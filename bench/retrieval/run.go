@@ -55,8 +55,11 @@ type Config struct {
 type Report struct {
 	DataDir string `json:"data_dir"`
 	// FTS5 is false when the binary lacks the reference implementation.
-	FTS5     bool         `json:"fts5"`
-	Env      string       `json:"env"`
+	FTS5 bool   `json:"fts5"`
+	Env  string `json:"env"`
+	// Load is the 1-minute load average at the start and at the end of the
+	// run (Linux), since other processes on the machine skew the timings.
+	Load     string       `json:"load,omitempty"`
 	Quality  []QualityRow `json:"quality"`
 	Speed    []SpeedRow   `json:"speed"`
 	Notes    []string     `json:"notes,omitempty"`
@@ -127,6 +130,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{DataDir: cfg.DataDir, FTS5: fts5Available, Env: environment()}
+	loadAtStart := loadAverage()
 	if !fts5Available {
 		rep.Notes = append(rep.Notes, ErrFTS5NotBuilt.Error())
 	}
@@ -160,6 +164,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Duration = time.Since(started).Seconds()
+	if loadAtStart != "" {
+		rep.Load = fmt.Sprintf("load average %s at start, %s at end", loadAtStart, loadAverage())
+	}
 	return rep, nil
 }
 
@@ -305,6 +312,19 @@ func latencies(ctx context.Context, r ranker, qs []Query, n int) ([]time.Duratio
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// loadAverage is the 1-minute load average, "" where /proc/loadavg is
+// missing.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
 
 func environment() string {
 	return fmt.Sprintf("%s %s/%s, %d CPUs, GOMAXPROCS %d", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
