@@ -17,6 +17,7 @@ type tmuxSession struct {
 	t      *testing.T
 	socket string
 	name   string
+	log    string // prefrag's log file, printed when a wait fails
 }
 
 func startTmux(t *testing.T, w *world, dir string, args ...string) *tmuxSession {
@@ -24,7 +25,8 @@ func startTmux(t *testing.T, w *world, dir string, args ...string) *tmuxSession 
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("prefrag-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "p"}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("prefrag-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "p",
+		log: filepath.Join(w.home, "data", "prefrag.log")}
 	cmd := "env"
 	for _, kv := range w.env() {
 		cmd += " " + shellQuote(kv)
@@ -83,7 +85,8 @@ func (s *tmuxSession) waitFor(what string, timeout time.Duration, want ...string
 			return scr
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("%s: %q not on the screen after %v:\n%s", what, want, timeout, scr)
+			log, _ := os.ReadFile(s.log)
+			s.t.Fatalf("%s: %q not on the screen after %v:\n%s\nprefrag.log:\n%s", what, want, timeout, scr, log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

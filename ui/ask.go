@@ -234,6 +234,9 @@ func (a *askScreen) start(question string) tea.Cmd {
 	ctx, cancel := context.WithCancel(a.sh.ctx)
 	s := a.sh.newStream()
 	a.run, a.cancel, a.running, a.stopping = s, cancel, true, false
+	// A refresh tick of the previous run may still be on its way; it will be
+	// ignored (other stream), so this run starts with its own throttle.
+	a.tickPending, a.dirty = false, false
 	a.traj = trajectory.New()
 	a.traj.Question = question
 	a.tv.set(a.traj, true)
