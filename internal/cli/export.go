@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/prefrag/prefrag/app"
 	"os"
 	"strings"
 
@@ -65,22 +65,13 @@ func sessionsExport(e *env, args []string) error {
 		}
 		recs = append(recs, rec)
 	}
-	var buf bytes.Buffer
-	if err := export.Write(&buf, *format, recs...); err != nil {
-		return err
-	}
 	if *out == "" || *out == "-" {
-		_, err := e.stdout.Write(buf.Bytes())
-		return err
+		return export.Write(e.stdout, *format, recs...)
 	}
-	name := export.FileName(recs[0].Session, *format)
-	if len(recs) > 1 {
-		name = "prefrag-sessions" + export.Extension(*format)
-	}
-	dir, file := export.Target(*out, name)
-	path, err := export.WriteExport(dir, file, buf.Bytes(), *force)
-	if errors.Is(err, export.ErrTargetExists) {
-		return fmt.Errorf("%s exists; pass --force to replace it", path)
+	path, err := export.Save(*out, *format, *force, recs...)
+	var exists *export.TargetExistsError
+	if errors.As(err, &exists) {
+		return fmt.Errorf("%s exists; pass --force to replace it", exists.Path)
 	}
 	if err != nil {
 		return err
@@ -125,4 +116,16 @@ func sessionsImport(e *env, args []string) error {
 	return nil
 }
 
-type bytesBuffer = bytes.Buffer
+// openSession opens the app and reads one session (id or unique prefix).
+func openSession(e *env, id string) (*app.App, *store.Record, error) {
+	a, err := openApp(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := a.Store.GetSession(e.ctx, id)
+	if err != nil {
+		a.Close()
+		return nil, nil, err
+	}
+	return a, rec, nil
+}

@@ -132,15 +132,11 @@ func sessionsShow(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: prefrag sessions show ID [--json]")
 	}
-	a, err := openApp(e)
+	a, rec, err := openSession(e, pos[0])
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	rec, err := a.Store.GetSession(e.ctx, pos[0])
-	if err != nil {
-		return err
-	}
 	if *asJSON {
 		return writeJSONLines(e.stdout, rec.Lines)
 	}
@@ -194,15 +190,11 @@ func sessionsRerun(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: prefrag sessions rerun ID [--offline] [--json]")
 	}
-	a, err := openApp(e)
+	a, rec, err := openSession(e, pos[0])
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	rec, err := a.Store.GetSession(e.ctx, pos[0])
-	if err != nil {
-		return err
-	}
 	var s engine.Settings
 	if err := json.Unmarshal(rec.Session.Config, &s); err != nil {
 		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)

@@ -122,19 +122,7 @@ func (s tuiSessions) Export(ctx context.Context, ids []string, format, path stri
 		}
 		recs = append(recs, rec)
 	}
-	if len(recs) == 0 {
-		return "", errors.New("no session selected")
-	}
-	var buf bytesBuffer
-	if err := export.Write(&buf, format, recs...); err != nil {
-		return "", err
-	}
-	name := export.FileName(recs[0].Session, format)
-	if len(recs) > 1 {
-		name = "prefrag-sessions" + export.Extension(format)
-	}
-	dir, file := export.Target(path, name)
-	return export.WriteExport(dir, file, buf.Bytes(), force)
+	return export.Save(path, format, force, recs...)
 }
 
 type tuiCorpora struct{ a *app.App }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -195,4 +196,24 @@ func slugify(s string, max int) string {
 		out = strings.TrimRight(out, "-")
 	}
 	return out
+}
+
+// Save renders recs in format and writes them to out: a file, or a folder
+// (existing, or ending in a separator) that gets the default file name;
+// "" means the current directory. It returns the path written; an existing
+// file is only replaced with force (the error then matches ErrTargetExists).
+func Save(out, format string, force bool, recs ...*store.Record) (string, error) {
+	if len(recs) == 0 {
+		return "", errors.New("no session to export")
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, format, recs...); err != nil {
+		return "", err
+	}
+	name := FileName(recs[0].Session, format)
+	if len(recs) > 1 {
+		name = "prefrag-sessions" + Extension(format)
+	}
+	dir, file := Target(out, name)
+	return WriteExport(dir, file, buf.Bytes(), force)
 }
