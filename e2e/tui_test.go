@@ -105,7 +105,7 @@ func TestTUIInTmux(t *testing.T) {
 		}
 		return script.Respond(c)
 	})
-	w := newWorld(t, r, fakellm.ChunkDelay(15*time.Millisecond))
+	w := newWorld(t, r, fakellm.ChunkDelay(40*time.Millisecond))
 	work := t.TempDir()
 	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model", "--web-engine", "searxng", "--searxng-url", w.search.URL()}
 	s := startTmux(t, w, work, args...)
