@@ -25,6 +25,9 @@ const (
 	poolDepth       = 10
 	// latencyK is the depth of the timed queries.
 	latencyK = 10
+	// largeWarmQueries is how many queries warm an index that had no
+	// quality pass (the --large corpus) before the timed ones.
+	largeWarmQueries = 200
 )
 
 // Config says what to run.
@@ -209,7 +212,8 @@ func loadDataset(dataDir, name string, maxDocs int) (*Dataset, error) {
 }
 
 // measure indexes ds with one engine, scores every ranker (when quality is
-// set) and times the default ranker.
+// set) and times the default ranker. The quality pass warms the index; without
+// it, the first largeWarmQueries queries do.
 func measure(ctx context.Context, cfg Config, rep *Report, build builder, ds *Dataset, quality bool) error {
 	b, err := build(ctx, cfg.WorkDir, ds, quality)
 	if err != nil {
@@ -225,7 +229,7 @@ func measure(ctx context.Context, cfg Config, rep *Report, build builder, ds *Da
 			}
 			rep.Quality = append(rep.Quality, row)
 		}
-	} else if err := warm(ctx, b.rankers[0], ds.Queries); err != nil {
+	} else if err := warm(ctx, b.rankers[0], ds.Queries[:min(len(ds.Queries), largeWarmQueries)]); err != nil {
 		return err
 	}
 	samples, err := latencies(ctx, b.rankers[0], ds.Queries, cfg.LatencySamples)
