@@ -199,7 +199,20 @@ func LoadVaswani(dataDir string) (*Dataset, error) {
 	return ds, nil
 }
 
-// LoadCranfield reads ir/cranfield (classic layout) under dataDir.
+// CranfieldGain turns a cranqrel grade into a gain. The original Cranfield
+// scale runs from 1 (a complete answer to the question) to 4 (of minimum
+// interest), so the gain is 5 − grade; -1 ("of no interest") and anything
+// outside 1–4 gain nothing. (Some tools use the raw grades as gains instead,
+// which ranks minimum-interest documents highest.)
+func CranfieldGain(grade int) int {
+	if grade < 1 || grade > 4 {
+		return 0
+	}
+	return 5 - grade
+}
+
+// LoadCranfield reads ir/cranfield (classic layout) under dataDir; the
+// judgements carry gains (see CranfieldGain).
 func LoadCranfield(dataDir string) (*Dataset, error) {
 	dir := filepath.Join(dataDir, "ir", "cranfield")
 	raw, err := readFiles(dir, "cran.all.1400", "cran.qry", "cranqrel")
@@ -222,7 +235,13 @@ func LoadCranfield(dataDir string) (*Dataset, error) {
 		}
 	}
 	qrels, bad := ParseCranfieldQrels(raw[2])
+	for _, rel := range qrels {
+		for id, g := range rel {
+			rel[id] = CranfieldGain(g)
+		}
+	}
 	ds.Queries, ds.Notes = judgedQueries(topics, qrels)
+	ds.Notes = append(ds.Notes, "graded gains on the original Cranfield scale: grade 1 (complete answer) = 4, 2 = 3, 3 = 2, 4 (minimum interest) = 1; grade -1 is not relevant")
 	if skipped > 0 {
 		ds.Notes = append(ds.Notes, fmt.Sprintf("%d empty documents skipped", skipped))
 	}

@@ -182,3 +182,11 @@ func TestFindSharedData(t *testing.T) {
 		t.Errorf("FindSharedData in an unrelated folder = %q", got)
 	}
 }
+
+func TestCranfieldGain(t *testing.T) {
+	for grade, want := range map[int]int{1: 4, 2: 3, 3: 2, 4: 1, -1: 0, 0: 0, 5: 0} {
+		if got := CranfieldGain(grade); got != want {
+			t.Errorf("CranfieldGain(%d) = %d, want %d", grade, got, want)
+		}
+	}
+}
