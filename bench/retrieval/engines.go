@@ -73,8 +73,9 @@ func buildBleve(ctx context.Context, dir string, ds *Dataset, withVariants bool)
 	}
 	b := &built{engine: EngineBleve, duration: took, passages: int(rep.Passages), size: rep.Stats.SizeBytes}
 	var opened []*local.Corpus
-	open := func(system string, boost float64) error {
-		c, err := local.OpenWith(corpora, ds.Name, local.Options{TitleBoost: boost, IdleRelease: -1})
+	open := func(system string, opts local.Options) error {
+		opts.IdleRelease = -1
+		c, err := local.OpenWith(corpora, ds.Name, opts)
 		if err != nil {
 			return err
 		}
@@ -89,11 +90,15 @@ func buildBleve(ctx context.Context, dir string, ds *Dataset, withVariants bool)
 		}
 		return errors.Join(errs...)
 	}
-	if err := open(EngineBleve, 0); err != nil {
+	if err := open(EngineBleve, local.Options{}); err != nil {
 		return nil, err
 	}
 	if withVariants && ds.HasTitles() {
-		if err := open(fmt.Sprintf("%s title boost %g", EngineBleve, BleveTitleBoost), BleveTitleBoost); err != nil {
+		if err := open(fmt.Sprintf("%s title boost %g", EngineBleve, BleveTitleBoost), local.Options{TitleBoost: BleveTitleBoost}); err != nil {
+			b.close()
+			return nil, err
+		}
+		if err := open(EngineBleve+" title heuristics", local.Options{TitleHeuristics: true}); err != nil {
 			b.close()
 			return nil, err
 		}

@@ -64,7 +64,7 @@ func TestRunSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	systems := []string{"bleve", "bleve title boost 1"}
+	systems := []string{"bleve", "bleve title boost 1", "bleve title heuristics"}
 	engines := []string{"bleve"}
 	if fts5Available {
 		systems = append(systems, "fts5", "fts5 title weight 2")

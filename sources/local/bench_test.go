@@ -108,6 +108,8 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkSearchVaswani measures top-10 latency with the 93 real Vaswani
 // queries over its 11,429 abstracts (skipped without ../shared/data).
+// BenchmarkSearchVaswani times top-10 queries with plain BM25 and with the
+// product's default ranking (BM25 + title heuristics over the top 50).
 func BenchmarkSearchVaswani(b *testing.B) {
 	data := sharedData(b, "ir/vaswani-npl")
 	if data == "" {
@@ -119,7 +121,16 @@ func BenchmarkSearchVaswani(b *testing.B) {
 		b.Fatal(err)
 	}
 	topics, _ := vaswaniTopics(b, data)
-	c, err := OpenWith(dir, "v", Options{IdleRelease: -1})
+	for _, v := range []struct {
+		name string
+		opts Options
+	}{{"bm25", Options{IdleRelease: -1}}, {"default", Options{TitleHeuristics: true, IdleRelease: -1}}} {
+		b.Run(v.name, func(b *testing.B) { benchQueries(b, dir, topics, v.opts) })
+	}
+}
+
+func benchQueries(b *testing.B, dir string, topics []topic, opts Options) {
+	c, err := OpenWith(dir, "v", opts)
 	if err != nil {
 		b.Fatal(err)
 	}

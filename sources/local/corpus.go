@@ -21,6 +21,11 @@ type Options struct {
 	// over titles alone to the body score. 0 (the default) ranks title and
 	// text together as one field, which measured best.
 	TitleBoost float64
+	// TitleHeuristics re-ranks the top TitleCandidates hits so that
+	// passages whose title equals the query (exactly, then ignoring case)
+	// or appears in it come first, as the PrefRAG reference code does.
+	// Open turns it on (see DefaultOptions); the zero Options leave it off.
+	TitleHeuristics bool
 	// BM25 parameters; zero means bm25.Default (k1 1.2, b 0.75).
 	BM25 bm25.Params
 	// IdleRelease overrides the package IdleRelease: how long the index
@@ -53,8 +58,15 @@ type handle struct {
 
 // Open opens corpus name under dir for searching.
 func Open(dir, name string) (*Corpus, error) {
-	return OpenWith(dir, name, Options{})
+	return OpenWith(dir, name, DefaultOptions())
 }
+
+// DefaultOptions are the product's ranking: textbook BM25 over title and
+// text, then the title heuristics, which raised supporting-paragraph
+// recall@5 and @10 on all four multi-hop pools of `prefrag bench retrieval`
+// (HotpotQA: 0.780 → 0.851 and 0.925 → 0.934) and left Vaswani and
+// Cranfield unchanged.
+func DefaultOptions() Options { return Options{TitleHeuristics: true} }
 
 // OpenWith is Open with options. It fails with ErrNotFound for a missing
 // corpus; a corpus that another process is indexing right now opens, and
@@ -241,9 +253,17 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 		return nil, err
 	}
 	defer c.release(h)
-	hits, err := search(ctx, h, query, k, c.opts)
+	heuristics := c.opts.TitleHeuristics && k > 0
+	n := k
+	if heuristics {
+		n = max(k, TitleCandidates)
+	}
+	hits, err := search(ctx, h, query, n, c.opts)
 	if err != nil {
 		return nil, err
+	}
+	if heuristics {
+		hits = rerankByTitle(query, hits, k)
 	}
 	for i := range hits {
 		hits[i].Source = c.Name()
