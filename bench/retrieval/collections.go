@@ -55,35 +55,19 @@ func ParseTRECTopics(data []byte) []Query {
 // ParseTRECQrels reads "query iteration doc grade" lines. Lines of another
 // shape are counted as bad and skipped.
 func ParseTRECQrels(data []byte) (qrels map[string]map[string]int, bad int) {
-	qrels = make(map[string]map[string]int)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) != 4 {
-			bad++
-			continue
-		}
-		g, err := strconv.Atoi(f[3])
-		if err != nil {
-			bad++
-			continue
-		}
-		addJudgement(qrels, f[0], f[2], g)
-	}
-	if sc.Err() != nil {
-		bad++
-	}
-	return qrels, bad
+	return parseQrels(data, 4, 0, 2, 3)
 }
 
 // ParseCranfieldQrels reads "query doc grade" lines (the classic cranqrel
 // layout). Query numbers in this file are the 1-based positions of the
 // queries in cran.qry, not their .I numbers.
 func ParseCranfieldQrels(data []byte) (qrels map[string]map[string]int, bad int) {
+	return parseQrels(data, 3, 0, 1, 2)
+}
+
+// parseQrels reads judgement lines of exactly width fields, taking the
+// query, document and grade from the given columns.
+func parseQrels(data []byte, width, query, doc, grade int) (qrels map[string]map[string]int, bad int) {
 	qrels = make(map[string]map[string]int)
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -92,16 +76,16 @@ func ParseCranfieldQrels(data []byte) (qrels map[string]map[string]int, bad int)
 		if len(f) == 0 {
 			continue
 		}
-		if len(f) != 3 {
+		if len(f) != width {
 			bad++
 			continue
 		}
-		g, err := strconv.Atoi(f[2])
+		g, err := strconv.Atoi(f[grade])
 		if err != nil {
 			bad++
 			continue
 		}
-		addJudgement(qrels, f[0], f[1], g)
+		addJudgement(qrels, f[query], f[doc], g)
 	}
 	if sc.Err() != nil {
 		bad++
