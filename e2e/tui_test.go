@@ -136,6 +136,9 @@ func TestTUIInTmux(t *testing.T) {
 	s.waitFor("stepper", 10*time.Second, "session ")
 	s.keys("Home")
 	first := s.waitFor("first step", 5*time.Second, "step 1")
+	// The analyst's verdict on the judge's decision of step 1.
+	s.keys("a")
+	s.waitFor("verdict", 5*time.Second, "judge of step 1 was correct")
 	s.keys("Right", "Right")
 	s.waitFor("stepping", 5*time.Second, "step 3")
 	if first == s.screen() {
@@ -158,6 +161,12 @@ func TestTUIInTmux(t *testing.T) {
 	md, _ := os.ReadFile(exported[0])
 	if !strings.HasPrefix(string(md), "# In what year did the Danish") || !strings.Contains(string(md), "1974") {
 		t.Errorf("export:\n%s", md)
+	}
+
+	// The verdict travels with the judge's inputs into the preference pairs.
+	pairs, _, _ := w.run("sessions", "export", "--all", "--format", "pairs")
+	if !strings.Contains(pairs, `"user_verdict":"correct"`) {
+		t.Errorf("pairs export lacks the verdict given in the stepper:\n%s", pairs)
 	}
 
 	// The partial session is stored as cancelled.

@@ -119,11 +119,12 @@ func (r *scriptRunner) last() (string, engine.Settings, []engine.Consent) {
 
 // fakeSessions serves the scripted session and two more.
 type fakeSessions struct {
-	mu      sync.Mutex
-	list    []SessionSummary
-	filters []string
-	exports []exportCall
-	exists  map[string]bool
+	mu       sync.Mutex
+	list     []SessionSummary
+	filters  []string
+	exports  []exportCall
+	exists   map[string]bool
+	verdicts map[int]string
 }
 
 type exportCall struct {
@@ -177,6 +178,16 @@ func (f *fakeSessions) Export(_ context.Context, ids []string, format, path stri
 		return "", fmt.Errorf("export: %s: %w", path, fs.ErrExist)
 	}
 	return path, nil
+}
+
+func (f *fakeSessions) Verdict(_ context.Context, id string, seq int, verdict string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.verdicts == nil {
+		f.verdicts = map[int]string{}
+	}
+	f.verdicts[seq] = verdict
+	return nil
 }
 
 func (f *fakeSessions) calls() []exportCall {

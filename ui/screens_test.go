@@ -315,3 +315,37 @@ func TestBlockedWebAndEmptyCorpusShownInPlace(t *testing.T) {
 	h.keys("tab", "g")
 	h.golden("shown", "nothing found — the corpus may be empty", "blocked the search", "web unavailable")
 }
+
+// The analyst's verdict on a judge decision is saved against the selection
+// event it concerns; a stop without a judge decision says so.
+func TestStepperJudgeVerdict(t *testing.T) {
+	h := newHarness(t)
+	h.openSession()
+	h.keys("a") // step 1: the judge kept the local documents
+	h.waitFor("judge of step 1 was correct")
+	h.keys("right") // step 2: the judge switched to the web
+	h.waitFor("2/6", "switching to web")
+	h.keys("d")
+	h.waitFor("judge of step 2 was incorrect")
+	h.keys("end")
+	h.waitFor("6/6")
+	h.keys("a")
+	h.waitFor("no judge decision")
+	want := map[int]string{}
+	for _, ev := range scripted.Stored(testStart) {
+		if ev.Type == engine.EventSelection && (ev.Step == 1 || ev.Step == 2) {
+			want[ev.Seq] = map[int]string{1: VerdictCorrect, 2: VerdictIncorrect}[ev.Step]
+		}
+	}
+	h.sessions.mu.Lock()
+	got := h.sessions.verdicts
+	h.sessions.mu.Unlock()
+	if len(want) != 2 || len(got) != 2 {
+		t.Fatalf("verdicts %v, want %v", got, want)
+	}
+	for seq, v := range want {
+		if got[seq] != v {
+			t.Errorf("verdict on selection seq %d = %q, want %q", seq, got[seq], v)
+		}
+	}
+}

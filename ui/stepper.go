@@ -25,6 +25,8 @@ type stepperScreen struct {
 	pos     int // 1-based stop: a block, or the final answer after the last block
 	loading bool
 	err     error
+	// note reports the last verdict saved (or why it was not).
+	note string
 
 	goBack        bool
 	width, height int
@@ -34,6 +36,14 @@ type eventsMsg struct {
 	id  string
 	evs []engine.Event
 	err error
+}
+
+// verdictMsg is the result of saving a verdict on a judge decision.
+type verdictMsg struct {
+	id      string
+	step    int
+	verdict string
+	err     error
 }
 
 func newStepperScreen(sh *shared) *stepperScreen {
@@ -50,8 +60,11 @@ func (s *stepperScreen) back() bool {
 }
 
 func (s *stepperScreen) owns(msg tea.Msg) bool {
-	_, ok := msg.(eventsMsg)
-	return ok
+	switch msg.(type) {
+	case eventsMsg, verdictMsg:
+		return true
+	}
+	return false
 }
 
 func (s *stepperScreen) setSize(w, h int) {
@@ -62,7 +75,7 @@ func (s *stepperScreen) setSize(w, h int) {
 
 // load fetches a session's events.
 func (s *stepperScreen) load(id string) tea.Cmd {
-	s.id, s.traj, s.pos, s.err, s.loading = id, nil, 0, nil, true
+	s.id, s.traj, s.pos, s.err, s.loading, s.note = id, nil, 0, nil, true, ""
 	s.tv.set(nil, false)
 	src := s.sh.deps.Sessions
 	if src == nil {
@@ -103,6 +116,16 @@ func (s *stepperScreen) update(msg tea.Msg) tea.Cmd {
 		s.tv.set(s.traj, false)
 		s.show()
 		return nil
+	case verdictMsg:
+		if msg.id != s.id {
+			return nil
+		}
+		if msg.err != nil {
+			s.note = "✗ verdict not saved: " + oneLine(msg.err.Error())
+		} else {
+			s.note = fmt.Sprintf("saved: the judge of step %d was %s (exported with --format pairs)", msg.step, msg.verdict)
+		}
+		return nil
 	case tea.MouseWheelMsg:
 		s.tv.update(msg)
 	case tea.KeyPressMsg:
@@ -127,11 +150,34 @@ func (s *stepperScreen) update(msg tea.Msg) tea.Cmd {
 				id := s.id
 				return func() tea.Msg { return openExportMsg{ids: []string{id}} }
 			}
+		case key.Matches(msg, s.keys.Agree):
+			return s.verdict(VerdictCorrect)
+		case key.Matches(msg, s.keys.Object):
+			return s.verdict(VerdictIncorrect)
 		default:
 			s.tv.update(msg)
 		}
 	}
 	return nil
+}
+
+// verdict records the analyst's verdict on the judge decision of the
+// current step (its last one, when a step had several).
+func (s *stepperScreen) verdict(v string) tea.Cmd {
+	if s.traj == nil || s.pos < 1 || s.pos > len(s.traj.Blocks) || len(s.traj.Blocks[s.pos-1].Selections) == 0 {
+		s.note = "this step has no judge decision to agree or disagree with"
+		return nil
+	}
+	src := s.sh.deps.Sessions
+	if src == nil {
+		return nil
+	}
+	b := s.traj.Blocks[s.pos-1]
+	sel := b.Selections[len(b.Selections)-1]
+	ctx, id, step := s.sh.ctx, s.id, b.Step
+	return func() tea.Msg {
+		return verdictMsg{id: id, step: step, verdict: v, err: src.Verdict(ctx, id, sel.Seq, v)}
+	}
 }
 
 func (s *stepperScreen) goTo(pos int) {
@@ -143,6 +189,7 @@ func (s *stepperScreen) goTo(pos int) {
 		return
 	}
 	s.pos = pos
+	s.note = ""
 	s.show()
 }
 
@@ -189,7 +236,11 @@ func (s *stepperScreen) view() string {
 		head = st.Bold.Render(fmt.Sprintf(" %d/%d", s.pos, s.stops())) + st.Dim.Render(" · "+where+" · ") +
 			st.Text.Render(oneLine(s.traj.Question))
 	}
-	return strings.Join([]string{truncateTo(head, s.width), "", s.tv.view()}, "\n")
+	sub := ""
+	if s.note != "" {
+		sub = st.Dim.Render(" " + s.note)
+	}
+	return strings.Join([]string{truncateTo(head, s.width), truncateTo(sub, s.width), s.tv.view()}, "\n")
 }
 
 func (s *stepperScreen) bindings() []keyGroup {

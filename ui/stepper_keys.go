@@ -10,6 +10,8 @@ type stepperKeys struct {
 	Last   key.Binding
 	Reask  key.Binding
 	Export key.Binding
+	Agree  key.Binding
+	Object key.Binding
 	Back   key.Binding
 }
 
@@ -21,10 +23,12 @@ func newStepperKeys() stepperKeys {
 		Last:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step")),
 		Reask:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-ask")),
 		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export")),
+		Agree:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "judge was right")),
+		Object: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "judge was wrong")),
 		Back:   key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back")),
 	}
 }
 
 func (k stepperKeys) bindings() []key.Binding {
-	return []key.Binding{k.Next, k.Prev, k.First, k.Last, k.Reask, k.Export, k.Back}
+	return []key.Binding{k.Next, k.Prev, k.First, k.Last, k.Reask, k.Export, k.Agree, k.Object, k.Back}
 }

@@ -45,7 +45,17 @@ type Sessions interface {
 	// and returns the path written. An existing path is not overwritten
 	// unless force is set: the error then matches fs.ErrExist.
 	Export(ctx context.Context, ids []string, format, path string, force bool) (string, error)
+	// Verdict records the analyst's verdict ("correct" or "incorrect") on
+	// the selection judge's decision stored as event seq of session id; it
+	// goes with the judge's inputs into the preference-pair export.
+	Verdict(ctx context.Context, id string, seq int, verdict string) error
 }
+
+// Verdicts on a judge decision.
+const (
+	VerdictCorrect   = "correct"
+	VerdictIncorrect = "incorrect"
+)
 
 // SessionSummary is one line of the sessions screen.
 type SessionSummary struct {

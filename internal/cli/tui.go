@@ -125,6 +125,10 @@ func (s tuiSessions) Export(ctx context.Context, ids []string, format, path stri
 	return export.Save(path, format, force, recs...)
 }
 
+func (s tuiSessions) Verdict(ctx context.Context, id string, seq int, verdict string) error {
+	return s.a.Store.SetJudgeVerdict(ctx, id, seq, verdict)
+}
+
 type tuiCorpora struct{ a *app.App }
 
 func (c tuiCorpora) List(ctx context.Context) ([]ui.CorpusInfo, error) {
