@@ -68,6 +68,8 @@ func (x *extraction) extract() error {
 		return x.docx()
 	case ".pdf":
 		return x.pdf()
+	case ".epub":
+		return x.epub()
 	default:
 		return x.text()
 	}

@@ -211,3 +211,34 @@ func (x *extraction) pdf() error {
 	x.hash = hash
 	return nil
 }
+
+// epub indexes a book chapter by chapter, in reading order; locators are
+// "path#ch<n>" and passages carry the book's title (and the chapter's when
+// it has its own).
+func (x *extraction) epub() error {
+	hash, err := hashFile(x.ctx, x.path)
+	if err != nil {
+		return err
+	}
+	_, err = ingest.ExtractEPUB(x.ctx, x.path, func(n int, ch ingest.EPUBChapter) error {
+		book := ch.Book
+		if book == "" {
+			book = fileTitle(x.path)
+		}
+		title := book
+		if ch.Title != "" && ch.Title != book {
+			title = book + " — " + ch.Title
+		}
+		loc := x.path + "#ch" + strconv.Itoa(n)
+		sp := x.splitterFor(title, func(int64) string { return loc })
+		if _, err := io.WriteString(sp, ch.Text); err != nil {
+			return err
+		}
+		return sp.Close()
+	})
+	if err != nil {
+		return err
+	}
+	x.hash = hash
+	return nil
+}

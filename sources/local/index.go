@@ -67,7 +67,7 @@ type Report struct {
 // supported file extensions.
 var supported = map[string]bool{
 	".txt": true, ".md": true, ".markdown": true, ".jsonl": true,
-	".html": true, ".htm": true, ".docx": true, ".pdf": true,
+	".html": true, ".htm": true, ".docx": true, ".pdf": true, ".epub": true,
 }
 
 // Index ingests files and folders (recursively) into corpus name under dir,
