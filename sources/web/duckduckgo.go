@@ -207,7 +207,36 @@ func absoluteHTTP(u *url.URL) (string, bool, bool) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
 		return "", false, false
 	}
-	return u.String(), false, true
+	return escapeURL(u.String()), false, true
+}
+
+// escapeURL percent-encodes the bytes a URL must not carry raw: controls,
+// spaces and everything outside ASCII (url.URL.String keeps a raw query's
+// bytes as they came, invalid UTF-8 included).
+func escapeURL(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // isChallengeElement spots DuckDuckGo's bot challenge: the anomaly modal,

@@ -434,3 +434,16 @@ func FuzzParseDuckDuckGo(f *testing.F) {
 		checkResults(t, page.results)
 	})
 }
+
+func TestEscapeURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.org/a?b=c":              "https://example.org/a?b=c",
+		"https://0?\x89":                         "https://0?%89",
+		"https://de.wikipedia.org/wiki/Sørensen": "https://de.wikipedia.org/wiki/S%C3%B8rensen",
+		"https://x.y/a b\x1b[31m":                "https://x.y/a%20b%1B[31m",
+	} {
+		if got := escapeURL(in); got != want {
+			t.Errorf("escapeURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
