@@ -66,7 +66,7 @@ func parseProcStat(line string) (procStat, error) {
 	}
 	fields := strings.Fields(line[end+1:])
 	// fields[0] is field 3 (state), so field 22 is fields[19].
-	if len(fields) < 20 || len(fields[0]) != 1 {
+	if len(fields) < 20 || len(fields[0]) != 1 || !isStateLetter(fields[0][0]) {
 		return procStat{}, errProcStat
 	}
 	start, err := strconv.ParseUint(fields[19], 10, 64)
@@ -75,6 +75,10 @@ func parseProcStat(line string) (procStat, error) {
 	}
 	return procStat{state: fields[0][0], start: start}, nil
 }
+
+// isStateLetter reports whether c can be a process state (R, S, D, Z, T,
+// t, X, I …: always a letter).
+func isStateLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
 // ownerState is what can be said about a session's owner from here.
 type ownerState int
