@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime="${FUZZTIME:-5s}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 
 echo "== go vet"
 go vet ./...
@@ -18,12 +20,17 @@ grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r file; do
   pkg="./$(dirname "${file#./}")"
   for target in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$file" | sed 's/^func //'); do
     echo "-- $pkg $target"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" > /tmp/prefrag-fuzz.log 2>&1 || {
-      cat /tmp/prefrag-fuzz.log
+    if go test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" > "$log" 2>&1; then
+      tail -n 1 "$log"
+    elif ! grep -q "Failing input written" "$log" && grep -q "context deadline exceeded" "$log"; then
+      # Go 1.26's fuzz coordinator can report its own -fuzztime deadline as a
+      # failure, with no failing input (golang/go#75804, fixed in Go 1.27).
+      echo "ok (no failing input; Go's fuzz-deadline race, golang/go#75804, reported and ignored)"
+    else
+      cat "$log"
       echo "fuzz target $target in $pkg failed" >&2
       exit 1
-    }
-    tail -n 1 /tmp/prefrag-fuzz.log
+    fi
   done
 done
 echo "== all checks passed"
