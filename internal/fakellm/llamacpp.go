@@ -119,6 +119,28 @@ func (s *Server) slotStore(slot int, content string) {
 }
 
 // badSlot answers a request for a slot that does not exist.
+// admitLlama does what both llama.cpp generation endpoints do before
+// generating: honour a "model" field, check the slot for slotPrompt, record
+// the call and answer a scripted HTTP error. ok is false when the answer
+// has been written already.
+func (s *Server) admitLlama(w http.ResponseWriter, r *http.Request, idx int, call Call, body map[string]any, stream bool, slotPrompt string) (Call, Reply, int, int, bool) {
+	if m, _ := body["model"].(string); m != "" {
+		call.Model = m
+	}
+	slot, prefix, ok := s.slotFor(call.Slot, slotPrompt)
+	if !ok {
+		s.recordCall(idx, call, stream)
+		s.badSlot(w, r)
+		return call, Reply{}, 0, 0, false
+	}
+	call, reply := s.beginCall(idx, call, stream)
+	if reply.Status != 0 && reply.Status != http.StatusOK {
+		llamaError(w, reply.Status, reply.Error)
+		return call, reply, 0, 0, false
+	}
+	return call, reply, slot, prefix, true
+}
+
 func (s *Server) badSlot(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.hangBadSlot {
 		<-r.Context().Done()
@@ -209,18 +231,8 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 		Options:  llamaOptions(body),
 		Slot:     requested,
 	}
-	if m, _ := body["model"].(string); m != "" {
-		call.Model = m
-	}
-	slot, prefix, ok := s.slotFor(requested, prompt)
+	call, reply, slot, prefix, ok := s.admitLlama(w, r, idx, call, body, stream, prompt)
 	if !ok {
-		s.recordCall(idx, call, stream)
-		s.badSlot(w, r)
-		return
-	}
-	call, reply := s.beginCall(idx, call, stream)
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		llamaError(w, reply.Status, reply.Error)
 		return
 	}
 	g := s.prepare(reply, call.Stop, intValue(body["n_predict"], -1))
@@ -349,18 +361,8 @@ func (s *Server) llamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		Options:  llamaOptions(body),
 		Slot:     requested,
 	}
-	if m, _ := body["model"].(string); m != "" {
-		call.Model = m
-	}
-	slot, prefix, ok := s.slotFor(requested, templated)
+	call, reply, slot, prefix, ok := s.admitLlama(w, r, idx, call, body, stream, templated)
 	if !ok {
-		s.recordCall(idx, call, stream)
-		s.badSlot(w, r)
-		return
-	}
-	call, reply := s.beginCall(idx, call, stream)
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		llamaError(w, reply.Status, reply.Error)
 		return
 	}
 	limit := intValue(body["max_tokens"], intValue(body["n_predict"], -1))
