@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -53,7 +56,20 @@ type Response struct {
 	Duration           time.Duration
 	// DoneReason is "stop", "length" or what the server said.
 	DoneReason string
+	// CutByClient is true when the client stopped reading because the
+	// reply went past the request's NumPredict (a server that ignores its
+	// generation limit); DoneReason is then "length".
+	CutByClient bool
 }
+
+// DoneLength is the DoneReason of a reply that stopped on its generation
+// limit (Ollama "length", llama.cpp stop_type "limit", OpenAI
+// finish_reason "length").
+const DoneLength = "length"
+
+// Truncated reports whether the reply stopped on its generation limit
+// rather than on its own.
+func (r Response) Truncated() bool { return r.DoneReason == DoneLength }
 
 // TokenFunc receives streamed text deltas. It may be nil.
 type TokenFunc func(delta string)
@@ -72,11 +88,55 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	hint := "start it with `ollama serve`"
-	if e.Backend == "llamacpp" {
-		hint = "start it with `llama-server -m MODEL.gguf --port 8080 -np 2`"
+	return fmt.Sprintf("cannot reach the %s server at %s — %s, or pass --llm-url", e.Backend, e.Addr, StartHint(e.Backend, e.Addr))
+}
+
+// StartHint says how to start a server of backend listening where addr
+// (a base URL) points: llama-server's --host/--port, or Ollama's
+// OLLAMA_HOST when the address is not Ollama's default.
+func StartHint(backend, addr string) string {
+	host, port := "127.0.0.1", ""
+	if u, err := url.Parse(addr); err == nil && u.Host != "" {
+		host, port = u.Hostname(), u.Port()
 	}
-	return fmt.Sprintf("cannot reach the %s server at %s — %s, or pass --llm-url", e.Backend, e.Addr, hint)
+	local := host == "127.0.0.1" || host == "localhost" || host == "::1"
+	if backend == "llamacpp" {
+		if port == "" {
+			port = "8080"
+		}
+		hostFlag := ""
+		if !local {
+			hostFlag = " --host " + host
+		}
+		return fmt.Sprintf("start it with `llama-server -m MODEL.gguf%s --port %s -np 2`", hostFlag, port)
+	}
+	if port == "" {
+		port = "11434"
+	}
+	if local && port == "11434" {
+		return "start it with `ollama serve`"
+	}
+	return fmt.Sprintf("start it with `OLLAMA_HOST=%s ollama serve`", net.JoinHostPort(host, port))
+}
+
+// RedactURL removes the password of a URL's user:password@ part, for
+// every message, event and log line that names a server.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Not parseable: drop anything up to an '@' after the scheme.
+		if i := strings.Index(raw, "@"); i >= 0 {
+			if j := strings.Index(raw, "://"); j >= 0 && j < i {
+				return raw[:j+3] + "xxxxx" + raw[i:]
+			}
+			return "xxxxx" + raw[i:]
+		}
+		return raw
+	}
+	if u.User == nil {
+		return raw
+	}
+	return u.Redacted()
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
@@ -103,6 +163,16 @@ type ServerError struct {
 	Backend string
 	Status  int
 	Message string
+	// Type is the server's error type when it gave one (llama.cpp's
+	// "type", e.g. "invalid_request_error").
+	Type string
+}
+
+// Retryable reports whether trying the same request again may succeed: a
+// failure of the connection or the stream (no status), or a 5xx answer. A
+// 4xx answer is the server's verdict on the request and would be repeated.
+func (e *ServerError) Retryable() bool {
+	return e.Status == 0 || e.Status >= 500
 }
 
 func (e *ServerError) Error() string {
@@ -127,3 +197,67 @@ func (e *LoadingError) Error() string {
 }
 
 func (e *LoadingError) Is(target error) bool { return target == ErrLoading }
+
+// ErrContextExceeded is matched when the prompt does not fit the server's
+// context window.
+var ErrContextExceeded = errors.New("prompt exceeds the context window")
+
+// ContextExceededError is llama-server's exceed_context_size_error (HTTP
+// 400): the prompt has more tokens than one slot's context. It is never
+// worth retrying.
+type ContextExceededError struct {
+	Backend      string
+	PromptTokens int // 0 when the server did not say
+	NCtx         int // the slot's context; 0 when the server did not say
+	Message      string
+}
+
+func (e *ContextExceededError) Error() string {
+	size := "its context window"
+	if e.NCtx > 0 {
+		size = fmt.Sprintf("its context of %d tokens per slot", e.NCtx)
+	}
+	n := ""
+	if e.PromptTokens > 0 {
+		n = fmt.Sprintf(" (%d tokens)", e.PromptTokens)
+	}
+	hint := "restart the server with a larger context (llama-server: -c is shared by the -np slots) or lower -k and --max-steps"
+	if e.Backend == "ollama" {
+		hint = "raise --num-ctx or lower -k and --max-steps"
+	}
+	return fmt.Sprintf("the prompt%s does not fit the %s server's %s — %s", n, e.Backend, size, hint)
+}
+
+func (e *ContextExceededError) Is(target error) bool { return target == ErrContextExceeded }
+
+// ErrWrongServer is matched when the address answers HTTP but is not a
+// server of the chosen backend.
+var ErrWrongServer = errors.New("not a server of the chosen backend")
+
+// WrongServerError says what is on the other end instead.
+type WrongServerError struct {
+	Backend string // the backend asked for
+	Addr    string // redacted base URL
+	// Evidence is what was observed, e.g. "GET /api/version answered 404".
+	Evidence string
+	// Looks names the backend it seems to be instead ("llamacpp", "ollama"),
+	// or "" when it looks like neither.
+	Looks string
+}
+
+func (e *WrongServerError) Error() string {
+	name := map[string]string{"ollama": "Ollama", "llamacpp": "a llama.cpp server"}[e.Backend]
+	if name == "" {
+		name = e.Backend
+	}
+	next := "check --llm-url"
+	switch e.Looks {
+	case "llamacpp":
+		next = "it looks like llama.cpp's llama-server: pass --llm llamacpp"
+	case "ollama":
+		next = "it looks like Ollama: pass --llm ollama"
+	}
+	return fmt.Sprintf("the server at %s does not look like %s (%s) — %s", e.Addr, name, e.Evidence, next)
+}
+
+func (e *WrongServerError) Is(target error) bool { return target == ErrWrongServer }

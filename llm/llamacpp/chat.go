@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // chat streams POST /v1/chat/completions (servers without /apply-template).
@@ -26,6 +27,7 @@ func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken ll
 	resp := llm.Response{Model: c.Model()}
 	var text strings.Builder
 	finished := false
+	limit := transport.NewOutputLimit(req.Options.NumPredict)
 	err := c.stream(ctx, "/v1/chat/completions", body, func(ev sseLine) (bool, error) {
 		if ev.Field == "error" {
 			return true, c.streamError(ev.Value)
@@ -45,9 +47,13 @@ func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken ll
 		}
 		for _, ch := range chunk.Choices {
 			if d := ch.Delta.Content; d != nil && *d != "" {
-				text.WriteString(*d)
-				if onToken != nil {
-					onToken(*d)
+				kept := limit.Add(*d)
+				text.WriteString(kept)
+				if onToken != nil && kept != "" {
+					onToken(kept)
+				}
+				if limit.Over() {
+					return true, nil // stop reading: the stream is closed on return
 				}
 			}
 			if ch.FinishReason != nil && *ch.FinishReason != "" {
@@ -73,8 +79,15 @@ func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken ll
 		return false, nil
 	})
 	resp.Text = text.String()
+	if resp.OutputTokens == 0 {
+		resp.OutputTokens = limit.Chunks()
+	}
 	if err != nil {
 		return resp, err
+	}
+	if limit.Over() {
+		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
+		return resp, nil
 	}
 	if !finished {
 		return resp, errEndedEarly()

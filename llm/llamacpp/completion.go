@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // sampling returns the fields shared by both generation endpoints.
@@ -46,6 +47,8 @@ func (c *Client) complete(ctx context.Context, req llm.Request, prompt string, s
 	resp := llm.Response{Model: c.Model()}
 	var text strings.Builder
 	finished := false
+	limit := transport.NewOutputLimit(req.Options.NumPredict)
+	predicted := 0
 	err := c.stream(ctx, "/completion", body, func(ev sseLine) (bool, error) {
 		if ev.Field == "error" {
 			return true, c.streamError(ev.Value)
@@ -57,22 +60,43 @@ func (c *Client) complete(ctx context.Context, req llm.Request, prompt string, s
 		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 			return true, c.streamError(chunk.Error)
 		}
-		if chunk.Content != "" {
-			text.WriteString(chunk.Content)
-			if onToken != nil {
-				onToken(chunk.Content)
-			}
-		}
 		if chunk.Stop {
+			// The final event carries no new text on llama-server, but
+			// an older one may: keep it within the limit.
+			if d := limit.Add(chunk.Content); d != "" {
+				text.WriteString(d)
+				if onToken != nil {
+					onToken(d)
+				}
+			}
 			finished = true
 			fillCompletionCounts(&resp, chunk)
 			return true, nil
 		}
+		predicted = max(predicted, chunk.TokensPredicted)
+		if chunk.Content != "" {
+			d := limit.Add(chunk.Content)
+			text.WriteString(d)
+			if onToken != nil && d != "" {
+				onToken(d)
+			}
+			if limit.Over() {
+				return true, nil // stop reading: the stream is closed on return
+			}
+		}
 		return false, nil
 	})
 	resp.Text = text.String()
+	if !finished {
+		// Tokens streamed before a crash, a cancel or a cut still count.
+		resp.OutputTokens = max(predicted, limit.Chunks())
+	}
 	if err != nil {
 		return resp, err
+	}
+	if limit.Over() {
+		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
+		return resp, nil
 	}
 	if !finished {
 		return resp, errEndedEarly()

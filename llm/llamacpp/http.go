@@ -17,9 +17,9 @@ import (
 func (c *Client) streamError(raw []byte) error {
 	e := parseErrorBody(raw)
 	if e.Code == http.StatusServiceUnavailable {
-		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+		return &llm.LoadingError{Backend: backend, Addr: c.addr}
 	}
-	return &llm.ServerError{Backend: backend, Status: e.Code, Message: "error during generation: " + e.Message}
+	return e.typed(0, "error during generation: ")
 }
 
 // stream POSTs body to p and feeds every event to fn, under the watchdog.
@@ -28,7 +28,7 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 	defer wd.Stop()
 	res, err := c.send(wctx, http.MethodPost, p, body, "text/event-stream")
 	if err != nil {
-		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	defer res.Body.Close()
 	// Bytes, not headers, prove progress: some servers send headers at once
@@ -49,10 +49,10 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 		if errors.As(err, &se) || errors.As(err, &le) {
 			return err
 		}
-		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	if ctx.Err() != nil || wd.Stalled() != nil {
-		return transport.Classify(ctx, backend, c.base.String(), wd, context.Canceled)
+		return transport.Classify(ctx, backend, c.addr, wd, context.Canceled)
 	}
 	return nil
 }
@@ -100,13 +100,9 @@ func (c *Client) httpError(p string, res *http.Response) error {
 	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed:
 		return fmt.Errorf("%s %s: %w", backend, p, errNoEndpoint)
 	case res.StatusCode == http.StatusServiceUnavailable:
-		return &llm.LoadingError{Backend: backend, Addr: c.base.String()}
+		return &llm.LoadingError{Backend: backend, Addr: c.addr}
 	}
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(res.StatusCode)
-	}
-	return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: msg}
+	return e.typed(res.StatusCode, "")
 }
 
 // doJSON runs one non-streaming request. firstByte bounds the wait for the
@@ -116,7 +112,7 @@ func (c *Client) doJSON(ctx context.Context, method, p string, body, out any, fi
 	defer wd.Stop()
 	res, err := c.send(wctx, method, p, body, "application/json")
 	if err != nil {
-		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode >= 400 {
@@ -124,7 +120,7 @@ func (c *Client) doJSON(ctx context.Context, method, p string, body, out any, fi
 	}
 	raw, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
 	if err != nil {
-		return transport.Classify(ctx, backend, c.base.String(), wd, err)
+		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
 		return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: fmt.Sprintf("%s answered something that is not JSON: %v", p, err)}

@@ -69,6 +69,7 @@ const (
 // Client talks to one llama-server. It is safe for concurrent use.
 type Client struct {
 	base     *url.URL
+	addr     string // base with the password redacted, for messages
 	http     *http.Client
 	timeouts transport.Timeouts
 
@@ -108,13 +109,13 @@ func WithCheckTimeout(d time.Duration) Option { return func(t *transport.Timeout
 func New(baseURL, model string, opts ...Option) (*Client, error) {
 	base, err := transport.ParseBaseURL(baseURL, "8080")
 	if err != nil {
-		return nil, fmt.Errorf("llamacpp: %w", err)
+		return nil, fmt.Errorf("llamacpp: %s", strings.ReplaceAll(err.Error(), baseURL, llm.RedactURL(baseURL)))
 	}
 	t := transport.DefaultTimeouts()
 	for _, o := range opts {
 		o(&t)
 	}
-	return &Client{base: base, http: transport.NewHTTPClient(t.Dial), timeouts: t, model: strings.TrimSpace(model)}, nil
+	return &Client{base: base, addr: llm.RedactURL(base.String()), http: transport.NewHTTPClient(t.Dial), timeouts: t, model: strings.TrimSpace(model)}, nil
 }
 
 // Model is the model name given, or the server's once Check has run.
@@ -124,8 +125,8 @@ func (c *Client) Model() string {
 	return c.model
 }
 
-// URL is the server address in use.
-func (c *Client) URL() string { return c.base.String() }
+// URL is the server address in use, without its password.
+func (c *Client) URL() string { return c.addr }
 
 // NumCtx is the context size of one slot as /props reported it (0 before
 // Check or the first generation, or when the server does not say).
@@ -234,6 +235,33 @@ type props struct {
 	DefaultSettings struct {
 		NCtx int `json:"n_ctx"`
 	} `json:"default_generation_settings"`
+	// NCtx is where older llama-server versions put a slot's context.
+	NCtx int `json:"n_ctx"`
+}
+
+// slotCtx is one slot's context (-c divided by -np), wherever this
+// server version reports it.
+func (p props) slotCtx() int {
+	if p.DefaultSettings.NCtx > 0 {
+		return p.DefaultSettings.NCtx
+	}
+	return p.NCtx
+}
+
+// servedName is how a session records the model llama-server serves: its
+// alias when one was given (-a), else the GGUF file's name.
+func servedName(alias, modelPath string) string {
+	base := path.Base(strings.ReplaceAll(modelPath, `\`, "/"))
+	if modelPath == "" {
+		base = ""
+	}
+	if alias != "" && alias != modelPath && alias != base {
+		return alias
+	}
+	if base != "" {
+		return base
+	}
+	return alias
 }
 
 // probe reads /props once per client (again after a failed attempt). Only
@@ -264,8 +292,11 @@ func (c *Client) probe(ctx context.Context) error {
 	defer c.mu.Unlock()
 	c.probed = true
 	if err == nil {
-		c.totalSlots, c.nCtx = p.TotalSlots, p.DefaultSettings.NCtx
+		c.totalSlots, c.nCtx = p.TotalSlots, p.slotCtx()
 		c.modelPath, c.modelAlias = p.ModelPath, p.ModelAlias
+		if c.model == "" {
+			c.model = servedName(p.ModelAlias, p.ModelPath)
+		}
 	}
 	return nil
 }
@@ -283,6 +314,7 @@ func (c *Client) Check(ctx context.Context) error {
 	if err != nil && !errors.Is(err, errNoEndpoint) {
 		return c.checkError(ctx, cctx, err)
 	}
+	noHealth := err != nil
 	if err := c.probe(ctx); err != nil {
 		return err
 	}
@@ -293,6 +325,12 @@ func (c *Client) Check(ctx context.Context) error {
 	}
 	err = c.doJSON(cctx, http.MethodGet, "/v1/models", nil, &models, 0)
 	if errors.Is(err, errNoEndpoint) {
+		c.mu.Lock()
+		noProps := c.modelPath == "" && c.modelAlias == "" && c.totalSlots == 0 && c.nCtx == 0
+		c.mu.Unlock()
+		if noHealth && noProps {
+			return c.notLlamaServer(cctx)
+		}
 		return nil
 	}
 	if err != nil {
@@ -307,7 +345,7 @@ func (c *Client) Check(ctx context.Context) error {
 	if c.model == "" {
 		for _, n := range names {
 			if n != "" {
-				c.model = n
+				c.model = servedName("", n) // a /v1/models id may be a path
 				break
 			}
 		}
@@ -319,9 +357,23 @@ func (c *Client) Check(ctx context.Context) error {
 	return nil
 }
 
+// notLlamaServer is the error for an address where /health, /props and
+// /v1/models are all missing: whatever answers there is not llama-server.
+func (c *Client) notLlamaServer(ctx context.Context) error {
+	looks := ""
+	var v struct {
+		Version *string `json:"version"`
+	}
+	if c.doJSON(ctx, http.MethodGet, "/api/version", nil, &v, 0) == nil && v.Version != nil {
+		looks = "ollama"
+	}
+	return &llm.WrongServerError{Backend: backend, Addr: c.addr, Looks: looks,
+		Evidence: "GET /health, /props and /v1/models all answered 404"}
+}
+
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
 	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return &llm.UnreachableError{Backend: backend, Addr: c.base.String(),
+		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
 			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
 	}
 	return err

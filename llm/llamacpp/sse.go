@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+
+	"github.com/prefrag/prefrag/llm"
 )
 
 // maxEventSize bounds one server-sent event line. The final /completion
@@ -59,6 +62,25 @@ type apiError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Type    string `json:"type"`
+	// With type exceed_context_size_error.
+	NPromptTokens int `json:"n_prompt_tokens"`
+	NCtx          int `json:"n_ctx"`
+}
+
+// typed returns the llm error for a server error object with HTTP status
+// (the object's own code when status is 0).
+func (e apiError) typed(status int, prefix string) error {
+	if status == 0 {
+		status = e.Code
+	}
+	if e.Type == "exceed_context_size_error" {
+		return &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message}
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	return &llm.ServerError{Backend: backend, Status: status, Message: prefix + msg, Type: e.Type}
 }
 
 // parseErrorBody reads an error answer in any of the shapes servers use:

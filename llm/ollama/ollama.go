@@ -15,10 +15,18 @@
 // Limits: a dial timeout (3 s), a first-chunk timeout (10 min: model load
 // and prompt evaluation come before it) and an idle timeout between chunks
 // (2 min), all configurable; no overall timeout, so a long healthy
-// generation is never cut. Nothing is retried: a failure is reported once,
-// typed (llm.UnreachableError, llm.ModelNotFoundError, llm.ServerError).
-// A stream that ends without its final "done" chunk is an llm.ServerError
-// and the Response still holds the text received until then.
+// generation is never cut. The generation limit (num_predict) is enforced
+// on the client side too: a server that streams past it is cut off, the
+// stream closed, and the Response says DoneReason "length" and
+// CutByClient. Nothing is retried: a failure is reported once, typed
+// (llm.UnreachableError, llm.ModelNotFoundError, llm.WrongServerError when
+// the address answers 404 and is not Ollama, llm.ServerError). A stream
+// that ends without its final "done" chunk is an llm.ServerError and the
+// Response still holds the text received until then, with OutputTokens
+// counted from the chunks received.
+//
+// A password in the URL (http://user:password@host) is used for the
+// requests and never appears in an error message.
 //
 // For the judge to keep its own prompt cache apart from the reasoning steps,
 // run the server with OLLAMA_NUM_PARALLEL=2 or more.
@@ -26,8 +34,10 @@ package ollama
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,8 +59,10 @@ const DefaultNumCtx = 16384
 // concurrent use.
 type Client struct {
 	base     *url.URL
+	addr     string // base with the password redacted, for messages
 	model    string
 	api      *api.Client
+	http     *http.Client
 	timeouts transport.Timeouts
 }
 
@@ -79,7 +91,7 @@ func WithCheckTimeout(d time.Duration) Option { return func(t *transport.Timeout
 func New(baseURL, model string, opts ...Option) (*Client, error) {
 	base, err := transport.ParseBaseURL(baseURL, "11434")
 	if err != nil {
-		return nil, fmt.Errorf("ollama: %w", err)
+		return nil, fmt.Errorf("ollama: %s", strings.ReplaceAll(err.Error(), baseURL, llm.RedactURL(baseURL)))
 	}
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("ollama: no model given — pass --model NAME (see `ollama list`)")
@@ -88,10 +100,13 @@ func New(baseURL, model string, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(&t)
 	}
+	hc := transport.NewHTTPClient(t.Dial)
 	return &Client{
 		base:     base,
+		addr:     llm.RedactURL(base.String()),
 		model:    model,
-		api:      api.NewClient(base, transport.NewHTTPClient(t.Dial)),
+		api:      api.NewClient(base, hc),
+		http:     hc,
 		timeouts: t,
 	}, nil
 }
@@ -99,8 +114,8 @@ func New(baseURL, model string, opts ...Option) (*Client, error) {
 // Model is the model name requests are sent for.
 func (c *Client) Model() string { return c.model }
 
-// URL is the server address in use.
-func (c *Client) URL() string { return c.base.String() }
+// URL is the server address in use, without its password.
+func (c *Client) URL() string { return c.addr }
 
 // Generate runs one streaming chat request. onToken (may be nil) receives
 // each text delta as it arrives.
@@ -122,12 +137,17 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 
 	var text strings.Builder
 	var final *api.ChatResponse
+	limit := transport.NewOutputLimit(req.Options.NumPredict)
 	err := c.api.Chat(wctx, chat, func(chunk api.ChatResponse) error {
 		wd.Tick()
 		if d := chunk.Message.Content; d != "" {
+			d = limit.Add(d)
 			text.WriteString(d)
-			if onToken != nil {
+			if onToken != nil && d != "" {
 				onToken(d)
+			}
+			if limit.Over() {
+				return errCut // stops reading; the api package closes the body
 			}
 		}
 		if chunk.Done {
@@ -136,9 +156,13 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 		return nil
 	})
 
-	resp := llm.Response{Text: text.String(), Model: c.model, Duration: time.Since(start)}
+	resp := llm.Response{Text: text.String(), Model: c.model, Duration: time.Since(start), OutputTokens: limit.Chunks()}
 	if final != nil {
 		fillCounts(&resp, final)
+	}
+	if errors.Is(err, errCut) {
+		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
+		return resp, nil
 	}
 	if err != nil {
 		return resp, c.mapError(ctx, wd, err)
@@ -148,6 +172,9 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 	}
 	return resp, nil
 }
+
+// errCut ends a stream that went past its generation limit.
+var errCut = errors.New("generation limit reached")
 
 // requestOptions builds the "options" object. num_ctx, temperature and top_p
 // are always present.
@@ -182,7 +209,9 @@ func fillCounts(resp *llm.Response, final *api.ChatResponse) {
 	if final.PromptEvalCachedCount != nil {
 		resp.CachedPromptTokens = *final.PromptEvalCachedCount
 	}
-	resp.OutputTokens = final.EvalCount
+	if final.EvalCount > 0 {
+		resp.OutputTokens = final.EvalCount
+	}
 	resp.DoneReason = final.DoneReason
 }
 
@@ -190,6 +219,9 @@ func fillCounts(resp *llm.Response, final *api.ChatResponse) {
 func (c *Client) mapError(parent context.Context, wd *transport.Watchdog, err error) error {
 	var status api.StatusError
 	if errors.As(err, &status) {
+		if status.StatusCode == http.StatusNotFound || status.StatusCode == http.StatusMethodNotAllowed {
+			return c.notFound(parent, status.StatusCode)
+		}
 		return c.statusError(status.StatusCode, status.ErrorMessage)
 	}
 	var auth api.AuthorizationError
@@ -197,7 +229,7 @@ func (c *Client) mapError(parent context.Context, wd *transport.Watchdog, err er
 		return &llm.ServerError{Backend: backend, Status: auth.StatusCode, Message: "unauthorized — this server needs a signed-in Ollama client"}
 	}
 	if transport.IsTransportError(err) || parent.Err() != nil || wd != nil && wd.Stalled() != nil {
-		return transport.Classify(parent, backend, c.base.String(), wd, err)
+		return transport.Classify(parent, backend, c.addr, wd, err)
 	}
 	// The api package turns an {"error": "..."} line inside a 200 stream into
 	// a plain error carrying the server's message.
@@ -205,9 +237,6 @@ func (c *Client) mapError(parent context.Context, wd *transport.Watchdog, err er
 }
 
 func (c *Client) statusError(code int, msg string) error {
-	if code == http.StatusNotFound {
-		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
-	}
 	if msg == "" {
 		msg = http.StatusText(code)
 	}
@@ -231,7 +260,7 @@ func (c *Client) Check(ctx context.Context) error {
 // timeout (not the caller's) means the server did not answer in time.
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
 	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return &llm.UnreachableError{Backend: backend, Addr: c.base.String(),
+		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
 			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
 	}
 	return c.mapError(parent, nil, err)
@@ -253,6 +282,58 @@ func (c *Client) Digest(ctx context.Context) (string, error) {
 		}
 	}
 	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+}
+
+// notFound tells a missing model from a server that is not Ollama at all
+// (any HTTP server answers 404 to /api/chat): Ollama answers GET
+// /api/version with {"version": …}.
+func (c *Client) notFound(parent context.Context, code int) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), min(c.timeouts.Check, 5*time.Second))
+	defer cancel()
+	evidence := fmt.Sprintf("it answered HTTP %d", code)
+	var v struct {
+		Version *string `json:"version"`
+	}
+	status, err := c.getJSON(ctx, "/api/version", &v)
+	switch {
+	case err == nil && status == http.StatusOK && v.Version != nil:
+		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	case err != nil:
+		evidence += ", and GET /api/version failed"
+	case status != http.StatusOK:
+		evidence += fmt.Sprintf(", and HTTP %d to GET /api/version", status)
+	default:
+		evidence += ", and GET /api/version did not give a version"
+	}
+	looks := ""
+	var props struct {
+		Settings *json.RawMessage `json:"default_generation_settings"`
+		Slots    *int             `json:"total_slots"`
+	}
+	if st, err := c.getJSON(ctx, "/props", &props); err == nil && st == http.StatusOK && (props.Settings != nil || props.Slots != nil) {
+		looks = "llamacpp"
+	}
+	return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: evidence, Looks: looks}
+}
+
+// getJSON GETs a path of the server and decodes a JSON answer into out
+// (left alone when the answer is not JSON).
+func (c *Client) getJSON(ctx context.Context, p string, out any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base.JoinPath(p).String(), nil)
+	if err != nil {
+		return 0, err
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return res.StatusCode, err
+	}
+	_ = json.Unmarshal(body, out)
+	return res.StatusCode, nil
 }
 
 // canonicalName adds Ollama's implicit ":latest" tag, so "qwen3" and

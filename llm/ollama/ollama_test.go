@@ -415,7 +415,8 @@ func FuzzChatStream(f *testing.F) {
 		var se *llm.ServerError
 		var me *llm.ModelNotFoundError
 		var ue *llm.UnreachableError
-		if !errors.As(err, &se) && !errors.As(err, &me) && !errors.As(err, &ue) {
+		var we *llm.WrongServerError
+		if !errors.As(err, &se) && !errors.As(err, &me) && !errors.As(err, &ue) && !errors.As(err, &we) {
 			t.Fatalf("untyped error %v (%T)", err, err)
 		}
 	})

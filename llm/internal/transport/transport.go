@@ -17,6 +17,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/llm"
 )
@@ -244,3 +245,65 @@ func unwrapURLError(err error) error {
 	}
 	return err
 }
+
+// DefaultOutputCap bounds a reply whose request set no generation limit
+// (NumPredict 0): no legitimate reply of a 16k-token context is longer.
+const DefaultOutputCap = 16384
+
+// bytesPerToken is the most text one token is allowed to carry before the
+// byte count, not the token count, ends a runaway reply (a server sending
+// megabytes in a few chunks).
+const bytesPerToken = 32
+
+// OutputLimit enforces a request's generation limit on the client side, for
+// servers that ignore num_predict/n_predict or stream forever. It counts
+// streamed chunks (one token each on Ollama and llama.cpp) and bytes, with
+// some slack so that a server honouring the limit always stops first.
+type OutputLimit struct {
+	maxChunks, maxBytes int
+	chunks, bytes       int
+	over                bool
+}
+
+// NewOutputLimit returns the limit for a request's NumPredict (<= 0: the
+// DefaultOutputCap).
+func NewOutputLimit(numPredict int) *OutputLimit {
+	n := numPredict
+	if n <= 0 {
+		n = DefaultOutputCap
+	}
+	return &OutputLimit{maxChunks: n + n/8 + 8, maxBytes: max(n*bytesPerToken, 4096)}
+}
+
+// Add counts one streamed delta and returns the part of it that may still
+// be kept: all of it while the reply is within the limit, a prefix (maybe
+// empty) once it goes past it. Over reports the latter.
+func (l *OutputLimit) Add(delta string) string {
+	if l.over {
+		return ""
+	}
+	l.chunks++
+	if l.chunks > l.maxChunks {
+		l.over = true
+		return ""
+	}
+	if l.bytes+len(delta) > l.maxBytes {
+		l.over = true
+		keep := delta[:l.maxBytes-l.bytes]
+		for len(keep) > 0 && !utf8.ValidString(keep) {
+			keep = keep[:len(keep)-1]
+		}
+		l.bytes += len(keep)
+		return keep
+	}
+	l.bytes += len(delta)
+	return delta
+}
+
+// Over reports whether the reply went past the limit; the client must then
+// stop reading and close the stream.
+func (l *OutputLimit) Over() bool { return l.over }
+
+// Chunks is the number of chunks counted, an estimate of the tokens
+// generated when the server never sent its own count.
+func (l *OutputLimit) Chunks() int { return l.chunks }
