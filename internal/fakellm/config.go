@@ -25,6 +25,11 @@ type Config struct {
 	Models       []string     `json:"models"`
 	Slots        int          `json:"slots"`
 	IgnoreStop   bool         `json:"ignore_stop"`
+	// ContextLength, EnforceContext and LegacyProps: see the options of
+	// the same names.
+	ContextLength  int  `json:"context_length"`
+	EnforceContext bool `json:"enforce_context"`
+	LegacyProps    bool `json:"legacy_props"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -37,6 +42,9 @@ type RuleConfig struct {
 	Error  string `json:"error"`
 	// DieAfter drops the connection after that many chunks.
 	DieAfter int `json:"die_after"`
+	// Endless streams the reply over and over, ignoring the generation
+	// limit, until the client goes away.
+	Endless bool `json:"endless"`
 }
 
 // ParseConfig reads and checks a Config. Unknown fields are errors, so a
@@ -61,8 +69,8 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
 		}
 	}
-	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 {
-		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms and slots must not be negative")
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots and context_length must not be negative")
 	}
 	return c, nil
 }
@@ -72,7 +80,7 @@ func (c Config) Responder() Responder {
 	rules := make([]Rule, 0, len(c.Rules))
 	for _, r := range c.Rules {
 		rules = append(rules, Rule{Contains: r.Contains, Kind: Kind(r.Kind),
-			Reply: Reply{Text: r.Reply, Status: r.Status, Error: r.Error, DieAfter: r.DieAfter}})
+			Reply: Reply{Text: r.Reply, Status: r.Status, Error: r.Error, DieAfter: r.DieAfter, Endless: r.Endless}})
 	}
 	return Rules{List: rules, Else: &Script{Steps: c.Steps, Judges: c.Judges}}
 }
@@ -94,6 +102,15 @@ func (c Config) Options() []Option {
 	}
 	if c.IgnoreStop {
 		opts = append(opts, IgnoreStop())
+	}
+	if c.ContextLength > 0 {
+		opts = append(opts, ContextLength(c.ContextLength))
+	}
+	if c.EnforceContext {
+		opts = append(opts, EnforceContext())
+	}
+	if c.LegacyProps {
+		opts = append(opts, LegacyProps())
 	}
 	return opts
 }

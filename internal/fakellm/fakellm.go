@@ -114,6 +114,9 @@ type config struct {
 	ollamaSlots   int
 	contextLength int
 	earlyHeaders  bool
+	// See limits.go.
+	enforceContext bool
+	legacyProps    bool
 }
 
 // Option configures a Server.
@@ -391,6 +394,9 @@ type generation struct {
 	delay        time.Duration
 	dieAfter     int
 	inbandError  string
+	// endless streams pieces over and over, ignoring the generation limit,
+	// until the client goes away.
+	endless bool
 }
 
 func (s *Server) prepare(reply Reply, stop []string, numPredict int) generation {
@@ -403,7 +409,12 @@ func (s *Server) prepare(reply Reply, stop []string, numPredict int) generation 
 		text, g.stopWord = CutAtStop(text, stop)
 	}
 	g.pieces = SplitWords(text)
-	if numPredict > 0 && len(g.pieces) > numPredict {
+	if reply.Endless {
+		g.endless = true
+		if len(g.pieces) == 0 {
+			g.pieces = []string{"word "}
+		}
+	} else if numPredict > 0 && len(g.pieces) > numPredict {
 		g.pieces = g.pieces[:numPredict]
 		g.limited = true
 		g.stopWord = ""

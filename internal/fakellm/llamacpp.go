@@ -46,19 +46,25 @@ func (s *Server) llamaProps(w http.ResponseWriter, _ *http.Request, _ int) {
 		llamaError(w, http.StatusServiceUnavailable, "Loading model")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"default_generation_settings": map[string]any{
-			"id": 0, "id_task": -1, "n_ctx": s.cfg.contextLength / max(1, s.cfg.slots),
-			"is_processing": false,
-			"params":        map[string]any{"n_predict": -1, "temperature": 0.8, "top_p": 0.95, "stop": []string{}},
-		},
-		"total_slots":   s.cfg.slots,
-		"model_alias":   s.alias(),
-		"model_path":    s.modelPath(),
-		"chat_template": "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}<|im_start|>assistant\n",
-		"modalities":    map[string]bool{"vision": false, "audio": false},
-		"build_info":    "b0000-fakellm",
-	})
+	settings := map[string]any{
+		"id": 0, "id_task": -1, "n_ctx": s.slotContext(),
+		"is_processing": false,
+		"params":        map[string]any{"n_predict": -1, "temperature": 0.8, "top_p": 0.95, "stop": []string{}},
+	}
+	props := map[string]any{
+		"default_generation_settings": settings,
+		"total_slots":                 s.cfg.slots,
+		"model_alias":                 s.alias(),
+		"model_path":                  s.modelPath(),
+		"chat_template":               "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}<|im_start|>assistant\n",
+		"modalities":                  map[string]bool{"vision": false, "audio": false},
+		"build_info":                  "b0000-fakellm",
+	}
+	if s.cfg.legacyProps {
+		delete(settings, "n_ctx")
+		props["n_ctx"] = s.slotContext()
+	}
+	writeJSON(w, http.StatusOK, props)
 }
 
 func (s *Server) llamaModels(w http.ResponseWriter, _ *http.Request, _ int) {
@@ -240,6 +246,9 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
 	}
+	if !s.llamaContextCheck(w, &g) {
+		return
+	}
 	headersSent := s.earlyHeaders(w, stream)
 	if !s.waitFirst(r.Context()) {
 		return
@@ -370,6 +379,9 @@ func (s *Server) llamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 	g.promptTokens = max(1, ApproxTokens(templated))
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
+	}
+	if !s.llamaContextCheck(w, &g) {
+		return
 	}
 	headersSent := s.earlyHeaders(w, stream)
 	if !s.waitFirst(r.Context()) {

@@ -55,6 +55,10 @@ type Reply struct {
 	// DieAfter > 0 drops the connection after that many chunks, before the
 	// final one, as a crashed server would.
 	DieAfter int
+	// Endless streams Text over and over, ignoring num_predict/n_predict
+	// and max_tokens, until the client goes away: a runaway server. (With
+	// EnforceContext on llama.cpp it ends when the slot is full.)
+	Endless bool
 	// Status, when neither 0 nor 200, answers with that HTTP status and Error
 	// instead of generating.
 	Status int

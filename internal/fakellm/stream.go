@@ -32,6 +32,9 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // false when the client went away or the connection was dropped.
 func streamPieces(w http.ResponseWriter, r *http.Request, g generation, write func(piece string, i int)) bool {
 	fl, _ := w.(http.Flusher)
+	if g.endless {
+		return streamEndless(w, r, g, write)
+	}
 	for i, p := range g.pieces {
 		if g.dieAfter > 0 && i >= g.dieAfter {
 			die(fl)
@@ -71,4 +74,18 @@ func mustJSON(v any) []byte {
 		panic(fmt.Sprintf("fakellm: marshal: %v", err))
 	}
 	return b
+}
+
+// streamEndless cycles through the pieces until the client leaves.
+func streamEndless(w http.ResponseWriter, r *http.Request, g generation, write func(piece string, i int)) bool {
+	fl, _ := w.(http.Flusher)
+	for i := 0; ; i++ {
+		if !sleep(r.Context(), g.delay) {
+			return false
+		}
+		write(g.pieces[i%len(g.pieces)], i)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
 }
