@@ -123,9 +123,10 @@ func StartHint(backend, addr string) string {
 // every message, event and log line that names a server.
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil {
-		// Not parseable: drop anything up to an '@' after the scheme.
-		if i := strings.Index(raw, "@"); i >= 0 {
+	if err != nil || u.User == nil && u.Host == "" && strings.Contains(raw, "@") {
+		// Not parseable as a URL with user info (e.g. "user:pw@host"
+		// without a scheme): drop anything up to the last '@'.
+		if i := strings.LastIndex(raw, "@"); i >= 0 {
 			if j := strings.Index(raw, "://"); j >= 0 && j < i {
 				return raw[:j+3] + "xxxxx" + raw[i:]
 			}
