@@ -84,6 +84,13 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 	if out.Parseable() {
 		return out, nil
 	}
+	if resp.Truncated() {
+		// Cut by the generation limit: a corrective retry would be cut
+		// again (or overflow the context). The forced answer follows,
+		// with the truncated text in the scratchpad.
+		r.scratch.WriteString(out.Text)
+		return out, nil
+	}
 	fix, err := r.p.CorrectiveSuffix()
 	if err != nil {
 		return StepOutput{}, &FatalError{Err: err}

@@ -89,6 +89,9 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	if req.Purpose == llm.PurposeJudge {
 		onToken = nil
 	}
+	if req.Options.NumPredict == 0 {
+		req.Options.NumPredict = r.s.OutputLimit(req.Purpose == llm.PurposeJudge)
+	}
 	var resp llm.Response
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
@@ -99,8 +102,11 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		if err == nil || ctx.Err() != nil {
 			break
 		}
+		// Only a failed connection or stream (or a 5xx) may go better a
+		// second time; a 4xx, an overflowing prompt or a missing model
+		// would be answered the same way.
 		var se *llm.ServerError
-		if !errors.As(err, &se) || attempt == 1 {
+		if !errors.As(err, &se) || !se.Retryable() || attempt == 1 {
 			break
 		}
 		r.warn(step, "", fmt.Sprintf("the LLM server failed (%v); retrying once", err))
@@ -111,9 +117,20 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	if err != nil {
 		return resp, &FatalError{Err: err}
 	}
-	if !r.warnedCtx && r.s.NumCtx > 0 && resp.PromptTokens > r.s.NumCtx*9/10 {
+	if resp.Truncated() {
+		msg := fmt.Sprintf("the model hit the generation limit (%d tokens) and its %s reply was cut there", req.Options.NumPredict, req.Purpose)
+		if resp.CutByClient {
+			msg += "; the server did not stop at the limit, so prefrag closed the stream"
+		}
+		r.warn(step, "", msg)
+	}
+	if ctxTokens := r.s.ContextTokens(); !r.warnedCtx && ctxTokens > 0 && resp.PromptTokens > ctxTokens*9/10 {
 		r.warnedCtx = true
-		r.warn(step, "", fmt.Sprintf("the prompt uses %d of %d context tokens; raise --num-ctx or the server will cut the scratchpad", resp.PromptTokens, r.s.NumCtx))
+		fix := "raise --num-ctx"
+		if r.s.ServerCtx > 0 {
+			fix = "give the server a larger context per slot"
+		}
+		r.warn(step, "", fmt.Sprintf("the prompt uses %d of %d context tokens; %s or the server will cut the scratchpad", resp.PromptTokens, ctxTokens, fix))
 	}
 	return resp, nil
 }

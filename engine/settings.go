@@ -41,6 +41,14 @@ type Settings struct {
 	// PerSourceTools advertises one Search_<name> tool per source instead of
 	// the single generic Search_Engine (paper Appendix E).
 	PerSourceTools bool `json:"per_source_tools,omitempty"`
+	// MaxOutputTokens is the generation limit of a reasoning step, forced
+	// or single-shot answer (num_predict / n_predict), further capped at a
+	// quarter of the context; the judge gets at most JudgeOutputTokens.
+	MaxOutputTokens int `json:"max_output_tokens"`
+	// ServerCtx is one slot's context as the server reported it (llama.cpp
+	// /props n_ctx: -c divided by -np), 0 when unknown; when set it is the
+	// context that counts, not NumCtx.
+	ServerCtx int `json:"server_ctx,omitempty"`
 	// NeverLeave names corpora whose passages must not leave the machine:
 	// once one of their passages is in the context, no web query is sent
 	// without the user's consent (and headless, none at all).
@@ -50,19 +58,53 @@ type Settings struct {
 // DefaultSettings are the paper's settings (§4.3, Appendix B.3).
 func DefaultSettings() Settings {
 	return Settings{
-		Strategy:       "prefrag",
-		Web:            WebAuto,
-		WebEngine:      "duckduckgo",
-		LLM:            "ollama",
-		K:              5,
-		MaxSteps:       3,
-		MaxReflections: 1,
-		JudgeFirst:     true,
-		NumCtx:         16384,
-		Temperature:    0.1,
-		TopP:           0.9,
-		AnswerStyle:    StyleConcise,
+		Strategy:        "prefrag",
+		Web:             WebAuto,
+		WebEngine:       "duckduckgo",
+		LLM:             "ollama",
+		K:               5,
+		MaxSteps:        3,
+		MaxReflections:  1,
+		JudgeFirst:      true,
+		NumCtx:          16384,
+		Temperature:     0.1,
+		TopP:            0.9,
+		AnswerStyle:     StyleConcise,
+		MaxOutputTokens: DefaultMaxOutputTokens,
 	}
+}
+
+// Generation limits.
+const (
+	DefaultMaxOutputTokens = 1024
+	// JudgeOutputTokens is plenty for {"analysis": …, "status": …}.
+	JudgeOutputTokens = 512
+)
+
+// ContextTokens is the context the prompt must fit: the server's own
+// figure when known, else the num_ctx sent.
+func (s Settings) ContextTokens() int {
+	if s.ServerCtx > 0 {
+		return s.ServerCtx
+	}
+	return s.NumCtx
+}
+
+// OutputLimit is the generation limit of a call: MaxOutputTokens (the
+// default when unset), at most a quarter of the context, and at most
+// JudgeOutputTokens for the judge.
+func (s Settings) OutputLimit(judge bool) int {
+	n := s.MaxOutputTokens
+	if n <= 0 {
+		n = DefaultMaxOutputTokens
+	}
+	if c := s.ContextTokens(); c > 0 {
+		n = min(n, max(c/4, 16))
+	}
+	if judge {
+		n = min(n, JudgeOutputTokens)
+	}
+	return n
 }
 
 // Validate checks the settings once, before a run.
@@ -89,6 +131,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MaxReflections < 0 || s.MaxReflections > 5 {
 		errs = append(errs, fmt.Sprintf("--max-reflections must be between 0 and 5, not %d", s.MaxReflections))
+	}
+	if s.MaxOutputTokens != 0 && (s.MaxOutputTokens < 16 || s.MaxOutputTokens > 65536) {
+		errs = append(errs, fmt.Sprintf("--max-output-tokens must be between 16 and 65536, not %d", s.MaxOutputTokens))
 	}
 	if s.NumCtx < 512 {
 		errs = append(errs, fmt.Sprintf("--num-ctx must be at least 512, not %d", s.NumCtx))
