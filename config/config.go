@@ -18,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 )
 
 // DefaultModel is the reasoning model when none is configured: the paper's
@@ -49,8 +50,15 @@ type Config struct {
 	WebTimeout  time.Duration
 	// Offline answers web searches from the cache only.
 	Offline bool
-	// LLMTimeout is the idle timeout between streamed chunks.
+	// LLMTimeout bounds the wait for an LLM server's first byte and any
+	// silence between two streamed chunks (llm_timeout, --llm-timeout).
 	LLMTimeout time.Duration
+	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
+	// (run_timeout, --run-timeout).
+	RunTimeout time.Duration
+	// modelIsDefault is true while the model is DefaultModel because
+	// nothing named one: llama.cpp then uses the model its server serves.
+	modelIsDefault bool
 }
 
 // CorporaDir is where the Bleve indexes live.
@@ -93,6 +101,8 @@ type fileConfig struct {
 	WebDeny        []string `toml:"web_deny"`
 	WebTimeout     *string  `toml:"web_timeout"`
 	LLMTimeout     *string  `toml:"llm_timeout"`
+	RunTimeout     *string  `toml:"run_timeout"`
+	MaxOutput      *int     `toml:"max_output_tokens"`
 	NeverLeave     []string `toml:"never_leave"`
 }
 
@@ -112,6 +122,7 @@ func Load(env Env) (*Config, error) {
 		LLMTimeout:     5 * time.Minute,
 	}
 	c.Settings.Model = DefaultModel
+	c.modelIsDefault = true
 	c.Settings.LLMURL = "http://127.0.0.1:11434"
 	home, err := dataHome(env)
 	if err != nil {
@@ -147,6 +158,7 @@ func Load(env Env) (*Config, error) {
 	}
 	if v, ok := env("PREFRAG_MODEL"); ok && v != "" {
 		c.Settings.Model = v
+		c.modelIsDefault = false
 	}
 	if v, ok := env("PREFRAG_SEARXNG_URL"); ok && v != "" {
 		c.SearXNGURL = v
@@ -167,6 +179,10 @@ func (c *Config) applyFile(fc fileConfig) error {
 		}
 	}
 	setS(&s.Model, fc.Model)
+	if fc.Model != nil {
+		c.modelIsDefault = false
+	}
+	setI(&s.MaxOutputTokens, fc.MaxOutput)
 	setS(&s.JudgeModel, fc.JudgeModel)
 	setS(&s.LLM, fc.LLM)
 	if fc.LLM != nil && *fc.LLM == "llamacpp" && fc.LLMURL == nil {
@@ -214,7 +230,7 @@ func (c *Config) applyFile(fc fileConfig) error {
 		dst *time.Duration
 		v   *string
 		key string
-	}{{&c.WebCacheTTL, fc.WebCacheTTL, "web_cache_ttl"}, {&c.WebTimeout, fc.WebTimeout, "web_timeout"}, {&c.LLMTimeout, fc.LLMTimeout, "llm_timeout"}} {
+	}{{&c.WebCacheTTL, fc.WebCacheTTL, "web_cache_ttl"}, {&c.WebTimeout, fc.WebTimeout, "web_timeout"}, {&c.LLMTimeout, fc.LLMTimeout, "llm_timeout"}, {&c.RunTimeout, fc.RunTimeout, "run_timeout"}} {
 		if d.v == nil {
 			continue
 		}
@@ -315,6 +331,9 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	fs.BoolVar(&s.JudgeFirst, "judge-first", s.JudgeFirst, "judge the first local retrieval too")
 	fs.StringVar(&s.Strategy, "strategy", s.Strategy, "strategy: "+strings.Join(engine.StrategyNames(), ", "))
 	fs.IntVar(&s.NumCtx, "num-ctx", s.NumCtx, "context window sent to the server")
+	fs.IntVar(&s.MaxOutputTokens, "max-output-tokens", s.MaxOutputTokens, "generation limit of a reasoning step or answer, in tokens (at most a quarter of the context is used)")
+	fs.DurationVar(&c.LLMTimeout, "llm-timeout", c.LLMTimeout, "give up when the LLM server sends nothing for this long: before its first byte or between two chunks")
+	fs.DurationVar(&c.RunTimeout, "run-timeout", c.RunTimeout, "stop the whole run after this long, keeping the partial session (0: no limit)")
 	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "sampling temperature")
 	fs.Float64Var(&s.TopP, "top-p", s.TopP, "nucleus sampling top_p")
 	fs.IntVar(&rf.seed, "seed", 0, "sampling seed (sent only when given)")
@@ -349,6 +368,9 @@ func (rf *RunFlags) Apply() error {
 	if set["llm"] && !set["llm-url"] && c.Settings.LLM == "llamacpp" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
 		c.Settings.LLMURL = "http://127.0.0.1:8080"
 	}
+	if set["model"] {
+		c.modelIsDefault = false
+	}
 	return c.Validate()
 }
 
@@ -358,6 +380,12 @@ func (rf *RunFlags) Set(name string) bool { return rf.set[name] }
 // Validate checks everything once.
 func (c *Config) Validate() error {
 	s := &c.Settings
+	if s.LLM == "llamacpp" && c.modelIsDefault {
+		// llama-server serves one model: use it (its name is read from
+		// the server), not Ollama's default name.
+		s.Model = ""
+		c.modelIsDefault = false
+	}
 	if s.JudgeModel == "" {
 		s.JudgeModel = s.Model
 	}
@@ -382,7 +410,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: --web-engine brave needs an API key in PREFRAG_BRAVE_API_KEY or brave_api_key", engine.ErrInvalidSettings)
 	}
 	if u, err := url.Parse(s.LLMURL); err != nil || u.Scheme == "" || u.Host == "" {
-		return fmt.Errorf("%w: --llm-url %q is not a URL like http://127.0.0.1:11434", engine.ErrInvalidSettings, s.LLMURL)
+		return fmt.Errorf("%w: --llm-url %q is not a URL like http://127.0.0.1:11434", engine.ErrInvalidSettings, llm.RedactURL(s.LLMURL))
+	}
+	if c.LLMTimeout < 0 || c.RunTimeout < 0 {
+		return fmt.Errorf("%w: --llm-timeout and --run-timeout must not be negative", engine.ErrInvalidSettings)
 	}
 	return nil
 }
