@@ -74,13 +74,37 @@ type Model interface {
 	Model() string
 }
 
-// NewModel builds the backend for a model name.
+// NewModel builds the backend for a model name. llm_timeout bounds both
+// the wait for the first byte of an answer and any silence mid-stream; the
+// health check gets at most 10 s, less when llm_timeout is shorter.
 func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
+	t := a.Cfg.LLMTimeout
+	check := 10 * time.Second
+	if t > 0 && t < check {
+		check = t
+	}
 	switch s.LLM {
 	case "llamacpp":
-		return llamacpp.New(s.LLMURL, model, llamacpp.WithIdleTimeout(a.Cfg.LLMTimeout))
+		return llamacpp.New(s.LLMURL, model, llamacpp.WithFirstByteTimeout(t), llamacpp.WithIdleTimeout(t), llamacpp.WithCheckTimeout(check))
 	default:
-		return ollama.New(s.LLMURL, model, ollama.WithIdleTimeout(a.Cfg.LLMTimeout))
+		return ollama.New(s.LLMURL, model, ollama.WithFirstByteTimeout(t), ollama.WithIdleTimeout(t), ollama.WithCheckTimeout(check))
+	}
+}
+
+// ResolveServed completes settings with what only the server knows, once
+// the models have been checked: the model's name when none was given (a
+// llama.cpp server serves one model) and one slot's context as the server
+// reports it (llama.cpp /props n_ctx), which then bounds prompts and
+// generation limits instead of --num-ctx.
+func ResolveServed(s *engine.Settings, step, judge Model) {
+	if s.Model == "" {
+		s.Model = step.Model()
+	}
+	if s.JudgeModel == "" {
+		s.JudgeModel = judge.Model()
+	}
+	if nc, ok := step.(interface{ NumCtx() int }); ok && nc.NumCtx() > 0 {
+		s.ServerCtx = nc.NumCtx()
 	}
 }
 
@@ -116,5 +140,5 @@ func CheckModels(ctx context.Context, step, judge Model) error {
 
 // IsLLMTrouble reports whether err means the LLM server cannot serve.
 func IsLLMTrouble(err error) bool {
-	return errorsIs(err, llm.ErrUnreachable) || errorsIs(err, llm.ErrModelNotFound)
+	return errorsIs(err, llm.ErrUnreachable) || errorsIs(err, llm.ErrModelNotFound) || errorsIs(err, llm.ErrWrongServer)
 }

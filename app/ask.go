@@ -76,6 +76,42 @@ func NewSessionID() string {
 // event is committed to the store as it is emitted, so a crash loses
 // nothing that was already shown.
 func (a *App) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
+	if d := a.Cfg.RunTimeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errRunTimeout)
+		defer cancel()
+	}
+	res, err := a.ask(ctx, req)
+	if err != nil && context.Cause(ctx) == errRunTimeout {
+		err = &DeadlineError{Limit: a.Cfg.RunTimeout, SessionID: res.SessionID, Err: err}
+	}
+	return res, err
+}
+
+// errRunTimeout is the cause of a run stopped by run_timeout.
+var errRunTimeout = errors.New("run timeout")
+
+// DeadlineError is a run stopped by run_timeout (--run-timeout): it ended
+// like a cancellation (the partial session is kept, its status is
+// "cancelled"), and it still matches what the run returned
+// (engine.ErrCancelled, context.DeadlineExceeded).
+type DeadlineError struct {
+	Limit     time.Duration
+	SessionID string // "" when it stopped before a session was created
+	Err       error
+}
+
+func (e *DeadlineError) Error() string {
+	msg := fmt.Sprintf("the run reached its time limit (--run-timeout %s) and was stopped", e.Limit)
+	if e.SessionID != "" {
+		msg += "; the partial session is saved as " + e.SessionID
+	}
+	return msg + " — raise --run-timeout (or run_timeout in the config file) to give it longer"
+}
+
+func (e *DeadlineError) Unwrap() error { return e.Err }
+
+func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	s := req.Settings
 	step, judge, err := a.Models(s)
 	if err != nil {
@@ -85,7 +121,11 @@ func (a *App) Ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		if err := CheckModels(ctx, step, judge); err != nil {
 			return AskResult{}, err
 		}
+	} else if s.Model == "" || s.LLM == "llamacpp" {
+		// The server names its model and slot context only when asked.
+		_ = step.Check(ctx)
 	}
+	ResolveServed(&s, step, judge)
 	id := req.SessionID
 	if id == "" {
 		id = NewSessionID()
@@ -146,7 +186,11 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 	dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	m := Manifest{Model: s.Model, LLM: s.LLM, PromptsHash: a.Prompts.Hash(), Overrides: a.Prompts.Overridden(),
-		Options: map[string]any{"num_ctx": s.NumCtx, "temperature": s.Temperature, "top_p": s.TopP, "seed": s.Seed}}
+		Options: map[string]any{"num_ctx": s.NumCtx, "temperature": s.Temperature, "top_p": s.TopP, "seed": s.Seed,
+			"max_output_tokens": s.MaxOutputTokens}}
+	if s.ServerCtx > 0 {
+		m.Options["server_n_ctx"] = s.ServerCtx
+	}
 	m.ModelDigest, _ = step.Digest(dctx)
 	if judge != step {
 		m.JudgeModel = s.JudgeModel

@@ -48,6 +48,7 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 	if err := app.CheckModels(ctx, step, judge); err != nil {
 		return nil, err
 	}
+	app.ResolveServed(&s, step, judge)
 	// Settings are written into every record's session event: no
 	// credentials from the LLM URL.
 	s.LLMURL = withoutCredentials(s.LLMURL)

@@ -214,9 +214,9 @@ type ContextExceededError struct {
 }
 
 func (e *ContextExceededError) Error() string {
-	size := "its context window"
+	size := "context window"
 	if e.NCtx > 0 {
-		size = fmt.Sprintf("its context of %d tokens per slot", e.NCtx)
+		size = fmt.Sprintf("context of %d tokens per slot", e.NCtx)
 	}
 	n := ""
 	if e.PromptTokens > 0 {

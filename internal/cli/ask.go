@@ -46,6 +46,10 @@ func runAsk(e *env, args []string) error {
 	res, err := a.Ask(e.ctx, app.AskRequest{Question: question, Settings: s, Emit: out.write})
 	out.flush()
 	if err != nil {
+		var de *app.DeadlineError
+		if errors.As(err, &de) {
+			return de // exit 1: no complete answer within the limit
+		}
 		if errors.Is(err, engine.ErrCancelled) {
 			return errors.New("cancelled; the partial session is saved as " + res.SessionID)
 		}
