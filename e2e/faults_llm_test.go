@@ -44,6 +44,7 @@ func TestFaultServerHangsBeforeHeaders(t *testing.T) {
 			_, errOut, code, elapsed := w.timed(w.noWebArgs("--llm", backend, "--model", "fake-model", "--llm-timeout", "2s", caseQuestion)...)
 			t.Logf("%s: a server that never answers ended the run after %s (--llm-timeout 2s, one retry)", backend, elapsed.Round(time.Millisecond))
 			msg := oneSentence(t, errOut)
+			t.Logf("%s: %s", backend, msg)
 			if code != 1 || !strings.Contains(msg, "no answer within 2s") {
 				t.Errorf("exit %d, stderr %q", code, msg)
 			}
@@ -93,7 +94,7 @@ func TestFaultServerStreamsForever(t *testing.T) {
 func TestFaultContextExceededIsNotRetried(t *testing.T) {
 	w := newWorld(t, fakellm.Rules{List: []fakellm.Rule{{Reply: fakellm.Reply{Text: "Final Answer: never"}}}},
 		fakellm.ContextLength(512), fakellm.Slots(2), fakellm.EnforceContext())
-	_, errOut, code, elapsed := w.timed(w.noWebArgs("--llm", "llamacpp", caseQuestion)...)
+	_, errOut, code, elapsed := w.timed(w.noWebArgs("--llm", "llamacpp", "--model", "fake-model", caseQuestion)...)
 	msg := oneSentence(t, errOut)
 	t.Logf("context overflow: exit %d after %s: %s", code, elapsed.Round(time.Millisecond), msg)
 	if code != 1 || !strings.Contains(msg, "does not fit") || !strings.Contains(msg, "256 tokens per slot") {

@@ -209,7 +209,7 @@ func Classify(parent context.Context, backend, addr string, wd *Watchdog, err er
 	}
 	if wd != nil {
 		if stall := wd.Stalled(); stall != nil {
-			return &llm.ServerError{Backend: backend, Message: stall.Error() + " — the server may be overloaded or stuck"}
+			return &llm.ServerError{Backend: backend, Message: stall.Error() + " — the server may be overloaded or stuck; if it is only slow, raise --llm-timeout (llm_timeout)"}
 		}
 	}
 	if IsDialError(err) {
