@@ -18,9 +18,15 @@ func ContextLength(n int) Option { return func(c *config) { c.contextLength = n 
 // context size: a prompt longer than the slot's context is refused with
 // HTTP 400 exceed_context_size_error (with n_prompt_tokens and n_ctx), and
 // a generation that fills the slot stops with stop_type "limit"
-// (finish_reason "length" on the chat endpoint). Without it the fake has
-// no context limit.
+// (finish_reason "length" on the chat endpoint). On Ollama, which starts
+// its runner with -c num_ctx × parallel, each request gets the num_ctx it
+// sent (OllamaDefaultNumCtx without one): a generation that fills it stops
+// with done_reason "length". Without it the fake has no context limit.
 func EnforceContext() Option { return func(c *config) { c.enforceContext = true } }
+
+// OllamaDefaultNumCtx is the context Ollama gives a request that sends no
+// num_ctx.
+const OllamaDefaultNumCtx = 4096
 
 // LegacyProps makes GET /props answer as older llama-server versions did:
 // the slot's n_ctx at the top level, no default_generation_settings.n_ctx.
@@ -48,16 +54,20 @@ func (s *Server) llamaContextCheck(w http.ResponseWriter, g *generation) bool {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": body})
 		return false
 	}
-	room := nCtx - g.promptTokens
+	g.fitRoom(nCtx - g.promptTokens)
+	return true
+}
+
+// fitRoom ends the output where a full context would: room tokens at most,
+// stopping on the limit (a runaway generation ends there too).
+func (g *generation) fitRoom(room int) {
 	if g.endless {
-		// A runaway generation ends when the slot is full.
 		cycle := g.pieces
 		g.pieces = make([]string, room)
 		for i := range g.pieces {
 			g.pieces[i] = cycle[i%len(cycle)]
 		}
-		g.endless = false
-		g.limited = true
+		g.endless, g.limited = false, true
 	} else if len(g.pieces) > room {
 		g.pieces = g.pieces[:room]
 		g.limited = true
@@ -66,5 +76,17 @@ func (s *Server) llamaContextCheck(w http.ResponseWriter, g *generation) bool {
 		g.stopWord = ""
 		g.text = strings.Join(g.pieces, "")
 	}
-	return true
+}
+
+// ollamaContextCheck applies EnforceContext to an Ollama generation: the
+// request's num_ctx bounds prompt and output together. (Ollama truncates an
+// over-long prompt rather than refusing it; then no room is left.)
+func (s *Server) ollamaContextCheck(g *generation, numCtx int) {
+	if !s.cfg.enforceContext {
+		return
+	}
+	if numCtx <= 0 {
+		numCtx = OllamaDefaultNumCtx
+	}
+	g.fitRoom(max(numCtx-g.promptTokens, 1))
 }

@@ -146,3 +146,24 @@ func TestConfigContextOptions(t *testing.T) {
 		t.Errorf("rule reply = %+v", r)
 	}
 }
+
+func TestOllamaNumCtxBoundsEachRequest(t *testing.T) {
+	srv := New(t, Rules{List: []Rule{{Reply: Reply{Text: "again ", Endless: true}}}}, EnforceContext())
+	res := post(t, srv.URL()+"/api/chat", map[string]any{"model": DefaultModel, "stream": true,
+		"messages": []map[string]string{{"role": "user", "content": "go"}}, "options": map[string]any{"num_ctx": 600}})
+	defer res.Body.Close()
+	var last map[string]any
+	chunks := 0
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		chunks++
+		last = nil
+		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prompt := last["prompt_eval_count"].(float64)
+	if last["done_reason"] != "length" || last["eval_count"].(float64)+prompt != 600 {
+		t.Errorf("after %d chunks: %v", chunks, last)
+	}
+}

@@ -106,6 +106,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 	templated := chatTemplate(req.Messages)
 	g.promptTokens = max(1, ApproxTokens(templated))
 	g.cachedTokens = s.ollamaCacheLookup(req.Model, templated, g.promptTokens)
+	s.ollamaContextCheck(&g, intValue(req.Options["num_ctx"], 0))
 
 	if !s.waitFirst(r.Context()) {
 		return
