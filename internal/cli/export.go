@@ -60,33 +60,24 @@ func sessionsExport(e *env, args []string) error {
 	// A session that cannot be read whole (a bad event row, a damaged page)
 	// is skipped and named on stderr; the others are exported and the exit
 	// status (1) says the export is incomplete.
-	var (
-		recs    []*store.Record
-		skipped int
-		advised bool
-	)
-	for _, id := range ids {
-		rec, err := a.Store.GetSession(e.ctx, id)
-		if err != nil && unreadable(err) {
-			skipped++
-			msg := oneLine(err)
-			var bad *store.BadEventError
-			if errors.As(err, &bad) {
-				msg = oneLine(errors.New(bad.What()))
-			}
-			if errors.Is(err, store.ErrDamaged) {
-				if advised {
-					msg = "the database file is damaged there (see above)"
-				}
-				advised = true
-			}
-			fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(id), msg)
-			continue
+	recs, skipped, err := export.Gather(e.ctx, a.Store, ids)
+	if err != nil {
+		return err
+	}
+	advised := false
+	for _, sk := range skipped {
+		msg := oneLine(sk.Err)
+		var bad *store.BadEventError
+		if errors.As(sk.Err, &bad) {
+			msg = oneLine(errors.New(bad.What()))
 		}
-		if err != nil {
-			return err
+		if errors.Is(sk.Err, store.ErrDamaged) {
+			if advised {
+				msg = "the database file is damaged there (see above)"
+			}
+			advised = true
 		}
-		recs = append(recs, rec)
+		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(sk.ID), msg)
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("none of the %d session(s) could be read (listed above); nothing was exported", len(ids))
@@ -106,12 +97,12 @@ func sessionsExport(e *env, args []string) error {
 			return err
 		}
 		where = path
-		if skipped == 0 {
+		if len(skipped) == 0 {
 			fmt.Fprintf(e.stderr, "prefrag: wrote %d session(s) to %s\n", len(recs), path)
 		}
 	}
-	if skipped > 0 {
-		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; the %d listed above were skipped\n", len(recs), len(ids), clean(where), skipped)
+	if len(skipped) > 0 {
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; the %d listed above were skipped\n", len(recs), len(ids), clean(where), len(skipped))
 		return errExportIncomplete
 	}
 	return nil

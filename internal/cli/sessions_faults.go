@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/prefrag/prefrag/app"
-	"github.com/prefrag/prefrag/store"
 )
 
 // openSessionsApp opens the app for a command that reads sessions and says
@@ -19,12 +17,6 @@ func openSessionsApp(e *env) (*app.App, error) {
 		fmt.Fprintf(e.stderr, "prefrag: session database %s is read-only here (%s); reading it, recording nothing\n", clean(a.Store.Path()), clean(why))
 	}
 	return a, nil
-}
-
-// unreadable reports errors that spoil one session but not the others: a
-// stored event that cannot be decoded, or a damaged page of the file.
-func unreadable(err error) bool {
-	return errors.Is(err, store.ErrBadEvent) || errors.Is(err, store.ErrDamaged)
 }
 
 // errExportIncomplete ends an export that skipped sessions (exit 1); what
