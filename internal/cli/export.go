@@ -102,7 +102,7 @@ func sessionsExport(e *env, args []string) error {
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; the %d listed above were skipped\n", len(recs), len(ids), clean(where), len(skipped))
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; %d skipped (listed above)\n", len(recs), len(ids), clean(where), len(skipped))
 		return errExportIncomplete
 	}
 	return nil
