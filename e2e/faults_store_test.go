@@ -363,3 +363,35 @@ func TestExportSkipsBadEventRow(t *testing.T) {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
 }
+
+// TestAskInReadOnlyHome: a question asked where the session database cannot
+// be written ends with exit 1 and the sentence that says what to do, and
+// the database is left as it was.
+func TestAskInReadOnlyHome(t *testing.T) {
+	w := newWorld(t, caseStudyScript())
+	if _, errOut, code := w.run(w.askArgs("--json", caseQuestion)...); code != 0 {
+		t.Fatalf("first ask: exit %d: %s", code, errOut)
+	}
+	data := filepath.Join(w.home, "data")
+	var wrap []string
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1"`, "sh", data).CombinedOutput(); err != nil {
+			t.Skipf("root without a read-only bind mount: %v %s", err, out)
+		}
+		wrap = []string{"unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1" && shift && exec "$@"`, "sh", data}
+	} else {
+		os.Chmod(filepath.Join(data, "prefrag.db"), 0o444)
+		os.Chmod(data, 0o555)
+		t.Cleanup(func() { os.Chmod(data, 0o755) })
+	}
+	before := dataState(t, data)
+	_, errOut, code := w.runWith(wrap, w.askArgs(caseQuestion)...)
+	noPanic(t, "ask", errOut)
+	if code != 1 || !strings.Contains(errOut, "read-only") || !strings.Contains(errOut, "PREFRAG_HOME") {
+		t.Errorf("ask in a read-only home: exit %d\n%s", code, errOut)
+	}
+	t.Logf("ask (exit %d): %s", code, strings.TrimSpace(errOut))
+	if after := dataState(t, data); after != before {
+		t.Errorf("ask changed a read-only home:\nbefore %s\nafter  %s", before, after)
+	}
+}
