@@ -32,7 +32,11 @@ type App struct {
 // Open creates the home directory if needed and opens the store and log.
 func Open(ctx context.Context, cfg *config.Config) (*App, error) {
 	if err := os.MkdirAll(cfg.CorporaDir(), 0o755); err != nil {
-		return nil, fmt.Errorf("cannot create %s: %w", cfg.Home, err)
+		// A read-only home that exists can still be read (the store opens
+		// its database read-only); elsewhere the error stands.
+		if fi, serr := os.Stat(cfg.Home); serr != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("cannot create %s: %w", cfg.Home, err)
+		}
 	}
 	a := &App{Cfg: cfg}
 	f, err := os.OpenFile(cfg.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -26,6 +27,11 @@ type Filter struct {
 // session whose owner process is gone is reported as interrupted (and marked
 // so in the database).
 func (s *Store) ListSessions(ctx context.Context, f Filter) ([]Session, error) {
+	list, err := s.listSessions(ctx, f)
+	return list, s.damaged(err)
+}
+
+func (s *Store) listSessions(ctx context.Context, f Filter) ([]Session, error) {
 	if f.Status != "" && !validStatus(f.Status) {
 		return nil, fmt.Errorf("list sessions: %w: unknown status %q (one of %s)", ErrInvalid, f.Status, strings.Join(Statuses, ", "))
 	}
@@ -140,15 +146,19 @@ type Record struct {
 }
 
 // GetSession returns one session with its events. id may be a unique prefix
-// of a session id (like git); an ambiguous prefix gives *AmbiguousError.
+// of a session id (like git); an ambiguous prefix gives *AmbiguousError, a
+// damaged file *DamagedError. When some stored events cannot be decoded it
+// returns *BadEventError together with a Record that holds every readable
+// event (Lines and Events then skip the bad seqs).
 func (s *Store) GetSession(ctx context.Context, id string) (*Record, error) {
 	full, err := s.ResolveID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	rec, err := s.readRecord(ctx, full)
-	if err != nil {
-		return nil, fmt.Errorf("read session %s: %w", full, err)
+	var bad *BadEventError
+	if err != nil && !errors.As(err, &bad) {
+		return nil, s.damaged(fmt.Errorf("read session %s: %w", full, err))
 	}
 	if rec.Session.Status == StatusRunning && s.own.check(rec.Session.Owner) == ownerGone {
 		rec.Session.Status = StatusInterrupted
@@ -162,6 +172,9 @@ func (s *Store) GetSession(ctx context.Context, id string) (*Record, error) {
 		if err := s.markInterrupted(ctx, []Session{rec.Session}); err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+	}
+	if bad != nil {
+		return rec, bad
 	}
 	return rec, nil
 }
@@ -184,21 +197,34 @@ func (s *Store) readRecord(ctx context.Context, id string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One undecodable row does not hide the others: it is skipped and named.
+	var bad *BadEventError
 	for rows.Next() {
 		var (
 			seq  int
-			line string
+			line sql.RawBytes
 		)
 		if err := rows.Scan(&seq, &line); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		var ev engine.Event
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("event %d is not valid event JSON: %w", seq, err)
+		err := json.Unmarshal(line, &ev)
+		if err != nil {
+			err = fmt.Errorf("not valid event JSON: %w", err)
+		} else if ev.Type == "" || ev.Session != id || ev.Seq != seq {
+			// Every stored line is an event of its own row (AppendEvent and
+			// ImportRecord check it): anything else is damage.
+			err = fmt.Errorf("not an event of this session (type %q, session %q, seq %d)", ev.Type, ev.Session, ev.Seq)
 		}
-		rec.Lines = append(rec.Lines, json.RawMessage(line))
+		if err != nil {
+			if bad == nil {
+				bad = &BadEventError{Session: id, Err: err}
+			}
+			bad.Seqs = append(bad.Seqs, seq)
+			continue
+		}
+		rec.Lines = append(rec.Lines, json.RawMessage(bytes.Clone(line)))
 		rec.Events = append(rec.Events, ev)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
@@ -226,6 +252,9 @@ func (s *Store) readRecord(ctx context.Context, id string) (*Record, error) {
 		return nil
 	}); err != nil {
 		return nil, err
+	}
+	if bad != nil {
+		return rec, bad
 	}
 	return rec, nil
 }
@@ -277,7 +306,7 @@ func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
 	}()
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("find session %s: %w", id, err)
+		return "", s.damaged(fmt.Errorf("find session %s: %w", id, err))
 	case len(ids) == 0:
 		return "", &NotFoundError{What: "session", ID: id}
 	case len(ids) > 1:

@@ -39,11 +39,15 @@ type Store struct {
 	w    *sql.DB // one connection: the only writer of this process
 	r    *sql.DB // readers
 	own  Owner   // this process, recorded on the sessions it creates
+	ro   string  // why the file cannot be written here; "" when it can (w is nil then)
 }
 
 // Open opens (creating when missing) the database at path and brings its
 // schema up to date. A database written by a newer prefrag is refused with a
-// *NewerSchemaError before anything in it is changed.
+// *NewerSchemaError before anything in it is changed. An existing database
+// this process cannot write (a read-only file, folder or file system) is
+// opened read-only: reads work, writes answer *ReadOnlyError (see ReadOnly).
+// A damaged file gives *DamagedError.
 func Open(path string) (*Store, error) {
 	return OpenContext(context.Background(), path)
 }
@@ -54,11 +58,21 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session database %s: %w", path, err)
 	}
+	if _, err := os.Stat(abs); err == nil {
+		if why := readOnlyReason(abs); why != "" {
+			return openReadOnly(ctx, abs, why)
+		}
+	}
 	if err := refuseNewer(ctx, abs); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("create folder for the session database: %w", err)
+	}
+	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+		if why := cannotWrite(filepath.Dir(abs)); why != "" {
+			return nil, fmt.Errorf("cannot create the session database %s (%s on its folder); set PREFRAG_HOME to a writable folder: %w", abs, why, ErrReadOnly)
+		}
 	}
 	w, err := sql.Open("sqlite3", dsn(abs, true))
 	if err != nil {
@@ -78,7 +92,7 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if err := s.migrateTo(ctx, len(migrations)); err != nil {
 		s.Close()
 		var newer *NewerSchemaError
-		if errors.As(err, &newer) {
+		if errors.As(err, &newer) || errors.Is(err, ErrDamaged) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("prepare session database %s: %w", abs, err)
@@ -91,6 +105,9 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
+	if s.w == nil {
+		return s.r.Close()
+	}
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -127,6 +144,9 @@ func refuseNewer(ctx context.Context, path string) error {
 	}
 	defer db.Close()
 	v, err := userVersion(ctx, db)
+	if isCorrupt(err) {
+		return damagedAt(path, err)
+	}
 	if err != nil {
 		return fmt.Errorf("session database %s cannot be read (is it a prefrag database?): %w", path, err)
 	}
@@ -147,11 +167,14 @@ func isBusy(err error) bool {
 // retrying a bounded number of times on SQLITE_BUSY only. fn may run more
 // than once, so it must not have effects outside the transaction.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.ro != "" {
+		return &ReadOnlyError{Path: s.path, Why: s.ro}
+	}
 	var err error
 	for attempt := 0; ; attempt++ {
 		err = s.writeOnce(ctx, fn)
 		if err == nil || !isBusy(err) || attempt >= busyRetries {
-			return err
+			return s.damaged(err)
 		}
 		t := time.NewTimer(time.Duration(attempt+1) * 25 * time.Millisecond)
 		select {

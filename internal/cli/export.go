@@ -33,7 +33,7 @@ func sessionsExport(e *env, args []string) error {
 	if len(ids) == 0 && !*all {
 		return usagef("name the sessions to export, or pass --all (with --since, --label, --corpus … to filter)")
 	}
-	a, err := openApp(e)
+	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
@@ -57,26 +57,54 @@ func sessionsExport(e *env, args []string) error {
 			return errors.New("no session matches those filters")
 		}
 	}
-	var recs []*store.Record
-	for _, id := range ids {
-		rec, err := a.Store.GetSession(e.ctx, id)
-		if err != nil {
-			return err
-		}
-		recs = append(recs, rec)
-	}
-	if *out == "" || *out == "-" {
-		return export.Write(e.stdout, *format, recs...)
-	}
-	path, err := export.Save(*out, *format, *force, recs...)
-	var exists *export.TargetExistsError
-	if errors.As(err, &exists) {
-		return fmt.Errorf("%s exists; pass --force to replace it", exists.Path)
-	}
+	// A session that cannot be read whole (a bad event row, a damaged page)
+	// is skipped and named on stderr; the others are exported and the exit
+	// status (1) says the export is incomplete.
+	recs, skipped, err := export.Gather(e.ctx, a.Store, ids)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "prefrag: wrote %d session(s) to %s\n", len(recs), path)
+	advised := false
+	for _, sk := range skipped {
+		msg := oneLine(sk.Err)
+		var bad *store.BadEventError
+		if errors.As(sk.Err, &bad) {
+			msg = oneLine(errors.New(bad.What()))
+		}
+		if errors.Is(sk.Err, store.ErrDamaged) {
+			if advised {
+				msg = "the database file is damaged there (see above)"
+			}
+			advised = true
+		}
+		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(sk.ID), msg)
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("none of the %d session(s) could be read (listed above); nothing was exported", len(ids))
+	}
+	where := "stdout"
+	if *out == "" || *out == "-" {
+		if err := export.Write(e.stdout, *format, recs...); err != nil {
+			return err
+		}
+	} else {
+		path, err := export.Save(*out, *format, *force, recs...)
+		var exists *export.TargetExistsError
+		if errors.As(err, &exists) {
+			return fmt.Errorf("%s exists; pass --force to replace it", exists.Path)
+		}
+		if err != nil {
+			return err
+		}
+		where = path
+		if len(skipped) == 0 {
+			fmt.Fprintf(e.stderr, "prefrag: wrote %d session(s) to %s\n", len(recs), path)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; %d skipped (listed above)\n", len(recs), len(ids), clean(where), len(skipped))
+		return errExportIncomplete
+	}
 	return nil
 }
 
@@ -117,15 +145,17 @@ func sessionsImport(e *env, args []string) error {
 }
 
 // openSession opens the app and reads one session (id or unique prefix).
+// When some stored events cannot be decoded it returns the open app, the
+// record of every readable event and the *store.BadEventError.
 func openSession(e *env, id string) (*app.App, *store.Record, error) {
-	a, err := openApp(e)
+	a, err := openSessionsApp(e)
 	if err != nil {
 		return nil, nil, err
 	}
 	rec, err := a.Store.GetSession(e.ctx, id)
-	if err != nil {
+	if err != nil && (rec == nil || !errors.Is(err, store.ErrBadEvent)) {
 		a.Close()
 		return nil, nil, err
 	}
-	return a, rec, nil
+	return a, rec, err
 }

@@ -76,7 +76,7 @@ func sessionsList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	a, err := openApp(e)
+	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
@@ -132,13 +132,16 @@ func sessionsShow(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: prefrag sessions show ID [--json]")
 	}
+	// A session with undecodable event rows is shown without them; the
+	// error naming them comes last (exit 1).
 	a, rec, err := openSession(e, pos[0])
-	if err != nil {
+	if a == nil {
 		return err
 	}
 	defer a.Close()
+	bad := err
 	if *asJSON {
-		return writeJSONLines(e.stdout, rec.Lines)
+		return errors.Join(writeJSONLines(e.stdout, rec.Lines), bad)
 	}
 	s := rec.Session
 	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
@@ -154,7 +157,7 @@ func sessionsShow(e *env, args []string) error {
 	if s.Status == store.StatusInterrupted {
 		fmt.Fprintln(e.stdout, "\n(interrupted: the process that ran this session is gone; the events above are everything it recorded)")
 	}
-	return nil
+	return bad
 }
 
 func sessionsSearch(e *env, args []string) error {
@@ -167,7 +170,7 @@ func sessionsSearch(e *env, args []string) error {
 	if len(pos) == 0 {
 		return usagef("usage: prefrag sessions search WORDS")
 	}
-	a, err := openApp(e)
+	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
@@ -190,8 +193,9 @@ func sessionsRerun(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("usage: prefrag sessions rerun ID [--offline] [--json]")
 	}
+	// A re-run needs the question and the settings, not the stored events.
 	a, rec, err := openSession(e, pos[0])
-	if err != nil {
+	if a == nil {
 		return err
 	}
 	defer a.Close()
