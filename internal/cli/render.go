@@ -148,7 +148,9 @@ func corporaHeader(c *engine.Settings) string {
 func webHeader(c *engine.Settings) string {
 	switch {
 	case c.Web == engine.WebNever:
-	case len(c.Corpora) == 0 && !c.WebOnly:
+	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
+		// (CorpusChoice is recorded since the rule exists; older sessions
+		// replayed by `sessions show` are shown as they ran.)
 		return "web off (no corpus; --web-only not given)"
 	case len(c.Corpora) == 0:
 		return fmt.Sprintf("web %s (%s), web only", c.Web, c.WebEngine)
