@@ -135,7 +135,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return AskResult{}, err
 	}
 	defer srcs.Close()
-	s.Corpora = srcs.Corpora
+	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
 	s.LLMURL = withoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {

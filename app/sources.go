@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/local"
@@ -18,41 +17,45 @@ func errorsIs(err, target error) bool { return errors.Is(err, target) }
 var ErrNoCorpus = errors.New("no such corpus")
 
 // CorpusOrder resolves which corpora a run searches, in preference order:
-// the --corpus list when given; else the pinned corpus; else the only
-// corpus, or "default", or the first by name.
+// the --corpus list when given, else the pinned corpus, else none (see
+// ResolveCorpora).
 func (a *App) CorpusOrder(s engine.Settings) ([]string, error) {
+	names, _, err := a.ResolveCorpora(s)
+	return names, err
+}
+
+// ResolveCorpora returns the corpora a run searches and why
+// (engine.Corpora*): the corpora named with --corpus or in the config;
+// else the pinned corpus; else none. With nothing pinned and nothing named,
+// no corpus is picked on the user's behalf (not "default", not the only
+// one): a question then searches no local corpus, and the run says so.
+func (a *App) ResolveCorpora(s engine.Settings) ([]string, string, error) {
 	if len(s.Corpora) > 0 {
-		return s.Corpora, nil
+		return s.Corpora, engine.CorporaGiven, nil
 	}
 	pinned, err := local.Pinned(a.Cfg.CorporaDir())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if pinned != "" {
-		return []string{pinned}, nil
+		return []string{pinned}, engine.CorporaPinned, nil
 	}
 	infos, err := local.List(a.Cfg.CorporaDir())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(infos) == 0 {
-		return nil, nil
+		return nil, engine.CorporaNoneExist, nil
 	}
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
-		if in.Name == "default" {
-			return []string{"default"}, nil
-		}
-	}
-	sort.Strings(names)
-	return names[:1], nil
+	return nil, engine.CorporaNonePinned, nil
 }
 
 // Sources is the opened preference list of one run.
 type Sources struct {
 	List    []engine.Source
 	Corpora []string
+	// Choice says why Corpora are the ones searched (engine.Corpora*).
+	Choice  string
 	closers []func() error
 	// Web is the web engine, nil when the policy is never.
 	Web *web.Engine
@@ -69,11 +72,11 @@ func (s *Sources) Close() {
 // can search at once) and the web engine for a run. sessionID ties web
 // cache use to the session's manifest.
 func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID string) (*Sources, error) {
-	names, err := a.CorpusOrder(s)
+	names, choice, err := a.ResolveCorpora(s)
 	if err != nil {
 		return nil, err
 	}
-	out := &Sources{Corpora: names}
+	out := &Sources{Corpora: names, Choice: choice}
 	for _, name := range names {
 		c, err := local.Open(a.Cfg.CorporaDir(), name)
 		if err != nil {

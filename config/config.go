@@ -104,6 +104,7 @@ type fileConfig struct {
 	RunTimeout     *string  `toml:"run_timeout"`
 	MaxOutput      *int     `toml:"max_output_tokens"`
 	NeverLeave     []string `toml:"never_leave"`
+	WebOnly        *bool    `toml:"web_only"`
 }
 
 // Env is the environment lookup (os.LookupEnv in production).
@@ -226,6 +227,9 @@ func (c *Config) applyFile(fc fileConfig) error {
 	if fc.NeverLeave != nil {
 		s.NeverLeave = fc.NeverLeave
 	}
+	if fc.WebOnly != nil {
+		s.WebOnly = *fc.WebOnly
+	}
 	for _, d := range []struct {
 		dst *time.Duration
 		v   *string
@@ -319,6 +323,7 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	fs.Var(&rf.corpora, "corpus", "corpus to search, repeatable: order = preference order (default: the pinned corpus)")
 	fs.Var(&rf.never, "never-leave", "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)")
 	fs.StringVar(&s.Web, "web", s.Web, "web policy: auto, ask or never")
+	fs.BoolVar(&s.WebOnly, "web-only", s.WebOnly, "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)")
 	fs.StringVar(&s.WebEngine, "web-engine", s.WebEngine, "web search engine: duckduckgo, searxng or brave")
 	fs.StringVar(&c.SearXNGURL, "searxng-url", c.SearXNGURL, "SearXNG instance URL (JSON API)")
 	fs.StringVar(&s.LLM, "llm", s.LLM, "LLM backend: ollama or llamacpp")

@@ -98,6 +98,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	r := newRun(e, req)
 	r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+	r.noticeSources()
 	err := strat(ctx, r)
 	return r.finish(ctx, err)
 }

@@ -66,10 +66,13 @@ type Event struct {
 	DocIDs []string `json:"doc_ids,omitempty"`
 	// observation: the number each document got in the context ([n])
 	DocNums []int `json:"doc_nums,omitempty"`
-	// observation: why the web was wanted but not used
+	// observation, supplement: why the web was wanted but not used
 	Note string `json:"note,omitempty"`
 	// observation: documents retrieved but kept out of the context
 	Discarded []string `json:"discarded,omitempty"`
+	// retrieval: a search of the reflection supplement (the question
+	// verbatim, no judge decision)
+	Reflection bool `json:"reflection,omitempty"`
 
 	// answer
 	Label       string `json:"label,omitempty"`
@@ -134,6 +137,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["source"] = e.Source
 		m["query"] = e.Query
 		m["docs"] = docs()
+		optional("reflection", true, e.Reflection)
 	case EventSelection:
 		m["step"] = e.Step
 		st := e.Status != nil && *e.Status
@@ -162,6 +166,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["doc_ids"] = ids()
 		optional("step", e.Step, e.Step != 0)
 		optional("doc_nums", e.DocNums, len(e.DocNums) > 0)
+		optional("note", e.Note, e.Note != "")
 	case EventFinal:
 		m["answer"] = e.Answer
 		m["forced"] = e.Forced

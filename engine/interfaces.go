@@ -32,6 +32,9 @@ type ConsentRequest struct {
 	Query    string
 	Source   string // e.g. "web:duckduckgo"
 	Analysis string // the judge's reasoning for switching
+	// Reflection marks the reflection supplement's query: the question
+	// verbatim, sent after a weak self-evaluation with no judge decision.
+	Reflection bool
 }
 
 // Consent is the user's answer.

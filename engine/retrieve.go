@@ -19,6 +19,9 @@ func (r *run) usable(list []Source) []Source {
 }
 
 func (r *run) webAllowedAtAll() bool {
+	if r.needsWebOptIn() {
+		return false
+	}
 	switch r.s.Web {
 	case WebNever:
 		return false
@@ -30,6 +33,9 @@ func (r *run) webAllowedAtAll() bool {
 
 // webOffNote says why the web was not used, for the model and the user.
 func (r *run) webOffNote() string {
+	if r.needsWebOptIn() {
+		return noOptInNote
+	}
 	if r.s.Web == WebAsk && r.req.Consent == nil {
 		return "the web was not searched: policy \"ask\" needs a terminal to ask in, so it acts as \"never\" here"
 	}
@@ -55,7 +61,7 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if guarded != "" {
 		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis})
+	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.reflecting})
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
@@ -73,12 +79,14 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 }
 
 // guardedContext names a never-leave corpus whose passages are in the
-// context, or "".
+// context (or about to enter it with the reflection supplement), or "".
 func (r *run) guardedContext() string {
 	for _, name := range r.s.NeverLeave {
-		for _, d := range r.docs {
-			if d.Source == "local:"+name {
-				return name
+		for _, list := range [][]Document{r.docs, r.pending} {
+			for _, d := range list {
+				if d.Source == "local:"+name {
+					return name
+				}
 			}
 		}
 	}
@@ -92,7 +100,7 @@ func (r *run) retrieve(ctx context.Context, m loopMode, tool, query string) erro
 	local, web := r.usable(r.local), r.usable(r.web)
 	order := append(append([]Source{}, local...), web...)
 	if len(order) == 0 {
-		return r.observe(step, "", nil, []string{"no search source is available: add a corpus with `prefrag index` or allow the web"}, nil)
+		return r.observe(step, "", nil, []string{r.nothingToSearchNote()}, nil)
 	}
 	switch {
 	case m.mix:
@@ -266,10 +274,16 @@ func (r *run) supplement(ctx context.Context) error {
 	if len(r.web) > 0 {
 		targets = append(targets, r.web[0])
 	}
+	// Its searches are marked as the reflection's, and its web query obeys
+	// the web policy, consent and never-leave corpora like any other: the
+	// passages it just took from a never-leave corpus count as context.
+	r.reflecting = true
+	defer func() { r.reflecting, r.pending = false, nil }()
 	var all []Document
 	var ns []string
 	for _, src := range targets {
-		ok, why, err := r.allowWeb(ctx, step, src, q, "self-evaluation judged the answer weak; supplementing from every source")
+		r.pending = all
+		ok, why, err := r.allowWeb(ctx, step, src, q, "no judge decision: the self-evaluation judged the answer weak, and the reflection supplements it from every source with the question verbatim")
 		if err != nil {
 			return err
 		}
@@ -285,7 +299,7 @@ func (r *run) supplement(ctx context.Context) error {
 		ns = append(ns, note)
 	}
 	obs := r.number(all)
-	ev := Event{Type: EventSupplement, Step: step, Query: q}
+	ev := Event{Type: EventSupplement, Step: step, Query: q, Note: strings.Join(notes(ns...), "; ")}
 	for i, d := range all {
 		ev.DocIDs = append(ev.DocIDs, d.ID)
 		ev.DocNums = append(ev.DocNums, obs[i].Num)

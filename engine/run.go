@@ -42,7 +42,11 @@ type run struct {
 	// obtained is the full text of every observation so far (judge input).
 	obtained strings.Builder
 	// webForRun is set when the user allowed the web for this session.
-	webForRun  bool
+	webForRun bool
+	// reflecting is set while the reflection supplement searches; pending
+	// holds the documents it retrieved so far (not yet in the context).
+	reflecting bool
+	pending    []Document
 	warnedCtx  bool
 	lastAnswer *StepOutput
 	forced     bool
@@ -166,7 +170,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	}
 	if err != nil {
 		note := sourceTrouble(src, err)
-		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query})
+		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Reflection: r.reflecting})
 		r.warn(step, src.Name(), textsafe.ForTerminal(err.Error()))
 		return nil, note, nil
 	}
@@ -178,7 +182,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 			docs[i].Source = src.Name()
 		}
 	}
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs})
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting})
 	return docs, "", nil
 }
 

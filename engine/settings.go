@@ -53,7 +53,24 @@ type Settings struct {
 	// once one of their passages is in the context, no web query is sent
 	// without the user's consent (and headless, none at all).
 	NeverLeave []string `json:"never_leave,omitempty"`
+	// WebOnly is the user's opt-in (--web-only for one run, web_only in the
+	// config) to search the web when no local corpus is searched. Without
+	// it such a run sends no web query whatever the web policy says: the
+	// default "auto" is not consent.
+	WebOnly bool `json:"web_only,omitempty"`
+	// CorpusChoice says why Corpora are the ones searched: CorporaGiven,
+	// CorporaPinned, CorporaNonePinned or CorporaNoneExist; "" when the
+	// caller did not say.
+	CorpusChoice string `json:"corpus_choice,omitempty"`
 }
+
+// Why a run searches the corpora it searches (Settings.CorpusChoice).
+const (
+	CorporaGiven      = "given"       // named with --corpus or in the config
+	CorporaPinned     = "pinned"      // the pinned corpus
+	CorporaNonePinned = "none-pinned" // corpora exist, none is pinned or named: none is searched
+	CorporaNoneExist  = "none-exist"  // there is no corpus at all
+)
 
 // DefaultSettings are the paper's settings (§4.3, Appendix B.3).
 func DefaultSettings() Settings {

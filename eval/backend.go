@@ -60,7 +60,7 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 	if err != nil {
 		return nil, err
 	}
-	s.Corpora = srcs.Corpora
+	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
 	list := srcs.List
 	if opts.StandIn != nil {
 		w, err := web.New(web.SearXNG, web.Config{BaseURL: opts.StandIn.URL(), Cache: web.NewMemoryCache(0),

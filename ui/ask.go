@@ -403,9 +403,15 @@ func (a *askScreen) welcome() []string {
 	}
 	add(st.Text, "prefrag searches "+where+" first, lets the model judge whether that is enough, and searches the web only when it is not (web policy "+a.sh.webPolicy()+"; w changes it when the input is not focused). Every Thought, Action and Observation appears here as it happens.")
 	lines = append(lines, "")
+	optIn := ""
+	if a.sh.webNeedsOptIn() {
+		optIn = " Without a corpus a question goes nowhere, not to the web either, unless prefrag was started with --web-only (or web_only = true in the config)."
+	}
 	switch {
 	case a.sh.corporaLoaded && len(a.sh.corpora) == 0:
-		add(st.Warn, "No corpus yet. Open the Corpora screen (Tab, then 3) to add a folder or index the bundled guide.")
+		add(st.Warn, "No corpus yet. Open the Corpora screen (Tab, then 3) to add a folder or index the bundled guide."+optIn)
+	case optIn != "":
+		add(st.Warn, "No corpus is pinned, so none is searched: pin one on the Corpora screen (Tab, then 3, then p)."+optIn)
 	case a.sh.corporaErr != nil:
 		add(st.Error, "Cannot list the corpora: "+termtext.Line(a.sh.corporaErr.Error()))
 	}

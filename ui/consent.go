@@ -88,6 +88,9 @@ func (d *consentDialog) view(width int) string {
 	}
 	b = append(b, st.DialogTitle.Render("Search the web?"))
 	why := "The judge found the local documents not enough"
+	if d.req.Reflection {
+		why = "Reflection: the self-evaluation judged the answer weak, so the question itself is searched again on every source (no judge decision)"
+	}
 	if d.req.Step > 0 {
 		why = "Step " + itoa(d.req.Step) + ": " + strings.ToLower(why[:1]) + why[1:]
 	}
@@ -97,7 +100,7 @@ func (d *consentDialog) view(width int) string {
 	if d.req.Source != "" {
 		b = append(b, st.Dim.Render("to ")+st.SourceBadge(termtext.Line(d.req.Source)))
 	}
-	if a := termtext.Line(d.req.Analysis); a != "" {
+	if a := termtext.Line(d.req.Analysis); a != "" && !d.req.Reflection {
 		b = append(b, "", st.FieldLabel.Render("The judge's analysis"))
 		lines := wrapText(a, inner)
 		if len(lines) > 8 {

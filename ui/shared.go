@@ -88,6 +88,14 @@ func (sh *shared) preferred() string {
 	return ""
 }
 
+// webNeedsOptIn reports whether the next question searches no local corpus
+// (none named, none pinned) and so, as a headless ask, sends nothing to the
+// web either: prefrag was not started with --web-only (nor web_only set).
+func (sh *shared) webNeedsOptIn() bool {
+	return sh.corporaLoaded && sh.corporaErr == nil && sh.preferred() == "" &&
+		!sh.settings.WebOnly && sh.webPolicy() != engine.WebNever
+}
+
 // pinned updates the settings after the user pinned name: when the run
 // names corpora explicitly, name moves to the front.
 func (sh *shared) pinned(name string) {

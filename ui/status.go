@@ -34,7 +34,7 @@ func (m *Model) statusView() string {
 // message, tokens included).
 func (m *Model) statusSig() string {
 	sh := m.sh
-	sig := fmt.Sprintf("%d|%s|%s|%s|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.settings.MaxSteps, sh.st)
+	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
 	if a := m.ask; a.traj != nil {
 		step, elapsed, tps, local, web, used := a.runState()
 		sig += fmt.Sprintf("|%d|%v|%s|%.1f|%d|%d|%d|%d", step, a.running, clockText(elapsed), tps, local, web, used, len(a.traj.Blocks))
@@ -60,6 +60,10 @@ func (m *Model) renderStatus() string {
 	webText := kv("web", web)
 	if web != "auto" {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(web)
+	}
+	if sh.webNeedsOptIn() {
+		// No corpus to search first: nothing leaves without --web-only.
+		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
 	a := m.ask

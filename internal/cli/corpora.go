@@ -65,6 +65,9 @@ func runIndex(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "corpus %s: %d file(s) found, %d indexed, %d unchanged, %d removed; %d passages added in %.1fs\n",
 			rep.Corpus, rep.Files, rep.Indexed, rep.Unchanged, rep.Removed, rep.Passages, rep.Duration.Seconds())
 		fmt.Fprintf(e.stdout, "corpus %s now holds %d documents, %d passages (%s)\n", rep.Corpus, rep.Stats.Documents, rep.Stats.Passages, humanBytes(rep.Stats.SizeBytes))
+		if rep.Pinned {
+			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
+		}
 		if len(rep.Failed) > 0 {
 			fmt.Fprintf(e.stdout, "%d file(s) could not be read:\n", len(rep.Failed))
 			for _, f := range rep.Failed {
@@ -139,9 +142,10 @@ func humanBytes(n int64) string {
 func runCorpora(e *env, args []string) error {
 	fs := flag.NewFlagSet("corpora", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "one JSON object per corpus")
+	yes := fs.Bool("yes", false, "with rm: delete without asking (needed when not on a terminal)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora rm NAME")
+		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora unpin | corpora rm NAME [--yes]")
 		return err
 	}
 	if err != nil {
@@ -159,17 +163,18 @@ func runCorpora(e *env, args []string) error {
 			}
 			fmt.Fprintf(e.stdout, "pinned %s: it is searched first\n", pos[1])
 			return nil
+		case "unpin":
+			if len(pos) != 1 {
+				return usagef("usage: prefrag corpora unpin")
+			}
+			return unpinCorpus(e, dir)
 		case "rm", "delete":
 			if len(pos) != 2 {
-				return usagef("usage: prefrag corpora rm NAME")
+				return usagef("usage: prefrag corpora rm NAME [--yes]")
 			}
-			if err := local.Delete(dir, pos[1]); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "deleted corpus %s\n", pos[1])
-			return nil
+			return removeCorpus(e, dir, pos[1], *yes)
 		default:
-			return usagef("unknown corpora command %q (pin, rm)", pos[0])
+			return usagef("unknown corpora command %q (pin, unpin, rm)", pos[0])
 		}
 	}
 	infos, err := local.List(dir)
@@ -235,6 +240,9 @@ func runSearch(e *env, args []string) error {
 			return err
 		}
 		if len(names) == 0 {
+			if infos, _ := local.List(e.cfg.CorporaDir()); len(infos) > 0 {
+				return errors.New("no corpus is pinned — name one with --corpus NAME, or pin one with: prefrag corpora pin NAME")
+			}
 			return errors.New("no corpus yet — create one with: prefrag index --corpus NAME FOLDER")
 		}
 		name = names[0]

@@ -103,7 +103,7 @@ func runEval(e *env, args []string) error {
 		return err
 	}
 	if len(order) == 0 {
-		fmt.Fprintln(e.stderr, "prefrag eval: no corpus to search; build one from the QA file with `prefrag index --corpus NAME --from-qa FILE`")
+		fmt.Fprintln(e.stderr, "prefrag eval: no corpus to search (none named with --corpus, none pinned); build one from the QA file with `prefrag index --corpus NAME --from-qa FILE`, or pass --corpus NAME")
 	}
 	if h, err = reconcileHoldout(e, order, *data, h, rf.Set("holdout-supporting")); err != nil {
 		return err

@@ -36,15 +36,19 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Question: %s\n", clean(ev.Question))
 		if ev.Config != nil {
 			c := ev.Config
-			fmt.Fprintf(w, "  %s · model %s · corpora %s · web %s (%s) · k=%d · max steps %d\n",
-				c.Strategy, clean(c.Model), strings.Join(c.Corpora, ", "), c.Web, c.WebEngine, c.K, c.MaxSteps)
+			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
+				c.Strategy, clean(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
 		}
 	case engine.EventThought:
 		fmt.Fprintf(w, "\n[%d] Thought: %s\n", ev.Step, clean(ev.Text))
 	case engine.EventAction:
 		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", ev.Step, clean(ev.Tool), clean(ev.Query))
 	case engine.EventRetrieval:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q\n", ev.Step, badge(ev.Source), len(ev.Docs), clean(ev.Query))
+		who := ""
+		if ev.Reflection {
+			who = "Reflection search · "
+		}
+		fmt.Fprintf(w, "[%d] %s%s: %d document(s) for %q\n", ev.Step, who, badge(ev.Source), len(ev.Docs), clean(ev.Query))
 		for i, d := range ev.Docs {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, clean(textsafe.Truncate(d.Title, 70)), d.Score)
 		}
@@ -81,6 +85,9 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		}
 	case engine.EventSupplement:
 		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", ev.Step, len(ev.DocIDs))
+		if ev.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", clean(ev.Note))
+		}
 	case engine.EventError:
 		kind := "warning"
 		if ev.Fatal {
@@ -116,4 +123,37 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 				c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)
 		}
 	}
+}
+
+// corporaHeader names the corpora a run searches and why.
+func corporaHeader(c *engine.Settings) string {
+	if len(c.Corpora) == 0 {
+		switch c.CorpusChoice {
+		case engine.CorporaNonePinned:
+			return "no corpus (none pinned)"
+		case engine.CorporaNoneExist:
+			return "no corpus (none yet)"
+		}
+		return "no corpus"
+	}
+	out := "corpora " + clean(strings.Join(c.Corpora, ", "))
+	if c.CorpusChoice == engine.CorporaPinned {
+		out += " (pinned)"
+	}
+	return out
+}
+
+// webHeader is the web policy in force: without a corpus the web is off
+// unless the run opted in.
+func webHeader(c *engine.Settings) string {
+	switch {
+	case c.Web == engine.WebNever:
+	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
+		// (CorpusChoice is recorded since the rule exists; older sessions
+		// replayed by `sessions show` are shown as they ran.)
+		return "web off (no corpus; --web-only not given)"
+	case len(c.Corpora) == 0:
+		return fmt.Sprintf("web %s (%s), web only", c.Web, c.WebEngine)
+	}
+	return fmt.Sprintf("web %s (%s)", c.Web, c.WebEngine)
 }

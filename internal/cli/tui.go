@@ -47,13 +47,8 @@ func runTUI(e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
-	if len(e.cfg.Settings.Corpora) == 0 {
-		// Show (and search) the corpus a run would use: the pinned one, or
-		// the only one.
-		if order, err := a.CorpusOrder(e.cfg.Settings); err == nil {
-			e.cfg.Settings.Corpora = order
-		}
-	}
+	// With no --corpus the settings name none: each question searches the
+	// corpus pinned at that moment (the app shows it), or none at all.
 	deps := ui.Deps{
 		Runner:   tuiRunner{a},
 		Sessions: tuiSessions{a},

@@ -77,11 +77,33 @@ func Pin(dir, name string) error {
 	if !exists(path) {
 		return &NotFoundError{Name: name}
 	}
-	tmp, err := os.CreateTemp(dir, pinFile+".tmp*")
-	if err != nil {
+	if err := writePin(dir, name+"\n"); err != nil {
 		return fmt.Errorf("pinning corpus %q: %w", name, err)
 	}
-	_, werr := tmp.WriteString(name + "\n")
+	return nil
+}
+
+// Unpin leaves no corpus pinned and returns the name that was pinned (""
+// when none was). The pin file stays, empty: the home remembers that a
+// corpus existed, so a later new corpus is not pinned by PinIfFirst.
+func Unpin(dir string) (string, error) {
+	was, err := Pinned(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := writePin(dir, ""); err != nil {
+		return "", fmt.Errorf("unpinning: %w", err)
+	}
+	return was, nil
+}
+
+// writePin replaces the pin file atomically.
+func writePin(dir, content string) error {
+	tmp, err := os.CreateTemp(dir, pinFile+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.WriteString(content)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
@@ -91,9 +113,41 @@ func Pin(dir, name string) error {
 	}
 	if werr != nil {
 		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("pinning corpus %q: %w", name, werr)
 	}
-	return nil
+	return werr
+}
+
+// PinIfFirst pins name when it is the first corpus ever created under dir:
+// no pin file exists yet (not even an empty one, left by Unpin or by
+// deleting the pinned corpus) and no other corpus is there. It reports
+// whether it pinned. Two processes creating corpora at once cannot both
+// win: the pin file is created exclusively.
+func PinIfFirst(dir, name string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, pinFile)); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != name && ValidateName(e.Name()) == nil && exists(filepath.Join(dir, e.Name())) {
+			return false
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, pinFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false
+	}
+	_, werr := f.WriteString(name + "\n")
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(filepath.Join(dir, pinFile))
+		return false
+	}
+	return true
 }
 
 // Pinned returns the pinned corpus name, or "" when none is pinned or the
@@ -113,7 +167,7 @@ func Pinned(dir string) (string, error) {
 	return name, nil
 }
 
-// Delete removes corpus name and its pin. It fails with ErrBusy when another
+// Delete removes corpus name and its pin (leaving none pinned). It fails with ErrBusy when another
 // process is indexing or searching it.
 func Delete(dir, name string) error {
 	path, err := corpusPath(dir, name)
@@ -134,7 +188,8 @@ func Delete(dir, name string) error {
 		return fmt.Errorf("deleting corpus %q: %w", name, err)
 	}
 	if pinned, _ := Pinned(dir); pinned == name {
-		if err := os.Remove(filepath.Join(dir, pinFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Nothing is pinned afterwards: no other corpus is promoted.
+		if err := writePin(dir, ""); err != nil {
 			return fmt.Errorf("unpinning corpus %q: %w", name, err)
 		}
 	}

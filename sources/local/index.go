@@ -60,6 +60,9 @@ type Report struct {
 	Documents int64         `json:"documents"`
 	Failed    []Failure     `json:"failed,omitempty"`
 	Duration  time.Duration `json:"duration_ns"`
+	// Pinned is set when this run created the first corpus of the home,
+	// which is pinned automatically (see PinIfFirst).
+	Pinned bool `json:"pinned,omitempty"`
 	// Stats describe the whole corpus afterwards.
 	Stats Stats `json:"stats"`
 }
@@ -77,11 +80,14 @@ var supported = map[string]bool{
 // run. On cancellation the work done so far is kept (a later run resumes)
 // and ctx.Err() is returned with the partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
+	fresh := !exists(filepath.Join(dir, name))
 	w, err := OpenWriter(dir, name)
 	if err != nil {
 		return Report{Corpus: name}, err
 	}
+	pinned := fresh && PinIfFirst(dir, name)
 	rep, err := w.Index(ctx, paths, opts)
+	rep.Pinned = pinned
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = cerr
 	}

@@ -228,6 +228,11 @@ func (r *Renderer) observation(t *Trajectory, i, w int, v View) (lines, docs []s
 	if b.Observation != nil && b.Observation.Note != "" {
 		lines = append(lines, r.under(r.st.Note, "⚠ "+termtext.Clean(b.Observation.Note), w)...)
 	}
+	if b.Observation == nil && b.Supplement != nil && b.Supplement.Note != "" {
+		// Why the reflection's web query was not sent (policy, consent,
+		// never-leave corpus).
+		lines = append(lines, r.under(r.st.Note, "⚠ "+termtext.Clean(b.Supplement.Note), w)...)
+	}
 	for j, d := range observed {
 		key := fmt.Sprintf("b%d/%s/%d", i, section, j)
 		num := j + 1
