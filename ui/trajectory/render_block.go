@@ -279,7 +279,9 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	text := termtext.Clean(d.Text)
 	if expanded {
 		var where []string
-		if ref := termtext.Line(d.Ref()); ref != "" {
+		if ref := termtext.Line(d.Ref()); ref != "" && d.ID != "" && d.ID != d.URL {
+			where = append(where, "id "+ref)
+		} else if ref != "" {
 			where = append(where, ref)
 		}
 		if u := termtext.Line(d.URL); u != "" && d.URL != d.ID {
