@@ -2,6 +2,7 @@ package sources
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,4 +61,19 @@ func TestTruncatedError(t *testing.T) {
 	if got := err.Error(); got != "web:duckduckgo's answer was larger than 8 MiB (after decompression) and was cut; 2 result(s) were read, later ones are lost" {
 		t.Errorf("message %q", got)
 	}
+}
+
+// Ref reads locators, which come from indexed files: it never panics and
+// always starts with the document's id.
+func FuzzRef(f *testing.F) {
+	f.Add("notes/a.md#1", "notes/a.md#0", "")
+	f.Add("p.pdf#5", "p.pdf#p3", "")
+	f.Add("b.epub#7", "b.epub#ch", "")
+	f.Add("#", "#", "https://x/")
+	f.Fuzz(func(t *testing.T, id, loc, url string) {
+		got := Document{ID: id, Locator: loc, URL: url}.Ref()
+		if id != "" && !strings.HasPrefix(got, id) {
+			t.Errorf("Ref() = %q does not start with the id %q", got, id)
+		}
+	})
 }
