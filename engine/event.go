@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/prefrag/prefrag/sources"
@@ -22,6 +23,30 @@ const (
 	// EventToken carries a streamed text delta. It is never stored.
 	EventToken = "token"
 )
+
+// Outcomes of a retrieval that did not answer normally (the retrieval
+// event's "outcome"): the engine refused (rate limit, bot challenge), its
+// answer was cut at the size limit (the event's docs are what could be
+// read), or the source could not be reached or read.
+const (
+	OutcomeBlocked     = "blocked"
+	OutcomeTruncated   = "truncated"
+	OutcomeUnavailable = "unavailable"
+)
+
+// RetrievalOutcome classifies a source's error as one of the Outcome
+// constants.
+func RetrievalOutcome(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, sources.ErrBlocked):
+		return OutcomeBlocked
+	case errors.Is(err, sources.ErrTruncated):
+		return OutcomeTruncated
+	}
+	return OutcomeUnavailable
+}
 
 // Document is the document shape of events.
 type Document = sources.Document
@@ -53,6 +78,9 @@ type Event struct {
 	// retrieval, observation
 	Source string     `json:"source,omitempty"`
 	Docs   []Document `json:"docs,omitempty"`
+	// retrieval: set when the search did not answer normally (one of the
+	// Outcome constants); Note then says why
+	Outcome string `json:"outcome,omitempty"`
 
 	// selection
 	Status     *bool   `json:"status,omitempty"`
@@ -87,6 +115,9 @@ type Event struct {
 	Citations        []int      `json:"citations,omitempty"`
 	InvalidCitations []int      `json:"invalid_citations,omitempty"`
 	Sources          []Document `json:"sources,omitempty"`
+	// final: the context number [n] of each of Sources (cited ones first,
+	// in citation order, then the rest of the context)
+	SourceNums []int `json:"source_nums,omitempty"`
 
 	// error
 	Message string `json:"message,omitempty"`
@@ -138,6 +169,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["query"] = e.Query
 		m["docs"] = docs()
 		optional("reflection", true, e.Reflection)
+		optional("outcome", e.Outcome, e.Outcome != "")
+		optional("note", e.Note, e.Note != "")
 	case EventSelection:
 		m["step"] = e.Step
 		st := e.Status != nil && *e.Status
@@ -180,6 +213,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		optional("citations", e.Citations, len(e.Citations) > 0)
 		optional("invalid_citations", e.InvalidCitations, len(e.InvalidCitations) > 0)
 		optional("sources", e.Sources, len(e.Sources) > 0)
+		optional("source_nums", e.SourceNums, len(e.SourceNums) > 0)
 	case EventError:
 		m["message"] = e.Message
 		m["fatal"] = e.Fatal

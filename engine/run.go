@@ -169,11 +169,26 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		r.counts.LocalRetrievals++
 	}
 	if err != nil {
+		outcome, msg := RetrievalOutcome(err), textsafe.ForTerminal(err.Error())
+		if outcome == OutcomeTruncated && len(docs) > 0 {
+			// Partial results of a cut answer are used, and said to be partial.
+			docs = r.sourced(src, docs)
+			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.reflecting})
+			r.warn(step, src.Name(), msg)
+			return docs, "", nil
+		}
 		note := sourceTrouble(src, err)
-		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Reflection: r.reflecting})
-		r.warn(step, src.Name(), textsafe.ForTerminal(err.Error()))
+		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Outcome: outcome, Note: msg, Reflection: r.reflecting})
+		r.warn(step, src.Name(), msg)
 		return nil, note, nil
 	}
+	docs = r.sourced(src, docs)
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting})
+	return docs, "", nil
+}
+
+// sourced cuts docs to k and names their source where they do not.
+func (r *run) sourced(src Source, docs []Document) []Document {
 	if len(docs) > r.s.K {
 		docs = docs[:r.s.K]
 	}
@@ -182,8 +197,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 			docs[i].Source = src.Name()
 		}
 	}
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting})
-	return docs, "", nil
+	return docs
 }
 
 // number gives each document its citation number, reusing the number of a
@@ -314,26 +328,37 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		r.emit(Event{Type: EventError, Message: textsafe.ForTerminal(err.Error()), Fatal: true})
 		return res, &FatalError{Err: err}
 	}
-	cited := Citations(res.Answer)
 	ev := Event{Type: EventFinal, Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
-	for _, n := range cited {
-		if n >= 1 && n <= len(r.docs) {
-			res.Citations = append(res.Citations, n)
-			ev.Sources = append(ev.Sources, withLocator(r.docs[n-1]))
-		} else {
-			res.InvalidCitations = append(res.InvalidCitations, n)
-		}
-	}
-	if len(cited) == 0 {
-		for _, d := range r.docs {
-			ev.Sources = append(ev.Sources, withLocator(d))
-		}
-	}
+	res.Citations, res.InvalidCitations, ev.Sources, ev.SourceNums = numberedSources(Citations(res.Answer), r.docs)
 	ev.Citations, ev.InvalidCitations = res.Citations, res.InvalidCitations
 	c := r.counts
 	ev.Counts = &c
 	r.emit(ev)
 	return res, err
+}
+
+// numberedSources lists every document of the context (docs, numbered
+// from 1) with its number: the cited ones first, in citation order, then
+// the others in number order. Cited numbers no document had are invalid.
+func numberedSources(cited []int, docs []Document) (valid, invalid []int, list []Document, nums []int) {
+	isCited := map[int]bool{}
+	for _, n := range cited {
+		if n >= 1 && n <= len(docs) {
+			valid = append(valid, n)
+			isCited[n] = true
+			list = append(list, withLocator(docs[n-1]))
+			nums = append(nums, n)
+		} else {
+			invalid = append(invalid, n)
+		}
+	}
+	for i, d := range docs {
+		if !isCited[i+1] {
+			list = append(list, withLocator(d))
+			nums = append(nums, i+1)
+		}
+	}
+	return valid, invalid, list, nums
 }
 
 func withLocator(d Document) Document {

@@ -7,6 +7,7 @@ package sources
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Document is one retrieved passage or web result.
@@ -23,6 +24,41 @@ type Document struct {
 	// Locator points a citation at the origin: "path#offset", "path#p3", or
 	// the URL for web results.
 	Locator string `json:"locator,omitempty"`
+	// Cached is set when a web result came from the web cache rather than
+	// a request; CachedAt is when it was fetched (zero when the cache entry
+	// predates this field).
+	Cached   bool      `json:"cached,omitempty"`
+	CachedAt time.Time `json:"cached_at,omitzero"`
+}
+
+// ErrTruncated is matched by errors that mean a source's answer was larger
+// than the size limit and was cut, so results may be missing.
+var ErrTruncated = errors.New("answer truncated")
+
+// TruncatedError says a web engine's answer went past the size limit (a
+// huge page or a decompression bomb). Results is how many results could
+// still be read from the part kept; a search that returns this error with
+// documents returns those partial results.
+type TruncatedError struct {
+	Engine  string
+	Limit   int64
+	Results int
+}
+
+func (e *TruncatedError) Error() string {
+	if e.Results == 0 {
+		return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; no result could be read from it", e.Engine, byteSize(e.Limit))
+	}
+	return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; %d result(s) were read, later ones are lost", e.Engine, byteSize(e.Limit), e.Results)
+}
+
+func (e *TruncatedError) Is(target error) bool { return target == ErrTruncated }
+
+func byteSize(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Kind tells local corpora from web engines.

@@ -268,7 +268,7 @@ func runSearch(e *env, args []string) error {
 		return nil
 	}
 	for i, d := range docs {
-		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, clean(d.Title), d.Score, clean(d.Locator),
+		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, clean(d.Title), d.Score, clean(d.Ref()),
 			clean(textsafe.Truncate(strings.Join(strings.Fields(d.Text), " "), 200)))
 	}
 	return nil

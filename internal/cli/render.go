@@ -44,11 +44,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.EventAction:
 		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", ev.Step, clean(ev.Tool), clean(ev.Query))
 	case engine.EventRetrieval:
-		who := ""
-		if ev.Reflection {
-			who = "Reflection search · "
-		}
-		fmt.Fprintf(w, "[%d] %s%s: %d document(s) for %q\n", ev.Step, who, badge(ev.Source), len(ev.Docs), clean(ev.Query))
+		retrievalLine(w, ev)
 		for i, d := range ev.Docs {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, clean(textsafe.Truncate(d.Title, 70)), d.Score)
 		}
@@ -107,16 +103,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		if len(ev.InvalidCitations) > 0 {
 			fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", ev.InvalidCitations)
 		}
-		if len(ev.Sources) > 0 {
-			fmt.Fprintln(w, "Sources:")
-			for _, d := range ev.Sources {
-				loc := d.Locator
-				if loc == "" {
-					loc = d.URL
-				}
-				fmt.Fprintf(w, "  - %s [%s] %s\n", clean(textsafe.Truncate(d.Title, 70)), badge(d.Source), clean(loc))
-			}
-		}
+		sourceList(w, ev)
 		if c := ev.Counts; c != nil {
 			fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
 				c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,

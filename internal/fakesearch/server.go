@@ -4,7 +4,8 @@
 // fixed list of documents ranked by simple term overlap, so tests can
 // predict what comes back. Modes make it misbehave the way real engines
 // do: rate limits, bot challenges, slowness, empty answers, a SearXNG
-// instance with JSON output disabled or with failing upstream engines.
+// instance with JSON output disabled or with failing upstream engines,
+// answers too large to read whole and decompression bombs.
 //
 // Documents without a URL are served by the server itself at /doc/<n>
 // (n counting from 0), as small HTML pages with navigation around a <main>
@@ -55,12 +56,19 @@ const (
 	ModeUnresponsive Mode = "unresponsive"
 	// ModeServerError answers HTTP 500.
 	ModeServerError Mode = "server-error"
+	// ModeTruncated answers ModeOK's results with TruncatedPadding bytes
+	// inserted after the first DuckDuckGo result (before every JSON
+	// result), so a client reading at most 8 MiB loses the rest.
+	ModeTruncated Mode = "truncated"
+	// ModeGzipBomb answers like ModeTruncated, padded to BombSize and sent
+	// gzip-compressed (Content-Encoding: gzip): a decompression bomb.
+	ModeGzipBomb Mode = "gzip-bomb"
 )
 
 // Modes lists every mode.
 func Modes() []Mode {
 	return []Mode{ModeOK, ModeBlocked429, ModeBlocked403, ModeBlocked202, ModeAnomaly, ModeSlow,
-		ModeEmpty, ModeJSONDisabled, ModeUnresponsive, ModeServerError}
+		ModeEmpty, ModeJSONDisabled, ModeUnresponsive, ModeServerError, ModeTruncated, ModeGzipBomb}
 }
 
 // ParseMode checks a mode name.
@@ -267,6 +275,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.misbehave(w, r, mode) {
+		return
+	}
+	if mode == ModeTruncated || mode == ModeGzipBomb {
+		s.serveOversize(w, r, query, mode)
 		return
 	}
 	switch r.URL.Path {

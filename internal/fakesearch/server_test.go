@@ -117,6 +117,8 @@ func TestModes(t *testing.T) {
 		{ModeJSONDisabled, map[string]int{"ddg": 200, "searxng": 403, "brave": 200}, nil},
 		{ModeUnresponsive, map[string]int{"searxng": 200}, map[string]string{"searxng": `"unresponsive_engines":[["google","timeout"],["bing","CAPTCHA"]]`}},
 		{ModeServerError, map[string]int{"ddg": 500, "searxng": 500, "brave": 500}, nil},
+		{ModeTruncated, map[string]int{"ddg": 200, "searxng": 200}, map[string]string{"ddg": "go.dev", "searxng": `"padding":"`}},
+		{ModeGzipBomb, map[string]int{"ddg": 200, "searxng": 200}, map[string]string{"ddg": "go.dev", "searxng": `"padding":"`}},
 	}
 	for _, tt := range tests {
 		s.SetMode(tt.mode)

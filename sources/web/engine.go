@@ -40,6 +40,8 @@ type result struct {
 type parsedPage struct {
 	results      []result
 	unresponsive []UnresponsiveEngine
+	// truncated: the answer went past maxAnswerBytes and was cut.
+	truncated bool
 }
 
 // backend is what differs between engines.
@@ -75,6 +77,9 @@ type Results struct {
 	Unresponsive []UnresponsiveEngine
 	// Filtered counts results removed by the allow/deny lists.
 	Filtered int
+	// Truncated is set when the engine's answer went past the size limit
+	// and was cut: Docs are what could be read before the cut.
+	Truncated bool
 }
 
 // New builds the engine named engineName (DuckDuckGo, SearXNG or Brave)
@@ -114,8 +119,16 @@ func (e *Engine) Kind() sources.Kind { return sources.KindWeb }
 // first. Each document has ID, URL and Locator set to the page's URL,
 // Source set to Name() and Score set to the engine's score or 1/rank.
 // A blank query returns nothing without a request.
+//
+// An answer cut at the size limit is a *sources.TruncatedError (matching
+// sources.ErrTruncated); when some results could be read before the cut,
+// they are returned with that error. Documents served from the cache have
+// Cached set and CachedAt the time they were fetched.
 func (e *Engine) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	res, err := e.SearchResults(ctx, query, k)
+	if err == nil && res.Truncated {
+		err = &sources.TruncatedError{Engine: e.name, Limit: maxAnswerBytes, Results: len(res.Docs)}
+	}
 	return res.Docs, err
 }
 
@@ -136,6 +149,9 @@ func (e *Engine) SearchResults(ctx context.Context, query string, k int) (Result
 	switch {
 	case hit:
 		res.FromCache = true
+		for i := range docs {
+			docs[i].Cached = true
+		}
 	case e.s.Offline:
 		cause := fmt.Errorf("%w for %q (offline mode sends no request)", ErrOfflineMiss, query)
 		if cacheErr != nil {
@@ -149,11 +165,13 @@ func (e *Engine) SearchResults(ctx context.Context, query string, k int) (Result
 		}
 		docs = e.documents(page.results)
 		res.Unresponsive = page.unresponsive
+		res.Truncated = page.truncated
 		for _, u := range page.unresponsive {
 			e.s.Logger.Warn("SearXNG engine unresponsive", "source", e.name, "engine", u.Name, "reason", u.Reason)
 		}
-		if e.s.Cache != nil {
-			if err := e.s.Cache.Put(ctx, key, docs); err != nil {
+		// A cut answer is not cached: it would pass for a whole one later.
+		if e.s.Cache != nil && !page.truncated {
+			if err := e.s.Cache.Put(ctx, key, stamped(docs, e.s.Guard.clock.Now())); err != nil {
 				e.s.Logger.Warn("web cache: storing results failed", "source", e.name, "err", err)
 			}
 		}
@@ -201,6 +219,17 @@ func (e *Engine) documents(results []result) []sources.Document {
 	return docs
 }
 
+// stamped is a copy of docs as stored in the cache: each carries the time
+// it was fetched, so a later hit can say how old it is.
+func stamped(docs []sources.Document, at time.Time) []sources.Document {
+	out := make([]sources.Document, len(docs))
+	for i, d := range docs {
+		d.CachedAt = at.UTC()
+		out[i] = d
+	}
+	return out
+}
+
 func (e *Engine) cacheGet(ctx context.Context, key string) ([]sources.Document, bool, error) {
 	if e.s.Cache == nil {
 		return nil, false, nil
@@ -229,7 +258,7 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 		if err := e.circuitOpen(); err != nil {
 			return parsedPage{}, err
 		}
-		status, body, err := e.roundTrip(ctx, query)
+		status, body, truncated, err := e.roundTrip(ctx, query)
 		if ctx.Err() != nil {
 			return parsedPage{}, e.cancelled(ctx.Err())
 		}
@@ -244,7 +273,7 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 			failure = &sources.UnavailableError{Source: e.name, Err: fmt.Errorf(
 				"HTTP %d from %s (%d attempts)", status, e.s.endpoint.Host, attempt+1)}
 		default:
-			return e.interpret(status, body)
+			return e.interpret(status, body, truncated)
 		}
 		if attempt >= e.s.Retries {
 			return parsedPage{}, failure
@@ -256,7 +285,9 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 }
 
 // interpret turns a non-5xx answer into results or an error.
-func (e *Engine) interpret(status int, body []byte) (parsedPage, error) {
+// A truncated answer that yields no result is a *sources.TruncatedError,
+// whatever the parse made of the cut text.
+func (e *Engine) interpret(status int, body []byte, truncated bool) (parsedPage, error) {
 	err := e.backend.statusError(e.name, status, body)
 	if err == nil && status != http.StatusOK {
 		if status == http.StatusTooManyRequests {
@@ -272,6 +303,8 @@ func (e *Engine) interpret(status int, body []byte) (parsedPage, error) {
 	}
 	var blocked *sources.BlockedError
 	switch {
+	case truncated && status == http.StatusOK && !errors.As(err, &blocked) && (err != nil || len(page.results) == 0):
+		return parsedPage{}, &sources.TruncatedError{Engine: e.name, Limit: maxAnswerBytes}
 	case errors.As(err, &blocked):
 		e.noteBlock(blocked)
 		return parsedPage{}, blocked
@@ -283,6 +316,7 @@ func (e *Engine) interpret(status int, body []byte) (parsedPage, error) {
 		return parsedPage{}, &sources.UnavailableError{Source: e.name, Err: err}
 	}
 	e.s.Guard.recordSuccess(e.host)
+	page.truncated = truncated
 	return page, nil
 }
 
@@ -316,25 +350,29 @@ func (e *Engine) circuitOpen() error {
 }
 
 // roundTrip sends one request under the per-request timeout and reads the
-// answer's body.
-func (e *Engine) roundTrip(ctx context.Context, query string) (int, []byte, error) {
+// answer's body, at most maxAnswerBytes of it (after decompression);
+// truncated says there was more.
+func (e *Engine) roundTrip(ctx context.Context, query string) (status int, body []byte, truncated bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, e.s.Timeout)
 	defer cancel()
 	req, err := e.backend.newRequest(ctx, e.s.endpoint, query)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	req.Header.Set("User-Agent", e.s.UserAgent)
 	resp, err := e.client.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
-	return resp.StatusCode, body, nil
+	if len(body) > maxAnswerBytes {
+		body, truncated = body[:maxAnswerBytes], true
+	}
+	return resp.StatusCode, body, truncated, nil
 }
 
 func (e *Engine) cancelled(err error) error {

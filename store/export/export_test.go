@@ -98,7 +98,7 @@ func TestMarkdownGolden(t *testing.T) {
 	md := b.String()
 	for _, want := range []string{
 		"## Answer",
-		"- [6] **Carsten Olsen** — local:wiki, `wiki/2wikimqa.jsonl#1311`",
+		"- [6] **Carsten Olsen** — local:wiki, `Carsten_Olsen#0 (at wiki/2wikimqa.jsonl#1311)`",
 		"**Selection judge on local:wiki: useful, the documents are kept.**",
 		"**Selection judge on local:wiki: not useful, switching to web:duckduckgo.**",
 		"*Analyst's verdict on this decision: agree.*",

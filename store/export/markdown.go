@@ -113,6 +113,10 @@ func (r *report) number() {
 	// The final event carries the cited documents with their locators.
 	f := r.final
 	switch {
+	case len(f.Sources) > 0 && len(f.Sources) == len(f.SourceNums):
+		for i, d := range f.Sources {
+			r.numbered[f.SourceNums[i]] = d
+		}
 	case len(f.Sources) > 0 && len(f.Sources) == len(f.Citations):
 		for i, d := range f.Sources {
 			r.numbered[f.Citations[i]] = d
@@ -246,6 +250,11 @@ func (r *report) sourceItem(b *strings.Builder, n int) {
 	if loc := locator(d); loc != "" {
 		parts = append(parts, loc)
 	}
+	if r.final != nil {
+		if note := d.CacheNote(r.final.Time); note != "" {
+			parts = append(parts, note)
+		}
+	}
 	fmt.Fprintf(b, "- [%d] **%s**", n, title)
 	if len(parts) > 0 {
 		b.WriteString(" — " + strings.Join(parts, ", "))
@@ -254,11 +263,14 @@ func (r *report) sourceItem(b *strings.Builder, n int) {
 }
 
 // locator renders where a document came from: a link for URLs, a code span
-// for file locators.
+// with the passage's one name (Document.Ref) for local passages.
 func locator(d sources.Document) string {
 	loc := d.Locator
 	if loc == "" {
 		loc = d.URL
+	}
+	if !isWebURL(loc) {
+		loc = d.Ref()
 	}
 	if loc == "" {
 		return ""

@@ -71,6 +71,10 @@ func (r *report) event(b *strings.Builder, ev engine.Event) {
 }
 
 func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
+	if ev.Outcome != "" && len(ev.Docs) == 0 {
+		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(ev.Source), inline(ev.Query), failedSearch(ev))
+		return
+	}
 	if len(ev.Docs) == 0 {
 		fmt.Fprintf(b, "**Searched %s** for “%s”: nothing came back.\n\n", inline(ev.Source), inline(ev.Query))
 		return
@@ -79,7 +83,7 @@ func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
 	if len(ev.Docs) == 1 {
 		noun = "document"
 	}
-	fmt.Fprintf(b, "**Searched %s** for “%s”: %d %s.\n\n", inline(ev.Source), inline(ev.Query), len(ev.Docs), noun)
+	fmt.Fprintf(b, "**Searched %s** for “%s”: %d %s%s.\n\n", inline(ev.Source), inline(ev.Query), len(ev.Docs), noun, searchMarks(ev))
 	for _, d := range ev.Docs {
 		title := inline(d.Title)
 		if title == "" {
@@ -93,6 +97,9 @@ func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
 		}
 		if d.Score != 0 {
 			extra = append(extra, "score "+strconv.FormatFloat(d.Score, 'f', 2, 64))
+		}
+		if note := d.CacheNote(ev.Time); note != "" {
+			extra = append(extra, note)
 		}
 		fmt.Fprintf(b, "- %s — %s\n", title, strings.Join(extra, ", "))
 	}

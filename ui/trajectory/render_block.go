@@ -98,7 +98,7 @@ func supplementQuery(b *Block) string {
 
 func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBefore map[string]bool) []string {
 	src := termtext.Line(rt.Source)
-	head := r.st.SourceBadge(src) + " " + r.st.Dim.Render(countDocs(len(rt.Docs)))
+	head := r.st.SourceBadge(src) + " " + r.retrievalCount(rt)
 	shown := termtext.Line(b.Query)
 	if b.Kind == KindSupplement {
 		shown = supplementQuery(b)
@@ -261,6 +261,9 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 		title = termtext.Line(d.ID)
 	}
 	meta := sourceLabel(termtext.Line(d.Source))
+	if d.Cached {
+		meta += " · cached"
+	}
 	if d.Score != 0 {
 		meta += fmt.Sprintf(" · %.2f", d.Score)
 	}
@@ -281,13 +284,16 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	text := termtext.Clean(d.Text)
 	if expanded {
 		var where []string
-		if id := termtext.Line(d.ID); id != "" && d.ID != d.URL {
-			where = append(where, "id "+id)
+		if ref := termtext.Line(d.Ref()); ref != "" && d.ID != "" && d.ID != d.URL {
+			where = append(where, "id "+ref)
+		} else if ref != "" {
+			where = append(where, ref)
 		}
-		if u := termtext.Line(d.URL); u != "" {
+		if u := termtext.Line(d.URL); u != "" && d.URL != d.ID {
 			where = append(where, u)
-		} else if l := termtext.Line(d.Locator); l != "" {
-			where = append(where, l)
+		}
+		if d.Cached {
+			where = append(where, cacheWhen(d))
 		}
 		if len(where) > 0 {
 			for _, l := range wrap(strings.Join(where, " · "), w-indent) {

@@ -89,30 +89,7 @@ func (r *Renderer) final(t *Trajectory, w int) []string {
 	}
 	md := r.md.render(termtext.Clean(f.Answer), w)
 	out = append(out, strings.Split(md, "\n")...)
-	if len(f.Sources) > 0 {
-		out = append(out, r.st.FieldLabel.Render("Sources"))
-		for i, d := range f.Sources {
-			num := i + 1
-			if i < len(f.Citations) && f.Citations[i] > 0 {
-				num = f.Citations[i]
-			}
-			where := termtext.Line(d.URL)
-			if where == "" {
-				where = termtext.Line(d.Locator)
-			}
-			if where == "" {
-				where = sourceLabel(termtext.Line(d.Source))
-			}
-			title := termtext.Line(d.Title)
-			if title == "" {
-				title = termtext.Line(d.ID)
-			}
-			lead := fmt.Sprintf("  [%d] ", num)
-			line := lead + r.st.Text.Render(truncate(title, w-len(lead)))
-			out = append(out, line)
-			out = append(out, strings.Repeat(" ", len(lead))+r.st.Dim.Render(truncate(where, w-len(lead))))
-		}
-	}
+	out = append(out, r.sources(f, w)...)
 	if len(f.InvalidCitations) > 0 {
 		nums := make([]string, len(f.InvalidCitations))
 		for i, n := range f.InvalidCitations {

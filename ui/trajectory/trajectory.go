@@ -29,6 +29,12 @@ type Retrieval struct {
 	Source string
 	Query  string
 	Docs   []sources.Document
+	// Outcome is set when the search failed or was cut (engine.Outcome*);
+	// Note says why.
+	Outcome string
+	Note    string
+	// At is when the search was made (ages of cached results count to it).
+	At time.Time
 }
 
 // Block is one visible unit of the trajectory. Only the fields its events
@@ -225,7 +231,7 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			}
 			b = t.add(kind, ev.Step)
 		}
-		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs})
+		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs, Outcome: ev.Outcome, Note: ev.Note, At: ev.Time})
 		r := b.Retrievals[len(b.Retrievals)-1]
 		b.Trace = append(b.Trace, TraceItem{Retrieval: &r})
 		b.version++
