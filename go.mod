@@ -16,6 +16,7 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.52
 	github.com/ollama/ollama v0.34.4
 	github.com/pelletier/go-toml/v2 v2.2.2
+	github.com/yuin/goldmark v1.7.8
 	go.etcd.io/bbolt v1.4.0
 	golang.org/x/net v0.62.0
 	golang.org/x/term v0.47.0
@@ -73,7 +74,6 @@ require (
 	github.com/rogpeppe/go-internal v1.8.0 // indirect
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
-	github.com/yuin/goldmark v1.7.8 // indirect
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

@@ -115,7 +115,7 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 }
 
 func (r *run) answer(out StepOutput, role string) {
-	o := out
+	o := sanitizeOutput(out)
 	r.lastAnswer = &o
 	r.emit(Event{Type: EventAnswer, Step: r.turn, Text: out.Answer, Label: out.Label,
 		Explanation: out.Explanation, Suggestions: out.Suggestions, Role: role})

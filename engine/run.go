@@ -67,6 +67,7 @@ func (r *run) emit(ev Event) {
 	if ev.Type != EventToken {
 		r.seq++
 	}
+	ev = sanitize(ev)
 	ev.Session = r.req.SessionID
 	ev.Seq = r.seq
 	ev.Time = r.e.cfg.Now()

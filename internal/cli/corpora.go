@@ -259,7 +259,7 @@ func runSearch(e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, d := range docs {
-			enc.Encode(d)
+			enc.Encode(safeDoc(d))
 		}
 		return nil
 	}
@@ -268,8 +268,8 @@ func runSearch(e *env, args []string) error {
 		return nil
 	}
 	for i, d := range docs {
-		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, clean(d.Title), d.Score, clean(d.Ref()),
-			clean(textsafe.Truncate(strings.Join(strings.Fields(d.Text), " "), 200)))
+		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, line(d.Title), d.Score, line(d.Ref()),
+			textsafe.Truncate(line(d.Text), 200))
 	}
 	return nil
 }

@@ -15,15 +15,24 @@ type textRenderer struct{}
 
 func clean(s string) string { return textsafe.ForTerminal(s) }
 
+// hang is untrusted multi-line text (model output, the question) printed
+// after a label: its second and later lines are indented, so only the
+// program's own labels ("Final answer:", "Sources:", "[n] …") start at the
+// left margin.
+func hang(s string) string { return textsafe.Hang(s, "      ") }
+
+// subHang is hang for text under an indented label ("      explanation: ").
+func subHang(s string) string { return textsafe.Hang(s, "        ") }
+
 func badge(source string) string {
-	kind, name, _ := strings.Cut(source, ":")
+	kind, name, _ := strings.Cut(line(source), ":")
 	switch kind {
 	case "local":
 		return "LOCAL " + name
 	case "web":
 		return "WEB " + name
 	}
-	return strings.ToUpper(source)
+	return strings.ToUpper(line(source))
 }
 
 func indent(s, prefix string) string {
@@ -33,30 +42,30 @@ func indent(s, prefix string) string {
 func (textRenderer) render(w io.Writer, ev engine.Event) {
 	switch ev.Type {
 	case engine.EventSession:
-		fmt.Fprintf(w, "Question: %s\n", clean(ev.Question))
+		fmt.Fprintf(w, "Question: %s\n", hang(ev.Question))
 		if ev.Config != nil {
 			c := ev.Config
 			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
-				c.Strategy, clean(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
+				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
 		}
 	case engine.EventThought:
-		fmt.Fprintf(w, "\n[%d] Thought: %s\n", ev.Step, clean(ev.Text))
+		fmt.Fprintf(w, "\n[%d] Thought: %s\n", ev.Step, hang(ev.Text))
 	case engine.EventAction:
-		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", ev.Step, clean(ev.Tool), clean(ev.Query))
+		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", ev.Step, line(ev.Tool), clean(ev.Query))
 	case engine.EventRetrieval:
 		retrievalLine(w, ev)
 		for i, d := range ev.Docs {
-			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, clean(textsafe.Truncate(d.Title, 70)), d.Score)
+			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70), d.Score)
 		}
 	case engine.EventSelection:
 		if ev.Status != nil && *ev.Status {
-			fmt.Fprintf(w, "[%d] Judge: local sufficient — %s\n", ev.Step, clean(ev.Analysis))
+			fmt.Fprintf(w, "[%d] Judge: local sufficient — %s\n", ev.Step, hang(ev.Analysis))
 		} else {
 			next := "the next source"
 			if ev.NextSource != nil {
-				next = *ev.NextSource
+				next = line(*ev.NextSource)
 			}
-			fmt.Fprintf(w, "[%d] Judge: switching to %s — %s\n", ev.Step, next, clean(ev.Analysis))
+			fmt.Fprintf(w, "[%d] Judge: switching to %s — %s\n", ev.Step, next, hang(ev.Analysis))
 		}
 	case engine.EventObservation:
 		fmt.Fprintf(w, "[%d] Observation: %d document(s) from %s", ev.Step, len(ev.DocIDs), badge(ev.Source))
@@ -65,31 +74,31 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		}
 		fmt.Fprintln(w)
 		if ev.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", clean(ev.Note))
+			fmt.Fprintf(w, "      note: %s\n", line(ev.Note))
 		}
 	case engine.EventAnswer:
 		label := ev.Label
 		if label == "" {
 			label = "unlabelled"
 		}
-		fmt.Fprintf(w, "\n[%d] Answer (%s): %s\n", ev.Step, label, clean(ev.Text))
+		fmt.Fprintf(w, "\n[%d] Answer (%s): %s\n", ev.Step, line(label), hang(ev.Text))
 		if ev.Explanation != "" {
-			fmt.Fprintf(w, "      explanation: %s\n", clean(ev.Explanation))
+			fmt.Fprintf(w, "      explanation: %s\n", subHang(ev.Explanation))
 		}
 		if ev.Suggestions != "" {
-			fmt.Fprintf(w, "      suggestions: %s\n", clean(ev.Suggestions))
+			fmt.Fprintf(w, "      suggestions: %s\n", subHang(ev.Suggestions))
 		}
 	case engine.EventSupplement:
 		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", ev.Step, len(ev.DocIDs))
 		if ev.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", clean(ev.Note))
+			fmt.Fprintf(w, "      note: %s\n", line(ev.Note))
 		}
 	case engine.EventError:
 		kind := "warning"
 		if ev.Fatal {
 			kind = "error"
 		}
-		fmt.Fprintf(w, "      %s: %s\n", kind, clean(ev.Message))
+		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(ev.Message))
 	case engine.EventFinal:
 		fmt.Fprintln(w, "\n────────")
 		status := ""
@@ -123,7 +132,7 @@ func corporaHeader(c *engine.Settings) string {
 		}
 		return "no corpus"
 	}
-	out := "corpora " + clean(strings.Join(c.Corpora, ", "))
+	out := "corpora " + line(strings.Join(c.Corpora, ", "))
 	if c.CorpusChoice == engine.CorporaPinned {
 		out += " (pinned)"
 	}

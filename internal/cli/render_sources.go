@@ -13,7 +13,7 @@ import (
 // blocked, cut or unavailable — never "0 document(s)" for a search that
 // failed — and whether the results came from the web cache.
 func retrievalLine(w io.Writer, ev engine.Event) {
-	q := clean(ev.Query)
+	q := line(ev.Query)
 	who := badge(ev.Source)
 	if ev.Reflection {
 		who = "Reflection search · " + who
@@ -80,6 +80,6 @@ func sourceList(w io.Writer, ev engine.Event) {
 		if n := d.CacheNote(ev.Time); n != "" {
 			extra = " · " + n
 		}
-		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, clean(textsafe.Truncate(d.Title, 70)), badge(d.Source), clean(d.Ref()), extra)
+		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70), badge(d.Source), line(d.Ref()), extra)
 	}
 }

@@ -92,7 +92,7 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, s := range list {
-			if err := enc.Encode(s); err != nil {
+			if err := enc.Encode(safeSession(s)); err != nil {
 				return err
 			}
 		}
@@ -106,7 +106,7 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
-			s.Label, clean(s.Model), oneLineTrunc(s.Question, 50), oneLineTrunc(s.Answer, 40))
+			line(s.Label), line(s.Model), oneLineTrunc(s.Question, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
 }
@@ -141,7 +141,7 @@ func sessionsShow(e *env, args []string) error {
 	defer a.Close()
 	bad := err
 	if *asJSON {
-		return errors.Join(writeJSONLines(e.stdout, rec.Lines), bad)
+		return errors.Join(writeJSONLines(e.stdout, safeLines(rec.Lines)), bad)
 	}
 	s := rec.Session
 	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))

@@ -64,7 +64,7 @@ func FuzzForTerminal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := ForTerminal(s)
 		for _, r := range out {
-			if r == 0x1b || r == 0x9b || r == '\r' || (unicode.IsControl(r) && r != '\n' && r != '\t') {
+			if r == 0x1b || r == 0x9b || r == '\r' || (unicode.IsControl(r) && r != '\n' && r != '\t') || bidiControl(r) {
 				t.Fatalf("control rune %U survived in %q (from %q)", r, out, s)
 			}
 		}

@@ -2,6 +2,7 @@ package local
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -153,6 +154,10 @@ type built struct {
 }
 
 func (a analyzers) build(p passage) built {
+	// A title is one line wherever it comes from (a .jsonl field, a
+	// heading, a file name): printed in a listing, a newline in it could
+	// forge lines of the program's own output.
+	p.Title = strings.Join(strings.Fields(p.Title), " ")
 	body := p.Text
 	if p.Title != "" {
 		body = p.Title + "\n" + p.Text

@@ -30,15 +30,14 @@ func cell(s string) string { return inline(s) }
 
 var heading = regexp.MustCompile(`^#{1,6}(\s|$)`)
 
-var htmlStart = regexp.MustCompile(`<([A-Za-z/!?])`)
-
 // block keeps model-written Markdown (answers in report style use it) but
-// removes control characters, neutralises raw HTML and keeps the text's headings and rules from
-// breaking the document's structure.
+// removes control characters, neutralises raw HTML, keeps only http(s)
+// links and no images (see neutralise), and keeps the text's headings and
+// rules from breaking the document's structure.
 func block(s string) string {
 	s = textsafe.ForTerminal(s)
 	s = strings.TrimSpace(s)
-	s = htmlStart.ReplaceAllString(s, `\<$1`)
+	s = neutralise(s)
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " ")

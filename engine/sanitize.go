@@ -1,0 +1,79 @@
+package engine
+
+import "github.com/prefrag/prefrag/internal/textsafe"
+
+// sanitize removes terminal control sequences (CSI, OSC, DCS, …), control
+// characters other than newline and tab, and bidirectional overrides and
+// isolates from every text an event carries: model text (thoughts, answers,
+// self-evaluations, the judge's analysis), queries, notes, messages and the
+// documents of local files and web pages. Events are stored and printed as
+// JSON, and `jq -r` writes a string's escape sequences straight to the
+// terminal. Document titles, URLs and locators become one line. Slices are
+// copied: the run keeps its own documents unchanged.
+func sanitize(ev Event) Event {
+	c := textsafe.ForTerminal
+	ev.Question = c(ev.Question)
+	ev.Text = c(ev.Text)
+	ev.Tool = c(ev.Tool)
+	ev.Query = c(ev.Query)
+	ev.Source = c(ev.Source)
+	ev.Analysis = c(ev.Analysis)
+	ev.JudgeObtained = c(ev.JudgeObtained)
+	ev.JudgeNew = c(ev.JudgeNew)
+	ev.Note = c(ev.Note)
+	ev.Label = c(ev.Label)
+	ev.Explanation = c(ev.Explanation)
+	ev.Suggestions = c(ev.Suggestions)
+	ev.Answer = c(ev.Answer)
+	ev.Message = c(ev.Message)
+	if ev.NextSource != nil {
+		ns := c(*ev.NextSource)
+		ev.NextSource = &ns
+	}
+	ev.DocIDs = sanitizeIDs(ev.DocIDs)
+	ev.Discarded = sanitizeIDs(ev.Discarded)
+	ev.Docs = sanitizeDocs(ev.Docs)
+	ev.Sources = sanitizeDocs(ev.Sources)
+	return ev
+}
+
+func sanitizeIDs(ids []string) []string {
+	if ids == nil {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = textsafe.ForTerminal(id)
+	}
+	return out
+}
+
+func sanitizeDocs(docs []Document) []Document {
+	if docs == nil {
+		return nil
+	}
+	out := make([]Document, len(docs))
+	for i, d := range docs {
+		d.ID = textsafe.ForTerminal(d.ID)
+		d.Title = textsafe.OneLine(d.Title)
+		d.Text = textsafe.ForTerminal(d.Text)
+		d.URL = textsafe.OneLine(d.URL)
+		d.Source = textsafe.ForTerminal(d.Source)
+		d.Locator = textsafe.OneLine(d.Locator)
+		out[i] = d
+	}
+	return out
+}
+
+// sanitizeOutput is sanitize for a parsed model output kept as the run's
+// answer: the result (and the session's stored answer) holds the same text
+// as the events.
+func sanitizeOutput(o StepOutput) StepOutput {
+	c := textsafe.ForTerminal
+	o.Thought = c(o.Thought)
+	o.Answer = c(o.Answer)
+	o.Label = c(o.Label)
+	o.Explanation = c(o.Explanation)
+	o.Suggestions = c(o.Suggestions)
+	return o
+}
