@@ -94,6 +94,7 @@ type fileConfig struct {
 	WebTimeout     *string  `toml:"web_timeout"`
 	LLMTimeout     *string  `toml:"llm_timeout"`
 	NeverLeave     []string `toml:"never_leave"`
+	MaxDocChars    *int     `toml:"max_doc_chars"`
 }
 
 // Env is the environment lookup (os.LookupEnv in production).
@@ -190,6 +191,7 @@ func (c *Config) applyFile(fc fileConfig) error {
 	}
 	setS(&s.Strategy, fc.Strategy)
 	setI(&s.NumCtx, fc.NumCtx)
+	setI(&s.MaxDocChars, fc.MaxDocChars)
 	if fc.Temperature != nil {
 		s.Temperature = *fc.Temperature
 	}
@@ -317,6 +319,7 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	fs.IntVar(&s.NumCtx, "num-ctx", s.NumCtx, "context window sent to the server")
 	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "sampling temperature")
 	fs.Float64Var(&s.TopP, "top-p", s.TopP, "nucleus sampling top_p")
+	fs.IntVar(&s.MaxDocChars, "max-doc-chars", s.MaxDocChars, "most characters of one document put in a prompt; longer ones are cut on a sentence or word boundary (0: no cap)")
 	fs.IntVar(&rf.seed, "seed", 0, "sampling seed (sent only when given)")
 	fs.StringVar(&s.AnswerStyle, "answer-style", s.AnswerStyle, "concise or report")
 	fs.BoolVar(&s.PerSourceTools, "per-source-tools", s.PerSourceTools, "advertise one Search_<name> tool per source instead of Search_Engine")

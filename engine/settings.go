@@ -45,6 +45,9 @@ type Settings struct {
 	// once one of their passages is in the context, no web query is sent
 	// without the user's consent (and headless, none at all).
 	NeverLeave []string `json:"never_leave,omitempty"`
+	// MaxDocChars caps how much of one document enters a prompt (step and
+	// judge alike); 0 means no cap. See doccap.go.
+	MaxDocChars int `json:"max_doc_chars"`
 }
 
 // DefaultSettings are the paper's settings (§4.3, Appendix B.3).
@@ -62,6 +65,7 @@ func DefaultSettings() Settings {
 		Temperature:    0.1,
 		TopP:           0.9,
 		AnswerStyle:    StyleConcise,
+		MaxDocChars:    DefaultMaxDocChars,
 	}
 }
 
@@ -93,11 +97,15 @@ func (s Settings) Validate() error {
 	if s.NumCtx < 512 {
 		errs = append(errs, fmt.Sprintf("--num-ctx must be at least 512, not %d", s.NumCtx))
 	}
-	if s.Temperature < 0 || s.Temperature > 2 {
-		errs = append(errs, "temperature must be between 0 and 2")
+	// Written so that NaN fails too (every comparison with NaN is false).
+	if !(s.Temperature >= 0 && s.Temperature <= 2) {
+		errs = append(errs, fmt.Sprintf("temperature must be between 0 and 2, not %v", s.Temperature))
 	}
-	if s.TopP <= 0 || s.TopP > 1 {
-		errs = append(errs, "top_p must be in (0, 1]")
+	if !(s.TopP > 0 && s.TopP <= 1) {
+		errs = append(errs, fmt.Sprintf("top_p must be in (0, 1], not %v", s.TopP))
+	}
+	if s.MaxDocChars != 0 && (s.MaxDocChars < MinDocChars || s.MaxDocChars > MaxDocCharsLimit) {
+		errs = append(errs, fmt.Sprintf("--max-doc-chars must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s", ErrInvalidSettings, strings.Join(errs, "; "))
