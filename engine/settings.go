@@ -99,10 +99,10 @@ func (s Settings) Validate() error {
 	}
 	// Written so that NaN fails too (every comparison with NaN is false).
 	if !(s.Temperature >= 0 && s.Temperature <= 2) {
-		errs = append(errs, fmt.Sprintf("temperature must be between 0 and 2, not %v", s.Temperature))
+		errs = append(errs, fmt.Sprintf("--temperature must be between 0 and 2, not %v", s.Temperature))
 	}
 	if !(s.TopP > 0 && s.TopP <= 1) {
-		errs = append(errs, fmt.Sprintf("top_p must be in (0, 1], not %v", s.TopP))
+		errs = append(errs, fmt.Sprintf("--top-p must be in (0, 1], not %v", s.TopP))
 	}
 	if s.MaxDocChars != 0 && (s.MaxDocChars < MinDocChars || s.MaxDocChars > MaxDocCharsLimit) {
 		errs = append(errs, fmt.Sprintf("--max-doc-chars must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars))
