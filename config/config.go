@@ -105,6 +105,7 @@ type fileConfig struct {
 	MaxOutput      *int     `toml:"max_output_tokens"`
 	NeverLeave     []string `toml:"never_leave"`
 	WebOnly        *bool    `toml:"web_only"`
+	MaxDocChars    *int     `toml:"max_doc_chars"`
 }
 
 // Env is the environment lookup (os.LookupEnv in production).
@@ -207,6 +208,7 @@ func (c *Config) applyFile(fc fileConfig) error {
 	}
 	setS(&s.Strategy, fc.Strategy)
 	setI(&s.NumCtx, fc.NumCtx)
+	setI(&s.MaxDocChars, fc.MaxDocChars)
 	if fc.Temperature != nil {
 		s.Temperature = *fc.Temperature
 	}
@@ -341,6 +343,7 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	fs.DurationVar(&c.RunTimeout, "run-timeout", c.RunTimeout, "stop the whole run after this long, keeping the partial session (0: no limit)")
 	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "sampling temperature")
 	fs.Float64Var(&s.TopP, "top-p", s.TopP, "nucleus sampling top_p")
+	fs.IntVar(&s.MaxDocChars, "max-doc-chars", s.MaxDocChars, "most characters of one document put in a prompt; longer ones are cut on a sentence or word boundary (0: no cap)")
 	fs.IntVar(&rf.seed, "seed", 0, "sampling seed (sent only when given)")
 	fs.StringVar(&s.AnswerStyle, "answer-style", s.AnswerStyle, "concise or report")
 	fs.BoolVar(&s.PerSourceTools, "per-source-tools", s.PerSourceTools, "advertise one Search_<name> tool per source instead of Search_Engine")

@@ -223,7 +223,8 @@ func (r *run) promptDoc(n int, d Document) prompts.ObservedDoc {
 	key := docKey(d)
 	od, ok := r.safe[key]
 	if !ok {
-		od = prompts.ObservedDoc{Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(d.Text)}
+		text, cut := r.capDoc(d)
+		od = prompts.ObservedDoc{Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(text) + cut}
 		r.safe[key] = od
 	}
 	od.Num = n

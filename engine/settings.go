@@ -62,6 +62,9 @@ type Settings struct {
 	// CorporaPinned, CorporaNonePinned or CorporaNoneExist; "" when the
 	// caller did not say.
 	CorpusChoice string `json:"corpus_choice,omitempty"`
+	// MaxDocChars caps how much of one document enters a prompt (step and
+	// judge alike); 0 means no cap. See doccap.go.
+	MaxDocChars int `json:"max_doc_chars"`
 }
 
 // Why a run searches the corpora it searches (Settings.CorpusChoice).
@@ -88,6 +91,7 @@ func DefaultSettings() Settings {
 		TopP:            0.9,
 		AnswerStyle:     StyleConcise,
 		MaxOutputTokens: DefaultMaxOutputTokens,
+		MaxDocChars:     DefaultMaxDocChars,
 	}
 }
 
@@ -155,11 +159,15 @@ func (s Settings) Validate() error {
 	if s.NumCtx < 512 {
 		errs = append(errs, fmt.Sprintf("--num-ctx must be at least 512, not %d", s.NumCtx))
 	}
-	if s.Temperature < 0 || s.Temperature > 2 {
-		errs = append(errs, "temperature must be between 0 and 2")
+	// Written so that NaN fails too (every comparison with NaN is false).
+	if !(s.Temperature >= 0 && s.Temperature <= 2) {
+		errs = append(errs, fmt.Sprintf("--temperature must be between 0 and 2, not %v", s.Temperature))
 	}
-	if s.TopP <= 0 || s.TopP > 1 {
-		errs = append(errs, "top_p must be in (0, 1]")
+	if !(s.TopP > 0 && s.TopP <= 1) {
+		errs = append(errs, fmt.Sprintf("--top-p must be in (0, 1], not %v", s.TopP))
+	}
+	if s.MaxDocChars != 0 && (s.MaxDocChars < MinDocChars || s.MaxDocChars > MaxDocCharsLimit) {
+		errs = append(errs, fmt.Sprintf("--max-doc-chars must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s", ErrInvalidSettings, strings.Join(errs, "; "))

@@ -141,7 +141,7 @@ func (m *Model) loadCorpora() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	if m.ask.traj == nil {
-		m.ask.tv.setEmpty(m.ask.welcome())
+		m.ask.showWelcome()
 	}
 	if m.quitting {
 		return m, tea.Quit
@@ -199,7 +199,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.corpora.startIndex(msg)
 	case reloadCorporaMsg:
 		return m.loadCorpora()
-	case refreshMsg, clockMsg:
+	case refreshMsg, clockMsg, typedFlushMsg:
 		return m.ask.update(msg)
 	}
 	if m.dialog != nil {

@@ -52,6 +52,12 @@ type askScreen struct {
 	// something that can change it (a key, focus, size, style).
 	inputBox      string
 	inputBoxValid bool
+	// typed holds characters typed but not yet in the input (ask_input.go).
+	typed typedBuffer
+	// welcomeSig is what the welcome text was last rendered for.
+	welcomeSig string
+	// noticeLine caches the rendered notice for noticeSig.
+	noticeLine, noticeSig string
 
 	width, height int
 }
@@ -69,7 +75,7 @@ func newAskScreen(sh *shared) *askScreen {
 	a.input.ShowLineNumbers = false
 	a.input.Prompt = ""
 	a.input.Placeholder = "Ask a question…  (Enter sends · Shift+Enter or Ctrl+J: new line)"
-	a.input.CharLimit = 4000
+	a.input.CharLimit = 0 // questionLimit, enforced with a notice (ask_input.go)
 	a.input.SetHeight(inputLines)
 	a.input.KeyMap.InsertNewline = a.ikeys.Newline
 	a.restyle()
@@ -101,6 +107,7 @@ func (a *askScreen) focusInput() tea.Cmd {
 }
 
 func (a *askScreen) blurInput() {
+	a.flushTyped()
 	a.inputBoxValid = false
 	a.typing = false
 	a.input.Blur()
@@ -138,18 +145,18 @@ func (a *askScreen) note(msg string, isErr bool) {
 func (a *askScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		a.inputBoxValid = false
 		if a.typing {
 			return a.updateInput(msg)
 		}
+		a.inputBoxValid = false
 		return a.updateTrajectory(msg)
 	case tea.PasteMsg:
-		a.inputBoxValid = false
 		if a.typing {
-			var cmd tea.Cmd
-			a.input, cmd = a.input.Update(msg)
-			return cmd
+			a.paste(msg.Content)
 		}
+	case typedFlushMsg:
+		a.typed.ticking = false
+		a.flushTyped()
 	case tea.MouseWheelMsg:
 		a.tv.update(msg)
 	case refreshMsg:
@@ -169,6 +176,13 @@ func (a *askScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
+	if a.plainText(msg) {
+		// The box is redrawn when the buffer is flushed, not per key.
+		return a.buffer(msg.Text)
+	}
+	a.flushTyped()
+	a.inputBoxValid = false
+	a.inputChanged()
 	switch {
 	case key.Matches(msg, a.ikeys.Send):
 		q := strings.TrimSpace(a.input.Value())
@@ -179,6 +193,7 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		if a.running {
 			a.input.Reset()
 			a.inputBoxValid = false
+			a.sent()
 		}
 		return cmd
 	case key.Matches(msg, a.ikeys.Focus):
@@ -360,11 +375,7 @@ func (a *askScreen) view() string {
 	}
 	parts = append(parts, a.tv.view())
 	if a.notice != "" {
-		nst := st.Dim
-		if a.noticeErr {
-			nst = st.Error
-		}
-		parts = append(parts, nst.Render(truncateTo(a.notice, a.width)))
+		parts = append(parts, a.noticeView())
 	}
 	if !a.inputBoxValid {
 		a.inputBox, a.inputBoxValid = box.Width(a.width).Render(a.input.View()), true

@@ -15,7 +15,14 @@ import (
 	"github.com/prefrag/prefrag/engine"
 )
 
-func runAsk(e *env, args []string) error {
+func runAsk(e *env, args []string) (err error) {
+	if askWantsJSON(args) {
+		// A failure before the session starts is an error event too.
+		watch := &startWatch{w: e.stdout}
+		e2 := *e
+		e2.stdout, e = watch, &e2
+		defer func() { watch.reportStartFailure(err) }()
+	}
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
 	pos, err := parseFlags(fs, args)

@@ -108,7 +108,14 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		if ev.Cancelled {
 			status = " (cancelled; best partial answer)"
 		}
-		fmt.Fprintf(w, "Final answer%s:\n%s\n", status, indent(clean(ev.Answer), "  "))
+		switch answer := strings.TrimSpace(clean(ev.Answer)); {
+		case answer == "" && ev.Cancelled:
+			fmt.Fprintln(w, "Cancelled before any answer.")
+		case answer == "":
+			fmt.Fprintf(w, "Final answer%s: none (the model gave no answer)\n", status)
+		default:
+			fmt.Fprintf(w, "Final answer%s:\n%s\n", status, indent(answer, "  "))
+		}
 		if len(ev.InvalidCitations) > 0 {
 			fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", ev.InvalidCitations)
 		}

@@ -87,8 +87,12 @@ func (r *Renderer) final(t *Trajectory, w int) []string {
 	if len(tags) > 0 {
 		out = append(out, strings.Join(tags, r.st.Dim.Render(" · ")))
 	}
-	md := r.md.render(termtext.Clean(f.Answer), w)
-	out = append(out, strings.Split(md, "\n")...)
+	if f.Cancelled && strings.TrimSpace(termtext.Clean(f.Answer)) == "" {
+		out = append(out, r.st.Dim.Render("Cancelled before any answer."))
+	} else {
+		md := r.md.render(termtext.Clean(f.Answer), w)
+		out = append(out, strings.Split(md, "\n")...)
+	}
 	out = append(out, r.sources(f, w)...)
 	if len(f.InvalidCitations) > 0 {
 		nums := make([]string, len(f.InvalidCitations))
