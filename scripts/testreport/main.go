@@ -61,6 +61,8 @@ func report(in io.Reader, out io.Writer) (failed bool, err error) {
 			}
 		case e.Test == "" && e.Action == "fail":
 			failed = true
+		case e.Test == "":
+			// A package's start, pass or skip (no test files).
 		case e.Action == "output":
 			buf[key] = append(buf[key], e.Output)
 		case e.Action == "fail":

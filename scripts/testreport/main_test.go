@@ -25,6 +25,8 @@ func TestReport(t *testing.T) {
 		`{"Action":"fail","Package":"` + p + `"}`,
 		`{"Action":"output","Package":"` + p + `/y","Output":"ok  \t` + p + `/y\t0.2s\n"}`,
 		`{"Action":"pass","Package":"` + p + `/y"}`,
+		`{"Action":"output","Package":"` + p + `/z","Output":"?   \t` + p + `/z\t[no test files]\n"}`,
+		`{"Action":"skip","Package":"` + p + `/z"}`,
 	}, "\n")
 	var out strings.Builder
 	failed, err := report(strings.NewReader(in), &out)
@@ -32,7 +34,7 @@ func TestReport(t *testing.T) {
 		t.Fatalf("failed %v, err %v; want a failure", failed, err)
 	}
 	want := "    c_test.go:5: got 1, want 2\n    --- FAIL: TestC/sub (0.00s)\nFAIL\n" +
-		"FAIL\t" + p + "\t0.1s\nok  \t" + p + "/y\t0.2s\n" +
+		"FAIL\t" + p + "\t0.1s\nok  \t" + p + "/y\t0.2s\n?   \t" + p + "/z\t[no test files]\n" +
 		"skipped tests: 1\n  x TestB: shared/data absent; skipping\n"
 	if out.String() != want {
 		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
