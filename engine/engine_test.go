@@ -196,14 +196,14 @@ func TestUnparseableOutput(t *testing.T) {
 func TestHallucinatedObservationIsCut(t *testing.T) {
 	h := newHarness(t)
 	h.local.answers["x"] = []Document{doc("local:wiki", "x1", "X", "real document text")}
-	// IgnoreStop: the script server ignores stop sequences when the stop
-	// list is empty, so deliver the hallucination through a plain reply.
+	// The script server ignores the stop sequence, so the invented
+	// observation reaches the engine, which must cut it itself.
+	h.llm.ignoreStop = true
 	h.llm.steps = []reply{
 		{text: "Thought: search\nAction: Search_Engine\nAction Input: x\nObservation: INVENTED FACT\nThought: done\nFinal Answer: wrong"},
 		{text: "Final Answer: right\nSelf-Evaluation: CORRECT"},
 	}
 	h.llm.judges = []reply{judgeJSON(true, "ok")}
-	// Bypass the scripted stop handling by removing the stop from requests.
 	res, err := h.run(t, "Q?", nil)
 	if err != nil {
 		t.Fatal(err)

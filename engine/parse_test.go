@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestParseStep(t *testing.T) {
@@ -171,12 +175,95 @@ func FuzzParseStep(f *testing.F) {
 	})
 }
 
+// FuzzParseJudge checks properties of the judge parser on any text, and on
+// judge verdicts built from the fuzzed analysis and status:
+//   - a JSON object with a boolean (or "True"/"False" string) status, bare,
+//     fenced or inside prose, is parsed to that status and its analysis,
+//     and is not malformed;
+//   - a lone "true"/"yes"/"false"/"no" with any punctuation around it is
+//     honoured;
+//   - text that does not say true or yes is never read as true, and text
+//     without an object or a status field is true only when it is a lone
+//     "true" or "yes".
 func FuzzParseJudge(f *testing.F) {
-	for _, s := range []string{`{"analysis":"a","status":true}`, `{"status":"False"}`, "true", "{"} {
-		f.Add(s)
+	for _, s := range []string{`{"analysis":"a","status":true}`, `{"status":"False"}`, "true", "{", "status: yes", " No.", "```"} {
+		f.Add(s, "adds the year of death", true)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		_ = ParseJudge(s)
+	f.Add("Here you go:", "", false)
+	f.Add("**", "repeats \"the\" chemist\n", true)
+	saysTrue := regexp.MustCompile(`(?i)true|yes`)
+	statusWord := regexp.MustCompile(`(?i)status`)
+	f.Fuzz(func(t *testing.T, s, analysis string, status bool) {
 		_ = Citations(s)
+		got := ParseJudge(s)
+		if got.Status && !strings.Contains(s, `\`) && !saysTrue.MatchString(s) {
+			t.Fatalf("ParseJudge(%q) = true, but the text never says true or yes", s)
+		}
+		if !strings.Contains(s, "{") && !statusWord.MatchString(s) {
+			// No object and no status field: only a lone true/yes word is true.
+			core := strings.TrimFunc(s, func(r rune) bool { return !foldsToASCIIWord(r) })
+			clear := strings.EqualFold(core, "true") || strings.EqualFold(core, "yes")
+			if got.Status != clear {
+				t.Fatalf("ParseJudge(%q).Status = %v, want %v", s, got.Status, clear)
+			}
+		}
+		if !got.Malformed && !(strings.Contains(s, "{") && strings.Contains(s, "}")) {
+			t.Fatalf("ParseJudge(%q) is not malformed without a JSON object", s)
+		}
+
+		obj, err := json.Marshal(map[string]any{"analysis": analysis, "status": status})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want struct{ Analysis string }
+		if err := json.Unmarshal(obj, &want); err != nil { // invalid UTF-8 becomes U+FFFD
+			t.Fatal(err)
+		}
+		prose := strings.NewReplacer("{", "", "}", "").Replace(s)
+		strStatus := fmt.Sprintf(`{"analysis": %s, "status": %q}`, mustJSON(t, analysis), map[bool]string{true: "True", false: "False"}[status])
+		for _, in := range []string{
+			string(obj),
+			"```json\n" + string(obj) + "\n```",
+			prose + " " + string(obj) + "\n" + prose,
+			strStatus,
+		} {
+			d := ParseJudge(in)
+			if d.Status != status || d.Analysis != want.Analysis || d.Malformed {
+				t.Fatalf("ParseJudge(%q) = %+v, want status %v, analysis %q", in, d, status, want.Analysis)
+			}
+		}
+
+		word := map[bool][]string{true: {"true", "True", "YES"}, false: {"false", "False", "no"}}[status][len(s)%3]
+		deco := strings.Map(func(r rune) rune {
+			if r == '{' || r == '}' || foldsToASCIIWord(r) {
+				return -1
+			}
+			return r
+		}, s)
+		if d := ParseJudge(deco + word + deco); d.Status != status {
+			t.Fatalf("ParseJudge(%q) = %+v, want status %v", deco+word+deco, d, status)
+		}
 	})
+}
+
+// foldsToASCIIWord reports whether r is, or case-folds to, an ASCII word
+// character (as 'ſ' folds to 's'): not punctuation for a (?i) regexp.
+func foldsToASCIIWord(r rune) bool {
+	for f := r; ; {
+		if f == '_' || f >= '0' && f <= '9' || f >= 'a' && f <= 'z' || f >= 'A' && f <= 'Z' {
+			return true
+		}
+		if f = unicode.SimpleFold(f); f == r {
+			return false
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -13,13 +13,16 @@ import (
 )
 
 // scriptLLM answers step calls and judge calls from two queues and records
-// every request. It streams word by word like a server would.
+// every request. It streams word by word like a server would, and cuts its
+// reply at the request's stop sequences unless ignoreStop is set (servers
+// that do not honour them).
 type scriptLLM struct {
-	t      *testing.T
-	mu     sync.Mutex
-	steps  []reply
-	judges []reply
-	reqs   []llm.Request
+	t          *testing.T
+	mu         sync.Mutex
+	steps      []reply
+	judges     []reply
+	reqs       []llm.Request
+	ignoreStop bool
 }
 
 type reply struct {
@@ -52,7 +55,7 @@ func (s *scriptLLM) Generate(ctx context.Context, req llm.Request, onToken llm.T
 	}
 	text := r.text
 	for _, stop := range req.Stop {
-		if i := strings.Index(text, stop); i >= 0 {
+		if i := strings.Index(text, stop); i >= 0 && !s.ignoreStop {
 			text = text[:i]
 		}
 	}

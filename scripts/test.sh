@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Runs every check of the project: vet, all tests, then each fuzz target for
-# a short while (FUZZTIME, default 5s). Tests that need ../shared/data skip
-# cleanly when it is absent; the tmux test skips without tmux.
+# Runs every check of the project: vet, all tests (once; the skipped ones
+# are listed and counted), the engine, store and UI packages again under the
+# race detector, then each fuzz target for a short while (FUZZTIME, default
+# 5s). Tests that need ../shared/data skip cleanly when it is absent; the
+# tmux test skips without tmux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime="${FUZZTIME:-5s}"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+tmp="$(mktemp -d)"
+trap 'rm -rf "$log" "$tmp"' EXIT
 
 echo "== go vet"
 go vet ./...
 
 echo "== go test"
-go test -count=1 -timeout 20m ./...
+go build -o "$tmp/testreport" ./scripts/testreport
+start=$SECONDS
+go test -count=1 -timeout 20m -json ./... | "$tmp/testreport"
+echo "(go test: $((SECONDS - start))s)"
+
+echo "== go test -race (engine, store, ui)"
+start=$SECONDS
+go test -race -count=1 -timeout 20m ./engine/... ./store/... ./ui/...
+echo "(go test -race: $((SECONDS - start))s)"
 
 echo "== fuzz (each target for $fuzztime)"
 grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r file; do

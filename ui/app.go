@@ -59,7 +59,10 @@ type memo struct{ sig, out string }
 type pagerState struct{ offset int }
 
 type (
-	healthMsg  struct{ err error }
+	healthMsg struct {
+		err error
+		seq int // shared.healthSeq when the check started
+	}
 	corporaMsg struct {
 		list []CorpusInfo
 		err  error
@@ -117,11 +120,11 @@ func (m *Model) checkHealth() tea.Cmd {
 	if h == nil {
 		return nil
 	}
-	ctx := m.sh.ctx
+	ctx, seq := m.sh.ctx, m.sh.healthSeq
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, healthTimeout)
 		defer cancel()
-		return healthMsg{err: h.Check(cctx)}
+		return healthMsg{err: h.Check(cctx), seq: seq}
 	}
 }
 
@@ -167,7 +170,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case batchMsg:
 		return m.handleBatch(msg)
 	case healthMsg:
-		m.sh.healthChecked, m.sh.healthErr = true, msg.err
+		m.sh.healthChecked = true
+		if msg.seq == m.sh.healthSeq {
+			m.sh.healthErr = msg.err
+		}
 		m.resize(m.width, m.height)
 		return nil
 	case corporaMsg:

@@ -15,7 +15,10 @@ func TestAskScreenLiveRun(t *testing.T) {
 	h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 3 })
 	h.ask(scripted.Question)
 	<-h.runner.paused
-	h.golden("streaming", "Thinking…", "Step 3")
+	// Tokens are rendered at most every refreshEvery: wait for the last one
+	// streamed before the pause ("itself."), not just for the step to show,
+	// or the frame may be compared mid-stream.
+	h.golden("streaming", "Thinking…", "Step 3", "Improvement Suggestions: Name the river", "itself.")
 	close(h.runner.resume)
 	h.clock.Set(testStart.Add(18 * time.Second))
 	h.golden("final", "Final answer", "Counts")

@@ -345,6 +345,7 @@ func (a *askScreen) finish(err error) {
 	case errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrModelNotFound):
 		// The banner says it, with what to do.
 		a.sh.healthErr = err
+		a.sh.healthSeq++
 		a.notice = ""
 		a.setSize(a.width, a.height)
 	case err != nil:
@@ -356,6 +357,7 @@ func (a *askScreen) finish(err error) {
 	default:
 		// The model answered: whatever the health check said is over.
 		a.sh.healthErr = nil
+		a.sh.healthSeq++
 		a.notice = ""
 		a.setSize(a.width, a.height)
 	}

@@ -63,7 +63,18 @@ func probeFilter(m tea.Model, msg tea.Msg) tea.Msg {
 		p.reply <- m.(*Model).render()
 		return nil
 	}
+	if p, ok := msg.(inspect); ok {
+		p.fn(m.(*Model))
+		close(p.done)
+		return nil
+	}
 	return msg
+}
+
+// inspect runs fn on the model in the program's own goroutine.
+type inspect struct {
+	fn   func(*Model)
+	done chan struct{}
 }
 
 func newHarness(t *testing.T, options ...harnessOption) *harness {

@@ -33,6 +33,10 @@ type shared struct {
 
 	healthErr     error
 	healthChecked bool
+	// healthSeq counts what runs have said about the LLM (it answered, or
+	// it is unreachable or lacks the model); a health check started before
+	// the latest of those has older news and does not overwrite it.
+	healthSeq int
 
 	nextStream int
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/eval"
 	"github.com/prefrag/prefrag/eval/enginebench"
-	"github.com/prefrag/prefrag/eval/evaltest"
 )
 
 func benchEnv(t *testing.T) (*env, *bytes.Buffer) {
@@ -45,14 +45,15 @@ func TestBenchEngineReportsTheFigures(t *testing.T) {
 		}
 	}
 
-	out.Reset()
-	data := evaltest.SharedData(t, "multihop/hotpotqa-ircot-dev500/dev_subsampled.jsonl")
-	if err := runBenchEngine(e, []string{"--data", data, "--limit", "10"}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"prefrag on hotpotqa-ircot-dev500 (10 questions)", "engine overhead", "per LLM call", "prompt reuse     1.0000", "allocations"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
+	for _, data := range qaFiles(t) {
+		out.Reset()
+		if err := runBenchEngine(e, []string{"--data", data, "--limit", "10"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"prefrag on " + eval.DatasetName(data) + " (10 questions)", "engine overhead", "per LLM call", "prompt reuse     1.0000", "allocations"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, out.String())
+			}
 		}
 	}
 }

@@ -20,14 +20,20 @@ import (
 	"github.com/prefrag/prefrag/internal/fakellm"
 )
 
-// TestEvalOnHotpotQA runs `prefrag eval` on 20 questions of the shared
-// HotpotQA pool with the fake LLM answering as a gold-answering oracle, on
-// a corpus pooled from the same file with half of the supporting
-// paragraphs held out (served by the search-engine stand-in), then checks
-// every number of the two tables against the per-question records, and
-// that a second run resumes without asking the model anything.
+// TestEvalOnHotpotQA runs `prefrag eval` on 20 questions of a QA file (the
+// project's own, and the shared HotpotQA pool where it exists) with the
+// fake LLM answering as a gold-answering oracle, on a corpus pooled from
+// the same file with half of the supporting paragraphs held out (served by
+// the search-engine stand-in), then checks every number of the two tables
+// against the per-question records, and that a second run resumes without
+// asking the model anything.
 func TestEvalOnHotpotQA(t *testing.T) {
-	data := evaltest.SharedData(t, "multihop/hotpotqa-ircot-dev500/dev_subsampled.jsonl")
+	for _, data := range qaFiles(t) {
+		t.Run(eval.DatasetName(data), func(t *testing.T) { evalOnQAFile(t, data) })
+	}
+}
+
+func evalOnQAFile(t *testing.T, data string) {
 	home := t.TempDir()
 	t.Setenv("PREFRAG_HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())

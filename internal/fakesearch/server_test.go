@@ -233,11 +233,22 @@ func TestGeneratedPages(t *testing.T) {
 	}
 }
 
+// TestServesCapturedPage serves a DuckDuckGo page verbatim: the project's
+// own (sources/web/testdata) always, the real capture where shared/data
+// exists.
 func TestServesCapturedPage(t *testing.T) {
-	p, ok := findSharedData("web-fixtures/lofi_duckduckgo_html.html")
-	if !ok {
-		t.Skip("shared/data/web-fixtures not found above the package folder; skipping")
+	pages := []string{filepath.Join("..", "..", "sources", "web", "testdata", "ddg_results.html")}
+	if p, ok := findSharedData("web-fixtures/lofi_duckduckgo_html.html"); ok {
+		pages = append(pages, p)
+	} else {
+		t.Log("shared/data/web-fixtures not found: serving the project's own page only")
 	}
+	for _, p := range pages {
+		t.Run(filepath.Base(p), func(t *testing.T) { servesPage(t, p) })
+	}
+}
+
+func servesPage(t *testing.T, p string) {
 	page, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

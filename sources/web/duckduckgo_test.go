@@ -15,17 +15,32 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
+// TestParseDuckDuckGoRealPages parses result pages in the html endpoint's
+// layout: the project's own page (testdata, with an ad, redirect links, a
+// repeated result and untidy text) always, and the real captured pages of
+// shared/data/web-fixtures where they exist.
 func TestParseDuckDuckGoRealPages(t *testing.T) {
 	tests := []struct {
 		name       string
+		shared     string // the shared fixture the page comes from; "" for the project's own
 		page       func(t *testing.T) []byte
-		count      int
+		count, ads int
 		firstURL   string
 		firstTitle string
 		firstText  string
 	}{
 		{
+			name:       "own page, query how do honeybees communicate",
+			page:       func(t *testing.T) []byte { return ownPage(t, "ddg_results.html") },
+			count:      8,
+			ads:        1,
+			firstURL:   "https://en.wikipedia.org/wiki/Waggle_dance",
+			firstTitle: "Waggle dance - Wikipedia",
+			firstText:  "The waggle dance is a figure-of-eight movement by which a forager honeybee tells her nestmates",
+		},
+		{
 			name:       "lofi capture, query foo",
+			shared:     "lofi_duckduckgo_html.html",
 			page:       func(t *testing.T) []byte { return fixture(t, "lofi_duckduckgo_html.html") },
 			count:      10,
 			firstURL:   "https://en.wikipedia.org/wiki/Foo_Fighters",
@@ -33,7 +48,8 @@ func TestParseDuckDuckGoRealPages(t *testing.T) {
 			firstText:  "Foo Fighters are a rock band formed in 1994 by former Nirvana drummer Dave Grohl.",
 		},
 		{
-			name: "langchaingo recorded exchange, query golang programming language",
+			name:   "langchaingo recorded exchange, query golang programming language",
+			shared: "langchaingo_ddg_html.httprr",
 			page: func(t *testing.T) []byte {
 				return readHTTPRR(t, fixture(t, "langchaingo_ddg_html.httprr"))[0].body
 			},
@@ -44,6 +60,9 @@ func TestParseDuckDuckGoRealPages(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
+		if !sharedFixtureHere(t, tt.shared) {
+			continue
+		}
 		t.Run(tt.name, func(t *testing.T) {
 			page, err := parseDuckDuckGo(tt.page(t))
 			if err != nil {
@@ -55,8 +74,8 @@ func TestParseDuckDuckGoRealPages(t *testing.T) {
 			if len(page.results) != tt.count {
 				t.Fatalf("%d results, want %d: %v", len(page.results), tt.count, page.results)
 			}
-			if page.ads != 0 {
-				t.Errorf("%d ads counted on a page without ads", page.ads)
+			if page.ads != tt.ads {
+				t.Errorf("%d ads counted, want %d", page.ads, tt.ads)
 			}
 			first := page.results[0]
 			if first.URL != tt.firstURL || first.Title != tt.firstTitle || first.Snippet != tt.firstText && !strings.HasPrefix(first.Snippet, tt.firstText) {
@@ -95,8 +114,46 @@ func checkResults(t *testing.T, results []result) {
 	}
 }
 
+// TestDuckDuckGoReplaysRecordedExchange serves a recorded answer to the
+// engine: the project's own (its result page, with the headers DuckDuckGo
+// sends) always, the exchange recorded by langchaingo where shared/data
+// exists.
 func TestDuckDuckGoReplaysRecordedExchange(t *testing.T) {
-	ex := readHTTPRR(t, fixture(t, "langchaingo_ddg_html.httprr"))[0]
+	tests := []struct {
+		name, shared, query string
+		exchange            func(t *testing.T) exchange
+		wantURLs            []string
+	}{
+		{
+			name: "own page", query: "how do honeybees communicate",
+			exchange: func(t *testing.T) exchange { return ownExchange(t, "how do honeybees communicate", "ddg_results.html") },
+			wantURLs: []string{
+				"https://en.wikipedia.org/wiki/Waggle_dance",
+				"https://beelab.example.edu/research/dance-language",
+				"https://www.pollinators.example.org/articles/bee-pheromones",
+				"https://gardening.example.net/q/why-do-bees-buzz",
+				"https://kids.example.com/science/bees",
+			},
+		},
+		{
+			name: "langchaingo", shared: "langchaingo_ddg_html.httprr", query: "golang programming language",
+			exchange: func(t *testing.T) exchange { return readHTTPRR(t, fixture(t, "langchaingo_ddg_html.httprr"))[0] },
+			wantURLs: []string{
+				"https://go.dev/",
+				"https://en.wikipedia.org/wiki/Go_(programming_language)",
+				"https://www.geeksforgeeks.org/go-language/golang-tutorial-learn-go-programming-language/",
+			},
+		},
+	}
+	for _, tt := range tests {
+		if !sharedFixtureHere(t, tt.shared) {
+			continue
+		}
+		t.Run(tt.name, func(t *testing.T) { replayExchange(t, tt.exchange(t), tt.query, tt.wantURLs) })
+	}
+}
+
+func replayExchange(t *testing.T, ex exchange, query string, wantURLs []string) {
 	var gotQuery url.Values
 	var gotUA string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +175,7 @@ func TestDuckDuckGoReplaysRecordedExchange(t *testing.T) {
 	cfg := testConfig(newFakeClock())
 	cfg.BaseURL = srv.URL + "/html/"
 	e := mustNew(t, DuckDuckGo, cfg)
-	docs, err := e.Search(context.Background(), "golang programming language", 5)
+	docs, err := e.Search(context.Background(), query, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +187,6 @@ func TestDuckDuckGoReplaysRecordedExchange(t *testing.T) {
 	}
 	if len(docs) != 5 {
 		t.Fatalf("%d documents, want k=5", len(docs))
-	}
-	wantURLs := []string{
-		"https://go.dev/",
-		"https://en.wikipedia.org/wiki/Go_(programming_language)",
-		"https://www.geeksforgeeks.org/go-language/golang-tutorial-learn-go-programming-language/",
 	}
 	for i, want := range wantURLs {
 		d := docs[i]
@@ -150,8 +202,16 @@ func TestDuckDuckGoReplaysRecordedExchange(t *testing.T) {
 	}
 }
 
+// TestDuckDuckGoBotChallengeIsBlocked reads bot-challenge pages: the
+// project's own always, the real captured one where shared/data exists.
 func TestDuckDuckGoBotChallengeIsBlocked(t *testing.T) {
-	anomaly := fixture(t, "celina_ddg_lite_anomaly.html")
+	t.Run("own page", func(t *testing.T) { botChallengeIsBlocked(t, ownPage(t, "ddg_anomaly.html")) })
+	if sharedFixtureHere(t, "celina_ddg_lite_anomaly.html") {
+		t.Run("celina capture", func(t *testing.T) { botChallengeIsBlocked(t, fixture(t, "celina_ddg_lite_anomaly.html")) })
+	}
+}
+
+func botChallengeIsBlocked(t *testing.T, anomaly []byte) {
 	page, err := parseDuckDuckGo(anomaly)
 	if err != nil {
 		t.Fatal(err)
@@ -422,6 +482,9 @@ func FuzzParseDuckDuckGo(f *testing.F) {
 		if b, err := readOptionalFixture(name); err == nil {
 			f.Add(b)
 		}
+	}
+	for _, name := range []string{"ddg_results.html", "ddg_no_results.html", "ddg_anomaly.html"} {
+		f.Add(ownPage(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		page, err := parseDuckDuckGo(body)
