@@ -55,6 +55,14 @@ type Report struct {
 	Indexed   int `json:"indexed"`   // files read and (re)indexed
 	Unchanged int `json:"unchanged"` // files skipped: same size, time or content
 	Removed   int `json:"removed"`   // files gone from disk, dropped from the corpus
+	// Kept counts indexed files this run could not read or find (an
+	// unreadable folder or file) but could not confirm gone either: their
+	// passages are kept as they were.
+	Kept int `json:"kept,omitempty"`
+	// Incomplete is set when a folder or file could not be read because of
+	// the system (permission denied, I/O error): the corpus may be stale
+	// for those paths. Files that cannot be parsed do not set it.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Passages and Documents added by this run.
 	Passages  int64         `json:"passages"`
 	Documents int64         `json:"documents"`
@@ -72,10 +80,12 @@ var supported = map[string]bool{
 
 // Index ingests files and folders (recursively) into corpus name under dir,
 // creating it if needed. Unchanged files are skipped, changed ones replaced,
-// and files that were indexed from these paths but are gone are removed. A
-// file that cannot be read is listed in Report.Failed and never stops the
-// run. On cancellation the work done so far is kept (a later run resumes)
-// and ctx.Err() is returned with the partial report.
+// and files that were indexed from these paths but are confirmed gone are
+// removed. A file that cannot be read is listed in Report.Failed and never
+// stops the run; a folder or file that cannot be read keeps what was indexed
+// from it (Report.Kept, Report.Incomplete). On cancellation the work done so
+// far is kept (a later run resumes) and ctx.Err() is returned with the
+// partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	w, err := OpenWriter(dir, name)
 	if err != nil {
@@ -115,12 +125,17 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 		return rep, err
 	}
 	for _, f := range indexed {
-		if !seen[f] && underAny(f, roots) {
-			if err := w.removeFile(f); err != nil {
-				return rep, err
-			}
-			rep.Removed++
+		if seen[f] || !underAny(f, roots) {
+			continue
 		}
+		if !confirmedGone(f) {
+			rep.Kept++
+			continue
+		}
+		if err := w.removeFile(f); err != nil {
+			return rep, err
+		}
+		rep.Removed++
 	}
 
 	prog := progressReporter{opts: opts, start: start, total: len(files), rep: &rep}
@@ -176,6 +191,13 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 		}
 	}
 	if e != nil {
+		if err := canOpen(f.path); err != nil {
+			// Changed but unreadable: the indexed version stays.
+			rep.Failed = append(rep.Failed, Failure{Path: f.path, Reason: unreadableReason(err, false)})
+			rep.Incomplete = true
+			rep.Kept++
+			return nil
+		}
 		if err := w.removeFile(f.path); err != nil {
 			return err
 		}
@@ -198,6 +220,9 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 		var fatal *writeError
 		if errors.As(err, &fatal) {
 			return fatal.err
+		}
+		if isUnreadable(err) {
+			rep.Incomplete = true
 		}
 		rep.Failed = append(rep.Failed, Failure{Path: f.path, Reason: err.Error()})
 		return nil
@@ -227,6 +252,8 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 				// Gone: its files (if any were indexed) are removed.
 				roots = append(roots, abs)
 				reason = "no such file or directory"
+			} else {
+				rep.Incomplete = true
 			}
 			rep.Failed = append(rep.Failed, Failure{Path: abs, Reason: reason})
 			continue
@@ -245,7 +272,14 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 		}
 		_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: err.Error()})
+				// A folder that cannot be listed keeps what was indexed
+				// from it: its files are not seen, and not confirmed gone.
+				reason := err.Error()
+				if !errors.Is(err, fs.ErrNotExist) {
+					rep.Incomplete = true
+					reason = unreadableReason(err, d == nil || d.IsDir())
+				}
+				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: reason})
 				if d != nil && d.IsDir() && path != abs {
 					return fs.SkipDir
 				}
@@ -265,7 +299,12 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 			}
 			info, err := d.Info()
 			if err != nil {
-				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: err.Error()})
+				reason := err.Error()
+				if !errors.Is(err, fs.ErrNotExist) {
+					rep.Incomplete = true
+					reason = unreadableReason(err, false)
+				}
+				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: reason})
 				return nil
 			}
 			seen[path] = true
