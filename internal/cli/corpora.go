@@ -185,8 +185,12 @@ func runCorpora(e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, in := range infos {
-			enc.Encode(map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
-				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy})
+			obj := map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
+				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy}
+			if in.Problem != "" {
+				obj["damaged"], obj["problem"] = in.Damaged, in.Problem
+			}
+			enc.Encode(obj)
 		}
 		return nil
 	}
@@ -208,9 +212,25 @@ func runCorpora(e *env, args []string) error {
 		if in.Busy {
 			upd = "indexing…"
 		}
+		if in.Problem != "" {
+			upd = "unreadable"
+			if in.Damaged {
+				upd = "DAMAGED"
+			}
+			fmt.Fprintf(tw, "%s\t?\t?\t%s\t%s\t%s\n", in.Name, humanBytes(in.Stats.SizeBytes), upd, pin)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", in.Name, in.Stats.Documents, in.Stats.Passages, humanBytes(in.Stats.SizeBytes), upd, pin)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, in := range infos {
+		if in.Problem != "" {
+			fmt.Fprintln(e.stderr, "prefrag:", oneLine(errors.New(in.Problem)))
+		}
+	}
+	return nil
 }
 
 func runSearch(e *env, args []string) error {

@@ -86,7 +86,8 @@ var supported = map[string]bool{
 // from it (Report.Kept, Report.Incomplete). On cancellation the work done so
 // far is kept (a later run resumes) and ctx.Err() is returned with the
 // partial report.
-func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
+func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (_ Report, err error) {
+	defer recoverWrite(name, filepath.Join(dir, name), &err)
 	w, err := OpenWriter(dir, name)
 	if err != nil {
 		return Report{Corpus: name}, err
