@@ -65,14 +65,15 @@ func runIndex(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "corpus %s: %d file(s) found, %d indexed, %d unchanged, %d removed; %d passages added in %.1fs\n",
 			rep.Corpus, rep.Files, rep.Indexed, rep.Unchanged, rep.Removed, rep.Passages, rep.Duration.Seconds())
 		fmt.Fprintf(e.stdout, "corpus %s now holds %d documents, %d passages (%s)\n", rep.Corpus, rep.Stats.Documents, rep.Stats.Passages, humanBytes(rep.Stats.SizeBytes))
-		if rep.Kept > 0 {
-			fmt.Fprintf(e.stdout, "%d indexed file(s) could not be read or found, and are kept as they were\n", rep.Kept)
-		}
 		if len(rep.Failed) > 0 {
 			fmt.Fprintf(e.stdout, "%d file(s) could not be read:\n", len(rep.Failed))
 			for _, f := range rep.Failed {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
+		}
+
+		if rep.Kept > 0 {
+			fmt.Fprintf(e.stdout, "%d indexed file(s) could not be read or found, and are kept as they were\n", rep.Kept)
 		}
 	}
 	if errors.Is(err, context.Canceled) {

@@ -129,6 +129,12 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 		if seen[f] || !underAny(f, roots) {
 			continue
 		}
+		if live, err := w.hasFile(f); err != nil || !live {
+			if err != nil {
+				return rep, err
+			}
+			continue // removed before; its name lingers until a merge
+		}
 		if !confirmedGone(f) {
 			rep.Kept++
 			continue

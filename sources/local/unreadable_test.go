@@ -236,3 +236,19 @@ func chmod(t *testing.T, p string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 }
+
+// A deleted file is removed once: later runs do not count it again (its
+// name stays in the index's term dictionary until a merge).
+func TestRemovedFileCountedOnce(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, src, map[string]string{"a.txt": "alpha one", "b.txt": "beta two"})
+	mustIndex(t, dir, "r", src)
+	if err := os.Remove(filepath.Join(src, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for run, want := range []int{1, 0, 0} {
+		if rep := mustIndex(t, dir, "r", src); rep.Removed != want || rep.Kept != 0 {
+			t.Errorf("run %d after the deletion: removed %d kept %d, want %d, 0", run+1, rep.Removed, rep.Kept, want)
+		}
+	}
+}

@@ -299,6 +299,18 @@ func (w *Writer) committedIDs(file string) ([]string, error) {
 	}
 }
 
+// hasFile reports whether file has a manifest entry or stored passages:
+// the term dictionary that indexedFiles reads keeps the names of deleted
+// files until their segments are merged.
+func (w *Writer) hasFile(file string) (bool, error) {
+	e, err := w.entry(file)
+	if err != nil || e != nil {
+		return e != nil, err
+	}
+	ids, err := w.committedIDs(file)
+	return len(ids) > 0, err
+}
+
 // indexedFiles lists every file with passages in the index.
 func (w *Writer) indexedFiles() ([]string, error) {
 	dict, err := w.reader.FieldDict(fieldFile)
