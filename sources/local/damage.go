@@ -92,11 +92,16 @@ func writeFailure(name, path string, err error) error {
 	if err == nil {
 		return nil
 	}
-	// The index library reports some write errors as text only.
-	if errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), syscall.ENOSPC.Error()) || diskFull(path) {
+	if isNoSpace(err) || diskFull(path) {
 		return &DiskFullError{Name: name, Path: path, Err: err}
 	}
 	return fmt.Errorf("writing corpus %q: %w", name, err)
+}
+
+// isNoSpace matches ENOSPC, which the index library reports as text only
+// in some places.
+func isNoSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), syscall.ENOSPC.Error())
 }
 
 // minFreeBytes is the free space under which a failed write is put down to
@@ -122,6 +127,9 @@ func damagedOpen(name, path string, err error, writing bool) error {
 	}
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("cannot open corpus %q at %s: permission denied", name, path)
+	}
+	if isNoSpace(err) {
+		return &DiskFullError{Name: name, Path: path, Err: err}
 	}
 	return &DamagedError{Name: name, Reason: oneLineValue(err)}
 }

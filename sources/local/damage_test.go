@@ -221,3 +221,38 @@ func TestDiskFullDuringIndex(t *testing.T) {
 		}
 	}
 }
+
+// Creating a corpus on a disk with no room left fails as a full disk and
+// leaves no half-made corpus behind (it would read as damaged); with room
+// again, the same ingest works.
+func TestNewCorpusOnAFullDisk(t *testing.T) {
+	disk := mountTmpfs(t, "1m")
+	dir := filepath.Join(disk, "corpora")
+	src := t.TempDir()
+	writeFiles(t, src, map[string]string{"a.txt": "The lighthouse keeper lit the lamp at dusk."})
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	filler := filepath.Join(disk, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, werr := f.Write(make([]byte, 64<<10)); werr == nil; _, werr = f.Write(make([]byte, 64<<10)) {
+	}
+	f.Close()
+
+	_, err = Index(context.Background(), dir, "fresh", []string{src}, IndexOptions{})
+	if !errors.Is(err, ErrDiskFull) {
+		t.Fatalf("creating a corpus on a full disk: %v, want a disk-full error", err)
+	}
+	if infos, err := List(dir); err != nil || len(infos) != 0 {
+		t.Errorf("a half-made corpus is listed: %+v %v", infos, err)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if rep := mustIndex(t, dir, "fresh", src); rep.Indexed != 1 {
+		t.Errorf("with room again: %+v", rep)
+	}
+}

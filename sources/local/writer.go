@@ -79,6 +79,9 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		if errors.Is(err, bleve.ErrorIndexPathExists) {
 			// Another process created it a moment ago.
 			idx, err = bleve.OpenUsing(path, cfg)
+		} else if err != nil {
+			// Half created (a full disk): it would read as damaged.
+			_ = os.RemoveAll(path)
 		}
 	}
 	if err != nil {
