@@ -86,8 +86,7 @@ var supported = map[string]bool{
 // from it (Report.Kept, Report.Incomplete). On cancellation the work done so
 // far is kept (a later run resumes) and ctx.Err() is returned with the
 // partial report.
-func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (_ Report, err error) {
-	defer recoverWrite(name, filepath.Join(dir, name), &err)
+func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	w, err := OpenWriter(dir, name)
 	if err != nil {
 		return Report{Corpus: name}, err
@@ -111,7 +110,9 @@ type foundFile struct {
 }
 
 // Index ingests paths into the writer's corpus; see the package function.
-func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (Report, error) {
+// A panic of the index library (a damaged index, a full disk) is an error.
+func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (_ Report, err error) {
+	defer recoverWrite(w.name, w.path, &err)
 	start := time.Now()
 	rep := Report{Corpus: w.name}
 	roots, files := w.walk(paths, &rep)

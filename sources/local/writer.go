@@ -398,11 +398,12 @@ func (w *Writer) flush() error {
 }
 
 // Close flushes what is queued and releases the corpus.
-func (w *Writer) Close() error {
+func (w *Writer) Close() (err error) {
 	if w.idx == nil {
 		return nil
 	}
-	err := w.flush()
+	defer recoverWrite(w.name, w.path, &err)
+	err = w.flush()
 	if w.reader != nil {
 		if cerr := w.reader.Close(); err == nil {
 			err = cerr
