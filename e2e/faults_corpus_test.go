@@ -37,9 +37,9 @@ func calm(t *testing.T, what, stdout, stderr string) {
 	}
 }
 
-// oneSentence checks that stderr is one "prefrag: …" line holding every
+// corpusSentence checks that stderr is one "prefrag: …" line holding every
 // part.
-func oneSentence(t *testing.T, what, stderr string, parts ...string) {
+func corpusSentence(t *testing.T, what, stderr string, parts ...string) {
 	t.Helper()
 	s := strings.TrimSpace(stderr)
 	if strings.Count(s, "\n") > 0 || !strings.HasPrefix(s, "prefrag: ") {
@@ -138,7 +138,7 @@ func TestFaultCorruptedCorpus(t *testing.T) {
 				!regexp.MustCompile(fmt.Sprintf(`(?m)^wiki\s+%d\s+%d\s`, before["wiki"].Documents, before["wiki"].Passages)).MatchString(out) {
 				t.Errorf("corpora listing:\n%s", out)
 			}
-			oneSentence(t, "corpora", errOut, `corpus "bad" is damaged`, next)
+			corpusSentence(t, "corpora", errOut, `corpus "bad" is damaged`, next)
 
 			out, errOut, _ = w.run("corpora", "--json")
 			calm(t, "corpora --json", out, errOut)
@@ -157,7 +157,7 @@ func TestFaultCorruptedCorpus(t *testing.T) {
 				if code != 1 {
 					t.Errorf("%s of the damaged corpus: exit %d, want 1", args[0], code)
 				}
-				oneSentence(t, args[0], errOut, `corpus "bad" is damaged`, next)
+				corpusSentence(t, args[0], errOut, `corpus "bad" is damaged`, next)
 			}
 
 			out, errOut, code = w.run("search", "--corpus", "wiki", "pH", "acidity")
@@ -246,7 +246,7 @@ func TestFaultDiskFull(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1\n%s%s", code, out, errOut)
 	}
-	oneSentence(t, "index onto a full disk", errOut, `corpus "wiki"`, "is full", "run the same command again")
+	corpusSentence(t, "index onto a full disk", errOut, `corpus "wiki"`, "is full", "run the same command again")
 	if took > 60*time.Second {
 		t.Errorf("the full disk took %v to report", took)
 	}
@@ -358,7 +358,7 @@ func TestFaultUnreadableFolder(t *testing.T) {
 		!strings.Contains(out, "2 indexed file(s) could not be read or found, and are kept") {
 		t.Errorf("the report does not list the folder and what was kept:\n%s", out)
 	}
-	oneSentence(t, "index with an unreadable folder", errOut, "corpus notes", "incomplete", "run the same command again")
+	corpusSentence(t, "index with an unreadable folder", errOut, "corpus notes", "incomplete", "run the same command again")
 	out, _, _ = runAs("corpora", "--json")
 	if got := corporaJSON(t, out)["notes"]; got.Documents != before.Documents-1 || got.Passages != before.Passages-1 {
 		t.Errorf("documents %d, passages %d; before %d, %d: only the deleted file may go", got.Documents, got.Passages, before.Documents, before.Passages)
