@@ -116,14 +116,23 @@ func (c *corporaScreen) listView() []string {
 			pin = "★ "
 		}
 		right := func(s string, w int) string { return fmt.Sprintf("%*s", w, s) }
+		docs, passages, updated := thousands(ci.Documents), thousands(ci.Passages), dateText(ci.Updated, now)
+		if ci.Problem != "" {
+			docs, passages, updated = "?", "?", "damaged"
+		}
 		row := mark + pin + padTo(truncateTo(oneLine(ci.Name), colName-1), colName) +
-			right(thousands(ci.Documents), colDocs) + right(thousands(ci.Passages), colPassages) +
-			right(sizeText(ci.SizeBytes), colSize) + "   " + dateText(ci.Updated, now)
+			right(docs, colDocs) + right(passages, colPassages) +
+			right(sizeText(ci.SizeBytes), colSize) + "   " + updated
 		rs := st.Row
 		if i == c.cursor {
 			rs = st.RowSelected
 		}
 		out = append(out, rs.Render(truncateTo(row, c.width)))
+	}
+	for _, ci := range c.sh.corpora {
+		if ci.Problem != "" {
+			out = append(out, "", st.Error.Render(truncateTo(" ✗ "+oneLine(ci.Problem), c.width)))
+		}
 	}
 	return out
 }

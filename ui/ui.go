@@ -98,6 +98,9 @@ type CorpusInfo struct {
 	SizeBytes int64
 	Updated   time.Time
 	Pinned    bool
+	// Problem, when set, says why the corpus cannot be read (damaged
+	// index files) and what to do; its counts are then unknown.
+	Problem string
 }
 
 // IndexProgress is a snapshot of a running ingest.

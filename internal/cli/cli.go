@@ -67,6 +67,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "prefrag:", oneLine(err))
 		return ExitUsage
 	}
+	routeLibraryLog(cfg.LogPath())
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
 	if len(args) > 0 {
 		switch args[0] {

@@ -74,9 +74,16 @@ func runIndex(e *env, args []string) error {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
 		}
+
+		if rep.Kept > 0 {
+			fmt.Fprintf(e.stdout, "%d indexed file(s) could not be read or found, and are kept as they were\n", rep.Kept)
+		}
 	}
 	if errors.Is(err, context.Canceled) {
 		return errors.New("indexing cancelled; run the same command again to resume")
+	}
+	if rep.Incomplete {
+		return fmt.Errorf("indexing corpus %s was incomplete: some folders or files could not be read (listed above) and what was indexed from them is kept; make them readable and run the same command again", rep.Corpus)
 	}
 	return nil
 }
@@ -184,8 +191,12 @@ func runCorpora(e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, in := range infos {
-			enc.Encode(map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
-				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy})
+			obj := map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
+				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy}
+			if in.Problem != "" {
+				obj["damaged"], obj["problem"] = in.Damaged, in.Problem
+			}
+			enc.Encode(obj)
 		}
 		return nil
 	}
@@ -207,9 +218,25 @@ func runCorpora(e *env, args []string) error {
 		if in.Busy {
 			upd = "indexing…"
 		}
+		if in.Problem != "" {
+			upd = "unreadable"
+			if in.Damaged {
+				upd = "DAMAGED"
+			}
+			fmt.Fprintf(tw, "%s\t?\t?\t%s\t%s\t%s\n", in.Name, humanBytes(in.Stats.SizeBytes), upd, pin)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", in.Name, in.Stats.Documents, in.Stats.Passages, humanBytes(in.Stats.SizeBytes), upd, pin)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, in := range infos {
+		if in.Problem != "" {
+			fmt.Fprintln(e.stderr, "prefrag:", oneLine(errors.New(in.Problem)))
+		}
+	}
+	return nil
 }
 
 func runSearch(e *env, args []string) error {

@@ -134,7 +134,7 @@ func (c tuiCorpora) List(ctx context.Context) ([]ui.CorpusInfo, error) {
 	out := make([]ui.CorpusInfo, len(infos))
 	for i, in := range infos {
 		out[i] = ui.CorpusInfo{Name: in.Name, Documents: in.Stats.Documents, Passages: in.Stats.Passages,
-			SizeBytes: in.Stats.SizeBytes, Updated: in.Stats.Updated, Pinned: in.Pinned}
+			SizeBytes: in.Stats.SizeBytes, Updated: in.Stats.Updated, Pinned: in.Pinned, Problem: in.Problem}
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -154,13 +153,19 @@ func (c *Corpus) release(h *handle) {
 	c.timer = t
 }
 
-func openHandle(path, name string) (*handle, error) {
+// openHandle opens the index read-only. A damaged index, including one
+// that makes the index library panic, is a DamagedError.
+func openHandle(path, name string) (_ *handle, err error) {
+	defer recoverDamaged(name, &err)
+	if err := checkSegments(name, path, ReadLockTimeout, false); err != nil {
+		return nil, err
+	}
 	idx, err := bleve.OpenUsing(path, map[string]interface{}{
 		"read_only":    true,
 		"bolt_timeout": ReadLockTimeout.String(),
 	})
 	if err != nil {
-		return nil, openError(name, path, err, false)
+		return nil, damagedOpen(name, path, err, false)
 	}
 	h := &handle{idx: idx, en: lookupAnalyzers(idx.Mapping()).en}
 	raw, err := idx.GetInternal([]byte(keyStats))
@@ -169,17 +174,18 @@ func openHandle(path, name string) (*handle, error) {
 	}
 	if err != nil {
 		_ = idx.Close()
-		return nil, fmt.Errorf("corpus %q: reading statistics: %w", name, err)
+		return nil, &DamagedError{Name: name, Reason: "its statistics cannot be read: " + oneLineValue(err)}
 	}
 	if h.en == nil {
 		_ = idx.Close()
-		return nil, fmt.Errorf("corpus %q: the en analyzer is missing", name)
+		return nil, &DamagedError{Name: name, Reason: "its text analyzer is missing"}
 	}
 	return h, nil
 }
 
 // Stats reads the corpus statistics.
-func (c *Corpus) Stats() (Stats, error) {
+func (c *Corpus) Stats() (_ Stats, err error) {
+	defer recoverDamaged(c.name, &err)
 	h, err := c.acquire()
 	if err != nil {
 		return Stats{}, err
@@ -202,7 +208,8 @@ func handleStats(h *handle, path string) (Stats, error) {
 }
 
 // statsAt opens a corpus briefly to read its statistics.
-func statsAt(path, name string) (Stats, error) {
+func statsAt(path, name string) (_ Stats, err error) {
+	defer recoverDamaged(name, &err)
 	h, err := openHandle(path, name)
 	if err != nil {
 		return Stats{}, err
@@ -244,7 +251,8 @@ func (c *Corpus) Close() error {
 // Search returns the k best passages for query by BM25, best first. The
 // query is plain text: it is analysed like the passages and never parsed as
 // query syntax, so '?', '+', '-', ':' and quotes mean nothing special.
-func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
+func (c *Corpus) Search(ctx context.Context, query string, k int) (_ []sources.Document, err error) {
+	defer recoverDamaged(c.name, &err)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

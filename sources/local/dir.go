@@ -27,6 +27,9 @@ type Info struct {
 	// Problem says why the statistics could not be read, for a corpus that
 	// is neither healthy nor busy.
 	Problem string `json:"problem,omitempty"`
+	// Damaged is set when the problem is damage to the index files: the
+	// corpus must be deleted and indexed again.
+	Damaged bool `json:"damaged,omitempty"`
 }
 
 // List returns the corpora under dir, sorted by name. A missing dir is an
@@ -61,6 +64,8 @@ func List(dir string) ([]Info, error) {
 			info.Busy = true
 		default:
 			info.Problem = err.Error()
+			info.Damaged = errors.Is(err, ErrDamaged)
+			info.Stats.SizeBytes = dirSize(path)
 		}
 		out = append(out, info)
 	}
@@ -177,15 +182,11 @@ func Delete(dir, name string) error {
 	if !exists(path) {
 		return &NotFoundError{Name: name}
 	}
-	// Take the write lock for a moment: nobody may be indexing it.
-	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()})
-	if err != nil {
-		if isLockTimeout(err) {
-			return &BusyError{Name: name, Writing: true}
-		}
-		// A damaged corpus can still be deleted.
-	} else if err := idx.Close(); err != nil {
-		return fmt.Errorf("deleting corpus %q: %w", name, err)
+	// Take the write lock for a moment: nobody may be indexing it. A
+	// damaged corpus, even one the index library panics on, can still be
+	// deleted.
+	if err := lockForDelete(path, name); err != nil {
+		return err
 	}
 	if pinned, _ := Pinned(dir); pinned == name {
 		// Nothing is pinned afterwards: no other corpus is promoted.
@@ -194,6 +195,27 @@ func Delete(dir, name string) error {
 		}
 	}
 	if err := os.RemoveAll(path); err != nil {
+		return fmt.Errorf("deleting corpus %q: %w", name, err)
+	}
+	return nil
+}
+
+// lockForDelete opens the index for writing and closes it again, to make
+// sure no other process holds it. Only a busy corpus is an error.
+func lockForDelete(path, name string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = nil // damaged: nobody can be using it
+		}
+	}()
+	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()})
+	if err != nil {
+		if isLockTimeout(err) {
+			return &BusyError{Name: name, Writing: true}
+		}
+		return nil
+	}
+	if err := idx.Close(); err != nil {
 		return fmt.Errorf("deleting corpus %q: %w", name, err)
 	}
 	return nil

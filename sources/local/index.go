@@ -55,6 +55,14 @@ type Report struct {
 	Indexed   int `json:"indexed"`   // files read and (re)indexed
 	Unchanged int `json:"unchanged"` // files skipped: same size, time or content
 	Removed   int `json:"removed"`   // files gone from disk, dropped from the corpus
+	// Kept counts indexed files this run could not read or find (an
+	// unreadable folder or file) but could not confirm gone either: their
+	// passages are kept as they were.
+	Kept int `json:"kept,omitempty"`
+	// Incomplete is set when a folder or file could not be read because of
+	// the system (permission denied, I/O error): the corpus may be stale
+	// for those paths. Files that cannot be parsed do not set it.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Passages and Documents added by this run.
 	Passages  int64         `json:"passages"`
 	Documents int64         `json:"documents"`
@@ -75,10 +83,12 @@ var supported = map[string]bool{
 
 // Index ingests files and folders (recursively) into corpus name under dir,
 // creating it if needed. Unchanged files are skipped, changed ones replaced,
-// and files that were indexed from these paths but are gone are removed. A
-// file that cannot be read is listed in Report.Failed and never stops the
-// run. On cancellation the work done so far is kept (a later run resumes)
-// and ctx.Err() is returned with the partial report.
+// and files that were indexed from these paths but are confirmed gone are
+// removed. A file that cannot be read is listed in Report.Failed and never
+// stops the run; a folder or file that cannot be read keeps what was indexed
+// from it (Report.Kept, Report.Incomplete). On cancellation the work done so
+// far is kept (a later run resumes) and ctx.Err() is returned with the
+// partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	fresh := !exists(filepath.Join(dir, name))
 	w, err := OpenWriter(dir, name)
@@ -106,7 +116,9 @@ type foundFile struct {
 }
 
 // Index ingests paths into the writer's corpus; see the package function.
-func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (Report, error) {
+// A panic of the index library (a damaged index, a full disk) is an error.
+func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (_ Report, err error) {
+	defer recoverWrite(w.name, w.path, &err)
 	start := time.Now()
 	rep := Report{Corpus: w.name}
 	roots, files := w.walk(paths, &rep)
@@ -121,12 +133,23 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 		return rep, err
 	}
 	for _, f := range indexed {
-		if !seen[f] && underAny(f, roots) {
-			if err := w.removeFile(f); err != nil {
+		if seen[f] || !underAny(f, roots) {
+			continue
+		}
+		if live, err := w.hasFile(f); err != nil || !live {
+			if err != nil {
 				return rep, err
 			}
-			rep.Removed++
+			continue // removed before; its name lingers until a merge
 		}
+		if !confirmedGone(f) {
+			rep.Kept++
+			continue
+		}
+		if err := w.removeFile(f); err != nil {
+			return rep, err
+		}
+		rep.Removed++
 	}
 
 	prog := progressReporter{opts: opts, start: start, total: len(files), rep: &rep}
@@ -182,6 +205,13 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 		}
 	}
 	if e != nil {
+		if err := canOpen(f.path); err != nil {
+			// Changed but unreadable: the indexed version stays.
+			rep.Failed = append(rep.Failed, Failure{Path: f.path, Reason: unreadableReason(err, false)})
+			rep.Incomplete = true
+			rep.Kept++
+			return nil
+		}
 		if err := w.removeFile(f.path); err != nil {
 			return err
 		}
@@ -204,6 +234,9 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 		var fatal *writeError
 		if errors.As(err, &fatal) {
 			return fatal.err
+		}
+		if isUnreadable(err) {
+			rep.Incomplete = true
 		}
 		rep.Failed = append(rep.Failed, Failure{Path: f.path, Reason: err.Error()})
 		return nil
@@ -233,6 +266,8 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 				// Gone: its files (if any were indexed) are removed.
 				roots = append(roots, abs)
 				reason = "no such file or directory"
+			} else {
+				rep.Incomplete = true
 			}
 			rep.Failed = append(rep.Failed, Failure{Path: abs, Reason: reason})
 			continue
@@ -251,7 +286,14 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 		}
 		_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: err.Error()})
+				// A folder that cannot be listed keeps what was indexed
+				// from it: its files are not seen, and not confirmed gone.
+				reason := err.Error()
+				if !errors.Is(err, fs.ErrNotExist) {
+					rep.Incomplete = true
+					reason = unreadableReason(err, d == nil || d.IsDir())
+				}
+				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: reason})
 				if d != nil && d.IsDir() && path != abs {
 					return fs.SkipDir
 				}
@@ -271,7 +313,12 @@ func (w *Writer) walk(paths []string, rep *Report) (roots []string, files []foun
 			}
 			info, err := d.Info()
 			if err != nil {
-				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: err.Error()})
+				reason := err.Error()
+				if !errors.Is(err, fs.ErrNotExist) {
+					rep.Incomplete = true
+					reason = unreadableReason(err, false)
+				}
+				rep.Failed = append(rep.Failed, Failure{Path: path, Reason: reason})
 				return nil
 			}
 			seen[path] = true

@@ -49,6 +49,8 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Println("ready writing")
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		_ = w.Close()
+	case "index":
+		helperIndex(dir, name)
 	}
 	os.Exit(0)
 }

@@ -40,22 +40,36 @@ type Writer struct {
 	entries      map[string]*fileEntry
 	dropEntries  map[string]struct{}
 	flushed      int64 // passages made durable by this writer
+	// failed is the error of a batch that could not be written; nothing
+	// more is written after it.
+	failed error
+}
+
+// batch writes one batch. A full disk, whether the index library reports
+// it or panics on it, is a DiskFullError.
+func (w *Writer) batch(b *bleve.Batch) (err error) {
+	defer recoverWrite(w.name, w.path, &err)
+	return writeFailure(w.name, w.path, w.idx.Batch(b))
 }
 
 // OpenWriter opens corpus name under dir for writing, creating it (and dir)
 // when it does not exist. It fails with ErrBusy when another process holds
 // the corpus for longer than WriteLockTimeout.
-func OpenWriter(dir, name string) (*Writer, error) {
+func OpenWriter(dir, name string) (_ *Writer, err error) {
 	path, err := corpusPath(dir, name)
 	if err != nil {
 		return nil, err
 	}
+	defer recoverDamaged(name, &err)
 	cfg := map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()}
 	for k, v := range writerTestConfig {
 		cfg[k] = v
 	}
 	var idx bleve.Index
 	if exists(path) {
+		if err := checkSegments(name, path, WriteLockTimeout, true); err != nil {
+			return nil, err
+		}
 		idx, err = bleve.OpenUsing(path, cfg)
 	} else {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -65,10 +79,13 @@ func OpenWriter(dir, name string) (*Writer, error) {
 		if errors.Is(err, bleve.ErrorIndexPathExists) {
 			// Another process created it a moment ago.
 			idx, err = bleve.OpenUsing(path, cfg)
+		} else if err != nil {
+			// Half created (a full disk): it would read as damaged.
+			_ = os.RemoveAll(path)
 		}
 	}
 	if err != nil {
-		return nil, openError(name, path, err, true)
+		return nil, damagedOpen(name, path, err, true)
 	}
 	w := &Writer{name: name, path: path, idx: idx, an: lookupAnalyzers(idx.Mapping())}
 	if err := w.load(); err != nil {
@@ -106,7 +123,7 @@ func (w *Writer) load() error {
 		return err
 	}
 	if w.stats, err = decodeStats(raw); err != nil {
-		return fmt.Errorf("corpus %q: damaged statistics: %w", w.name, err)
+		return &DamagedError{Name: w.name, Reason: "its statistics cannot be read: " + oneLineValue(err)}
 	}
 	if v, _ := w.reader.GetInternal([]byte(keySchema)); len(v) > 0 && string(v) != schemaVersion {
 		return fmt.Errorf("corpus %q was written by another prefrag version (schema %s); delete it and index again", w.name, v)
@@ -285,6 +302,18 @@ func (w *Writer) committedIDs(file string) ([]string, error) {
 	}
 }
 
+// hasFile reports whether file has a manifest entry or stored passages:
+// the term dictionary that indexedFiles reads keeps the names of deleted
+// files until their segments are merged.
+func (w *Writer) hasFile(file string) (bool, error) {
+	e, err := w.entry(file)
+	if err != nil || e != nil {
+		return e != nil, err
+	}
+	ids, err := w.committedIDs(file)
+	return len(ids) > 0, err
+}
+
 // indexedFiles lists every file with passages in the index.
 func (w *Writer) indexedFiles() ([]string, error) {
 	dict, err := w.reader.FieldDict(fieldFile)
@@ -308,6 +337,9 @@ func (w *Writer) indexedFiles() ([]string, error) {
 // flush writes queued passages, deletions, counters and manifest entries in
 // one Bleve batch, which Bleve makes durable before returning.
 func (w *Writer) flush() error {
+	if w.failed != nil {
+		return w.failed
+	}
 	if len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
 		return nil
 	}
@@ -337,8 +369,9 @@ func (w *Writer) flush() error {
 	}
 	batch.SetInternal([]byte(keyStats), raw)
 	batch.SetInternal([]byte(keySchema), []byte(schemaVersion))
-	if err := w.idx.Batch(batch); err != nil {
-		return fmt.Errorf("writing corpus %q: %w", w.name, err)
+	if err := w.batch(batch); err != nil {
+		w.failed = err
+		return err
 	}
 	w.flushed += int64(len(w.pending))
 	// Entries of files still in progress stay in memory: later passages
@@ -365,11 +398,12 @@ func (w *Writer) flush() error {
 }
 
 // Close flushes what is queued and releases the corpus.
-func (w *Writer) Close() error {
+func (w *Writer) Close() (err error) {
 	if w.idx == nil {
 		return nil
 	}
-	err := w.flush()
+	defer recoverWrite(w.name, w.path, &err)
+	err = w.flush()
 	if w.reader != nil {
 		if cerr := w.reader.Close(); err == nil {
 			err = cerr
