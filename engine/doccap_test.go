@@ -167,12 +167,12 @@ func TestFloatSettingsValidation(t *testing.T) {
 		{"temperature -Inf", func(s *Settings) { s.Temperature = -inf }, "temperature"},
 		{"temperature negative", func(s *Settings) { s.Temperature = -0.1 }, "temperature"},
 		{"temperature too high", func(s *Settings) { s.Temperature = 2.5 }, "temperature"},
-		{"top_p NaN", func(s *Settings) { s.TopP = nan }, "top-p"},
-		{"top_p +Inf", func(s *Settings) { s.TopP = inf }, "top-p"},
-		{"top_p zero", func(s *Settings) { s.TopP = 0 }, "top-p"},
-		{"top_p above 1", func(s *Settings) { s.TopP = 1.01 }, "top-p"},
-		{"max_doc_chars negative", func(s *Settings) { s.MaxDocChars = -1 }, "max-doc-chars"},
-		{"max_doc_chars tiny", func(s *Settings) { s.MaxDocChars = 10 }, "max-doc-chars"},
+		{"top_p NaN", func(s *Settings) { s.TopP = nan }, "top_p"},
+		{"top_p +Inf", func(s *Settings) { s.TopP = inf }, "top_p"},
+		{"top_p zero", func(s *Settings) { s.TopP = 0 }, "top_p"},
+		{"top_p above 1", func(s *Settings) { s.TopP = 1.01 }, "top_p"},
+		{"max_doc_chars negative", func(s *Settings) { s.MaxDocChars = -1 }, "max_doc_chars"},
+		{"max_doc_chars tiny", func(s *Settings) { s.MaxDocChars = 10 }, "max_doc_chars"},
 		{"valid edges", func(s *Settings) { s.Temperature, s.TopP, s.MaxDocChars = 0, 1, 0 }, ""},
 		{"valid", func(s *Settings) { s.Temperature, s.TopP = 2, 0.01 }, ""},
 	} {
@@ -186,8 +186,9 @@ func TestFloatSettingsValidation(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalidSettings) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Validate() = %v, want an ErrInvalidSettings naming %s", err, tc.want)
+			var se *SettingsError
+			if !errors.Is(err, ErrInvalidSettings) || !errors.As(err, &se) || len(se.Fields) != 1 || se.Fields[0].Field != tc.want {
+				t.Fatalf("Validate() = %v, want an ErrInvalidSettings naming field %s", err, tc.want)
 			}
 		})
 	}

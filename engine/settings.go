@@ -128,49 +128,87 @@ func (s Settings) OutputLimit(judge bool) int {
 	return n
 }
 
-// Validate checks the settings once, before a run.
+// FieldError is one invalid setting. Field is the setting's key: the JSON
+// name of its Settings field, which is also its config-file key; Problem
+// says what is wrong ("must be between 1 and 50, not 0"). The engine names
+// no flag: callers word the field the way the user gave it (config does).
+type FieldError struct {
+	Field   string
+	Problem string
+}
+
+func (e FieldError) Error() string { return e.Field + " " + e.Problem }
+
+// SettingsError lists every invalid setting found by one validation; it
+// matches ErrInvalidSettings.
+type SettingsError struct {
+	Fields []FieldError
+	// Wording, when set, names a field for the user (a flag, a config-file
+	// key); the bare field key otherwise.
+	Wording func(field string) string
+}
+
+func (e *SettingsError) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		name := f.Field
+		if e.Wording != nil {
+			name = e.Wording(f.Field)
+		}
+		parts[i] = name + " " + f.Problem
+	}
+	return ErrInvalidSettings.Error() + ": " + strings.Join(parts, "; ")
+}
+
+func (e *SettingsError) Unwrap() error { return ErrInvalidSettings }
+
+// Validate checks the settings once, before a run. The error, if any, is a
+// *SettingsError naming each invalid field by its key.
 func (s Settings) Validate() error {
-	var errs []string
+	var errs []FieldError
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, FieldError{Field: field, Problem: fmt.Sprintf(format, a...)})
+	}
 	if _, ok := strategies[s.Strategy]; !ok {
-		errs = append(errs, fmt.Sprintf("unknown strategy %q (one of %s)", s.Strategy, strings.Join(StrategyNames(), ", ")))
+		bad("strategy", "must be one of %s, not %q", strings.Join(StrategyNames(), ", "), s.Strategy)
 	}
 	switch s.Web {
 	case WebAuto, WebAsk, WebNever:
 	default:
-		errs = append(errs, fmt.Sprintf("--web must be auto, ask or never, not %q", s.Web))
+		bad("web", "must be auto, ask or never, not %q", s.Web)
 	}
 	switch s.AnswerStyle {
 	case StyleConcise, StyleReport:
 	default:
-		errs = append(errs, fmt.Sprintf("--answer-style must be concise or report, not %q", s.AnswerStyle))
+		bad("answer_style", "must be concise or report, not %q", s.AnswerStyle)
 	}
 	if s.K < 1 || s.K > 50 {
-		errs = append(errs, fmt.Sprintf("-k must be between 1 and 50, not %d", s.K))
+		bad("k", "must be between 1 and 50, not %d", s.K)
 	}
 	if s.MaxSteps < 1 || s.MaxSteps > 20 {
-		errs = append(errs, fmt.Sprintf("--max-steps must be between 1 and 20, not %d", s.MaxSteps))
+		bad("max_steps", "must be between 1 and 20, not %d", s.MaxSteps)
 	}
 	if s.MaxReflections < 0 || s.MaxReflections > 5 {
-		errs = append(errs, fmt.Sprintf("--max-reflections must be between 0 and 5, not %d", s.MaxReflections))
+		bad("max_reflections", "must be between 0 and 5, not %d", s.MaxReflections)
 	}
 	if s.MaxOutputTokens != 0 && (s.MaxOutputTokens < 16 || s.MaxOutputTokens > 65536) {
-		errs = append(errs, fmt.Sprintf("--max-output-tokens must be between 16 and 65536, not %d", s.MaxOutputTokens))
+		bad("max_output_tokens", "must be between 16 and 65536, not %d", s.MaxOutputTokens)
 	}
 	if s.NumCtx < 512 {
-		errs = append(errs, fmt.Sprintf("--num-ctx must be at least 512, not %d", s.NumCtx))
+		bad("num_ctx", "must be at least 512, not %d", s.NumCtx)
 	}
 	// Written so that NaN fails too (every comparison with NaN is false).
 	if !(s.Temperature >= 0 && s.Temperature <= 2) {
-		errs = append(errs, fmt.Sprintf("--temperature must be between 0 and 2, not %v", s.Temperature))
+		bad("temperature", "must be between 0 and 2, not %v", s.Temperature)
 	}
 	if !(s.TopP > 0 && s.TopP <= 1) {
-		errs = append(errs, fmt.Sprintf("--top-p must be in (0, 1], not %v", s.TopP))
+		bad("top_p", "must be in (0, 1], not %v", s.TopP)
 	}
 	if s.MaxDocChars != 0 && (s.MaxDocChars < MinDocChars || s.MaxDocChars > MaxDocCharsLimit) {
-		errs = append(errs, fmt.Sprintf("--max-doc-chars must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars))
+		bad("max_doc_chars", "must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars)
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidSettings, strings.Join(errs, "; "))
+		return &SettingsError{Fields: errs}
 	}
 	return nil
 }

@@ -1,0 +1,87 @@
+package config
+
+import (
+	"flag"
+	"strings"
+	"time"
+)
+
+// RunFlags binds the flags of `ask` (shared by the TUI, `eval` and
+// `config`) to the settings; call Apply after parsing.
+type RunFlags struct {
+	c   *Config
+	set map[string]bool
+	fs  *flag.FlagSet
+	// finish applies the flags whose value is collected apart (lists,
+	// the seed), by flag name.
+	finish map[string]func()
+	JSON   bool
+	Tokens bool
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// BindRunFlags registers the run flags of the schema on fs.
+func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
+	rf := &RunFlags{c: c, fs: fs, finish: map[string]func(){}}
+	for _, st := range schema {
+		if st.Flag == "" {
+			continue
+		}
+		switch p := st.field(c).(type) {
+		case *string:
+			fs.StringVar(p, st.Flag, *p, st.Help)
+		case *int:
+			fs.IntVar(p, st.Flag, *p, st.Help)
+		case *float64:
+			fs.Float64Var(p, st.Flag, *p, st.Help)
+		case *bool:
+			fs.BoolVar(p, st.Flag, *p, st.Help)
+		case *time.Duration:
+			fs.DurationVar(p, st.Flag, *p, st.Help)
+		case *[]string:
+			var l stringList
+			fs.Var(&l, st.Flag, st.Help)
+			rf.finish[st.Flag] = func() {
+				if len(l) > 0 {
+					*p = l
+				}
+			}
+		case **int:
+			var n int
+			fs.IntVar(&n, st.Flag, 0, st.Help)
+			rf.finish[st.Flag] = func() { *p = &n }
+		}
+	}
+	fs.BoolVar(&rf.JSON, "json", false, "JSON Lines events on stdout")
+	fs.BoolVar(&rf.Tokens, "tokens", false, "with --json: also print streamed token events")
+	return rf
+}
+
+// Apply finishes the settings after flag parsing and validates them once.
+func (rf *RunFlags) Apply() error {
+	c := rf.c
+	set := map[string]bool{}
+	rf.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	rf.set = set
+	for _, st := range schema {
+		if st.Flag == "" || !set[st.Flag] {
+			continue
+		}
+		if f := rf.finish[st.Flag]; f != nil {
+			f()
+		}
+		c.setOrigin(st.Key, Origin{Kind: FromFlag, Name: st.Flag})
+	}
+	if set["llm"] && !set["llm-url"] && c.Settings.LLM == "llamacpp" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
+		c.Settings.LLMURL = llamacppURL
+		c.setOrigin("llm_url", Origin{Kind: FromDefault})
+	}
+	return c.Validate()
+}
+
+// Set reports whether the named flag was given.
+func (rf *RunFlags) Set(name string) bool { return rf.set[name] }

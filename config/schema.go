@@ -1,0 +1,234 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
+)
+
+// Setting describes one setting once: its config-file key, flag,
+// environment variables, default, help, validation and where it is
+// recorded. Defaults, the TOML keys, the environment, the flags, the
+// validation wording, `prefrag config`, the session manifest and eval's
+// setup comparison are all driven by Settings().
+type Setting struct {
+	// Key is the config-file key. For a field of engine.Settings it is
+	// also the field's JSON name (session config, manifest, run.json).
+	Key string
+	// Flag is the command-line flag ("" for none).
+	Flag string
+	// FlagOnly settings have no config-file key.
+	FlagOnly bool
+	// Env are the environment variables that set it, strongest first.
+	Env []EnvVar
+	// Help is the flag's usage line.
+	Help string
+	// Default is the value before any file, variable or flag; nil for a
+	// field of engine.Settings means engine.DefaultSettings' value.
+	Default any
+	// Manifest settings are recorded in a session manifest's options.
+	Manifest bool
+	// Setup settings are compared by eval: results produced with another
+	// value are never mixed into the same table.
+	Setup bool
+	// Secret settings are never printed, logged or stored.
+	Secret bool
+	// URL settings are shown without credentials.
+	URL bool
+	// check returns the problem with a value ("" when fine), worded after
+	// the setting's name ("must be …").
+	check func(v any) string
+	// field points at the value in a Config.
+	field func(c *Config) any
+}
+
+// EnvVar is an environment variable that sets a setting.
+type EnvVar struct {
+	Name string
+	// Weak variables give way to the config file (they apply only while
+	// the setting still has its default).
+	Weak bool
+	// when, if set, must hold for the variable to apply.
+	when func(c *Config) bool
+	// normalise turns the variable's value into the setting's.
+	normalise func(string) string
+}
+
+func es(f func(s *engine.Settings) any) func(c *Config) any {
+	return func(c *Config) any { return f(&c.Settings) }
+}
+
+func oneOf(names ...string) func(v any) string {
+	return func(v any) string {
+		s := v.(string)
+		for _, n := range names {
+			if s == n {
+				return ""
+			}
+		}
+		last := len(names) - 1
+		return fmt.Sprintf("must be %s or %s, not %q", strings.Join(names[:last], ", "), names[last], s)
+	}
+}
+
+func notNegative(v any) string {
+	if d := v.(time.Duration); d < 0 {
+		return fmt.Sprintf("must not be negative, not %s", d)
+	}
+	return ""
+}
+
+func isURL(v any) string {
+	s := v.(string)
+	if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
+		return fmt.Sprintf("%q is not a URL like http://127.0.0.1:11434", llm.RedactURL(s))
+	}
+	return ""
+}
+
+// Backends and web engines the configuration accepts.
+var (
+	llmBackends = []string{"ollama", "llamacpp"}
+	webEngines  = []string{"duckduckgo", "searxng", "brave"}
+)
+
+const (
+	ollamaURL   = "http://127.0.0.1:11434"
+	llamacppURL = "http://127.0.0.1:8080"
+)
+
+// schema is the table of every setting, in the order `prefrag config`
+// prints them.
+var schema = []Setting{
+	{Key: "model", Flag: "model", Help: "model for reasoning steps", Setup: true, Default: DefaultModel,
+		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
+	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
+	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama or llamacpp", Setup: true, check: oneOf(llmBackends...),
+		field: es(func(s *engine.Settings) any { return &s.LLM })},
+	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: ollamaURL, check: isURL,
+		Env: []EnvVar{{Name: "OLLAMA_HOST", Weak: true,
+			when:      func(c *Config) bool { return c.Settings.LLM == "ollama" },
+			normalise: func(v string) string { return NormaliseHost(v, "11434") }}},
+		field: es(func(s *engine.Settings) any { return &s.LLMURL })},
+	{Key: "llm_timeout", Flag: "llm-timeout", Help: "give up when the LLM server sends nothing for this long: before its first byte or between two chunks",
+		Default: 5 * time.Minute, check: notNegative, field: func(c *Config) any { return &c.LLMTimeout }},
+	{Key: "run_timeout", Flag: "run-timeout", Help: "stop the whole run after this long, keeping the partial session (0: no limit)",
+		Default: time.Duration(0), check: notNegative, field: func(c *Config) any { return &c.RunTimeout }},
+	{Key: "strategy", Flag: "strategy", Help: "strategy: " + strings.Join(engine.StrategyNames(), ", "),
+		field: es(func(s *engine.Settings) any { return &s.Strategy })},
+	{Key: "corpora", Flag: "corpus", Help: "corpus to search, repeatable: order = preference order (default: the pinned corpus)", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.Corpora })},
+	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)",
+		field: es(func(s *engine.Settings) any { return &s.NeverLeave })},
+	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.Settings) any { return &s.K })},
+	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.MaxSteps })},
+	{Key: "max_reflections", Flag: "max-reflections", Help: "reflection supplements allowed", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.MaxReflections })},
+	{Key: "judge_first", Flag: "judge-first", Help: "judge the first local retrieval too", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.JudgeFirst })},
+	{Key: "num_ctx", Flag: "num-ctx", Help: "context window sent to the server", Setup: true, Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.NumCtx })},
+	{Key: "max_output_tokens", Flag: "max-output-tokens", Help: "generation limit of a reasoning step or answer, in tokens (at most a quarter of the context is used)", Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.MaxOutputTokens })},
+	{Key: "max_doc_chars", Flag: "max-doc-chars", Help: "most characters of one document put in a prompt; longer ones are cut on a sentence or word boundary (0: no cap)",
+		field: es(func(s *engine.Settings) any { return &s.MaxDocChars })},
+	{Key: "temperature", Flag: "temperature", Help: "sampling temperature", Setup: true, Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.Temperature })},
+	{Key: "top_p", Flag: "top-p", Help: "nucleus sampling top_p", Setup: true, Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.TopP })},
+	{Key: "seed", Flag: "seed", Help: "sampling seed (sent only when given)", Setup: true, Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.Seed })},
+	{Key: "answer_style", Flag: "answer-style", Help: "concise or report", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.AnswerStyle })},
+	{Key: "tui_answer_style", Help: "the TUI's answer style", Default: engine.StyleReport, check: oneOf(engine.StyleConcise, engine.StyleReport),
+		field: func(c *Config) any { return &c.TUIAnswerStyle }},
+	{Key: "per_source_tools", Flag: "per-source-tools", Help: "advertise one Search_<name> tool per source instead of Search_Engine", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
+	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides",
+		field: func(c *Config) any { return &c.PromptsDir }},
+	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.Web })},
+	{Key: "web_only", Flag: "web-only", Help: "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)",
+		field: es(func(s *engine.Settings) any { return &s.WebOnly })},
+	{Key: "web_engine", Flag: "web-engine", Help: "web search engine: duckduckgo, searxng or brave", Setup: true, check: oneOf(webEngines...),
+		field: es(func(s *engine.Settings) any { return &s.WebEngine })},
+	{Key: "searxng_url", Flag: "searxng-url", Help: "SearXNG instance URL (JSON API)", URL: true,
+		Env: []EnvVar{{Name: "PREFRAG_SEARXNG_URL"}}, field: func(c *Config) any { return &c.SearXNGURL }},
+	{Key: "duckduckgo_url", Help: "DuckDuckGo HTML endpoint", URL: true, field: func(c *Config) any { return &c.DuckDuckGoURL }},
+	{Key: "brave_url", Help: "Brave Search API endpoint", URL: true, field: func(c *Config) any { return &c.BraveURL }},
+	{Key: "brave_api_key", Help: "Brave Search API key", Secret: true,
+		Env:   []EnvVar{{Name: "PREFRAG_BRAVE_API_KEY"}, {Name: "BRAVE_API_KEY", Weak: true}},
+		field: func(c *Config) any { return &c.BraveAPIKey }},
+	{Key: "web_timeout", Help: "timeout of one web request", Default: 10 * time.Second, field: func(c *Config) any { return &c.WebTimeout }},
+	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, field: func(c *Config) any { return &c.WebCacheTTL }},
+	{Key: "web_allow", Help: "domains web results may come from", field: func(c *Config) any { return &c.WebAllow }},
+	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
+	{Key: "offline", Flag: "offline", FlagOnly: true, Help: "answer web searches from the cache only; send no web request",
+		field: func(c *Config) any { return &c.Offline }},
+}
+
+// Settings returns the table of every setting (a copy).
+func Settings() []Setting { return append([]Setting(nil), schema...) }
+
+// lookup finds a setting by key.
+func lookup(key string) (Setting, bool) {
+	for _, s := range schema {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// Value returns the setting's current value in c (a string, int, float64,
+// bool, time.Duration, []string or *int).
+func (s Setting) Value(c *Config) any {
+	switch p := s.field(c).(type) {
+	case *string:
+		return *p
+	case *int:
+		return *p
+	case *float64:
+		return *p
+	case *bool:
+		return *p
+	case *time.Duration:
+		return *p
+	case *[]string:
+		return *p
+	case **int:
+		return *p
+	}
+	panic("config: setting " + s.Key + " has an unsupported type")
+}
+
+// ManifestOptions are the settings recorded in a session manifest's
+// options, keyed like the config file.
+func ManifestOptions(s engine.Settings) map[string]any {
+	c := &Config{Settings: s}
+	out := map[string]any{}
+	for _, st := range schema {
+		if st.Manifest {
+			out[st.Key] = st.Value(c)
+		}
+	}
+	return out
+}
+
+// SetupKeys are the keys of the settings eval compares before mixing
+// results into one table.
+func SetupKeys() []string {
+	var out []string
+	for _, st := range schema {
+		if st.Setup {
+			out = append(out, st.Key)
+		}
+	}
+	return out
+}
