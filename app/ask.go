@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/store"
@@ -186,8 +187,7 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 	dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	m := Manifest{Model: s.Model, LLM: s.LLM, PromptsHash: a.Prompts.Hash(), Overrides: a.Prompts.Overridden(),
-		Options: map[string]any{"num_ctx": s.NumCtx, "temperature": s.Temperature, "top_p": s.TopP, "seed": s.Seed,
-			"max_output_tokens": s.MaxOutputTokens}}
+		Options: config.ManifestOptions(s)}
 	if s.ServerCtx > 0 {
 		m.Options["server_n_ctx"] = s.ServerCtx
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -49,8 +50,8 @@ func (c *Config) applyFile(path string, b []byte) error {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
-			return fmt.Errorf("%w: %s line %d, column %d: %s — fix that line (or point PREFRAG_CONFIG at another file)",
-				ErrConfig, path, row, col, de.Error())
+			return fmt.Errorf("%w: the config file %s has a syntax error on line %d, column %d: %s — fix that line (or point PREFRAG_CONFIG at another file)",
+				ErrConfig, path, row, col, strings.TrimPrefix(de.Error(), "toml: "))
 		}
 		return fmt.Errorf("%w: %s: %v", ErrConfig, path, err)
 	}

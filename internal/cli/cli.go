@@ -55,6 +55,7 @@ func commands() []command {
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
 		{"bench", "retrieval|engine [flags]", "retrieval and engine benchmarks", runBench},
+		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", runConfig},
 	}
 }
 
@@ -66,6 +67,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "prefrag:", oneLine(err))
 		return ExitUsage
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.ForTerminal(w))
 	}
 	routeLibraryLog(cfg.LogPath())
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
