@@ -7,43 +7,79 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 )
 
 // RunInfo records the settings a dataset's results were produced with
 // (run.json in the output folder, keyed by dataset). Resuming with other
-// settings is refused, so one table never mixes two setups.
+// settings is refused, so one table never mixes two setups. The settings
+// recorded and compared are the schema's setup settings
+// (config.SetupKeys), written at the top level of run.json under their
+// config keys.
 type RunInfo struct {
-	Dataset        string    `json:"dataset"`
-	Data           string    `json:"data"`
-	Model          string    `json:"model"`
-	JudgeModel     string    `json:"judge_model"`
-	LLM            string    `json:"llm"`
-	K              int       `json:"k"`
-	MaxSteps       int       `json:"max_steps"`
-	MaxReflections int       `json:"max_reflections"`
-	JudgeFirst     bool      `json:"judge_first"`
-	NumCtx         int       `json:"num_ctx"`
-	Temperature    float64   `json:"temperature"`
-	TopP           float64   `json:"top_p"`
-	Seed           *int      `json:"seed,omitempty"`
-	AnswerStyle    string    `json:"answer_style"`
-	PerSourceTools bool      `json:"per_source_tools,omitempty"`
-	Corpora        []string  `json:"corpora"`
-	Web            string    `json:"web"`
-	WebEngine      string    `json:"web_engine"`
-	Holdout        *Holdout  `json:"holdout,omitempty"`
-	PromptsHash    string    `json:"prompts_hash"`
-	Updated        time.Time `json:"updated"`
+	Dataset     string
+	Data        string
+	Settings    engine.Settings
+	Holdout     *Holdout
+	PromptsHash string
+	Updated     time.Time
+}
+
+// runFile is the fixed part of run.json.
+type runFile struct {
+	Dataset     string    `json:"dataset"`
+	Data        string    `json:"data"`
+	Holdout     *Holdout  `json:"holdout,omitempty"`
+	PromptsHash string    `json:"prompts_hash"`
+	Updated     time.Time `json:"updated"`
+}
+
+// MarshalJSON writes the fixed fields and the setup settings.
+func (r RunInfo) MarshalJSON() ([]byte, error) {
+	fixed, err := json.Marshal(runFile{Dataset: r.Dataset, Data: r.Data, Holdout: r.Holdout, PromptsHash: r.PromptsHash, Updated: r.Updated})
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(fixed, &out); err != nil {
+		return nil, err
+	}
+	all, err := json.Marshal(r.Settings)
+	if err != nil {
+		return nil, err
+	}
+	var settings map[string]json.RawMessage
+	if err := json.Unmarshal(all, &settings); err != nil {
+		return nil, err
+	}
+	for _, k := range config.SetupKeys() {
+		if v, ok := settings[k]; ok { // omitted when empty, as in the session config
+			out[k] = v
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads run.json: the setup settings are read by their
+// config keys, which are the JSON names of engine.Settings.
+func (r *RunInfo) UnmarshalJSON(b []byte) error {
+	var f runFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	var s engine.Settings
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*r = RunInfo{Dataset: f.Dataset, Data: f.Data, Settings: s, Holdout: f.Holdout, PromptsHash: f.PromptsHash, Updated: f.Updated}
+	return nil
 }
 
 // NewRunInfo describes a run of dataset d with settings s.
 func NewRunInfo(d *Dataset, s engine.Settings, h Holdout, promptsHash string) RunInfo {
 	abs, _ := filepath.Abs(d.Path)
-	ri := RunInfo{Dataset: d.Name, Data: abs, Model: s.Model, JudgeModel: s.JudgeModel, LLM: s.LLM, K: s.K,
-		MaxSteps: s.MaxSteps, MaxReflections: s.MaxReflections, JudgeFirst: s.JudgeFirst, NumCtx: s.NumCtx,
-		Temperature: s.Temperature, TopP: s.TopP, Seed: s.Seed, AnswerStyle: s.AnswerStyle, PerSourceTools: s.PerSourceTools,
-		Corpora: s.Corpora, Web: s.Web, WebEngine: s.WebEngine, PromptsHash: promptsHash, Updated: time.Now().UTC()}
+	ri := RunInfo{Dataset: d.Name, Data: abs, Settings: s, PromptsHash: promptsHash, Updated: time.Now().UTC()}
 	if h.Active() {
 		ri.Holdout = &h
 	}
@@ -71,45 +107,45 @@ func (r RunInfo) differences(o RunInfo) []string {
 func (r RunInfo) comparable() map[string]string {
 	r.Data, r.Updated = "", time.Time{}
 	b, _ := json.Marshal(r)
-	var m map[string]any
+	var m map[string]json.RawMessage
 	_ = json.Unmarshal(b, &m)
 	out := map[string]string{}
 	for k, v := range m {
 		if k == "data" || k == "updated" {
 			continue
 		}
-		vb, _ := json.Marshal(v)
-		out[k] = string(vb)
+		out[k] = string(v)
 	}
 	return out
 }
 
 // describe is the settings line of a dataset's section.
 func (r RunInfo) describe() string {
-	if r.Model == "" {
+	st := r.Settings
+	if st.Model == "" {
 		return ""
 	}
 	judge := ""
-	if r.JudgeModel != "" && r.JudgeModel != r.Model {
-		judge = fmt.Sprintf(" (judge `%s`)", cell(r.JudgeModel))
+	if st.JudgeModel != "" && st.JudgeModel != st.Model {
+		judge = fmt.Sprintf(" (judge `%s`)", cell(st.JudgeModel))
 	}
 	jf := "judged"
-	if !r.JudgeFirst {
+	if !st.JudgeFirst {
 		jf = "not judged (reference code)"
 	}
 	seed := ""
-	if r.Seed != nil {
-		seed = fmt.Sprintf(", seed %d", *r.Seed)
+	if st.Seed != nil {
+		seed = fmt.Sprintf(", seed %d", *st.Seed)
 	}
 	s := fmt.Sprintf("Model `%s`%s on %s; k = %d, max steps %d, max reflections %d, first retrieval %s; temperature %g, top_p %g%s, num_ctx %d; answer style %s. ",
-		cell(r.Model), judge, r.LLM, r.K, r.MaxSteps, r.MaxReflections, jf, r.Temperature, r.TopP, seed, r.NumCtx, r.AnswerStyle)
+		cell(st.Model), judge, st.LLM, st.K, st.MaxSteps, st.MaxReflections, jf, st.Temperature, st.TopP, seed, st.NumCtx, st.AnswerStyle)
 	corpora := "none"
-	if len(r.Corpora) > 0 {
-		corpora = "`" + cell(strings.Join(r.Corpora, "`, `")) + "`"
+	if len(st.Corpora) > 0 {
+		corpora = "`" + cell(strings.Join(st.Corpora, "`, `")) + "`"
 	}
-	s += fmt.Sprintf("Local corpora: %s; web: %s", corpora, r.Web)
-	if r.Web != engine.WebNever {
-		s += " via " + r.WebEngine
+	s += fmt.Sprintf("Local corpora: %s; web: %s", corpora, st.Web)
+	if st.Web != engine.WebNever {
+		s += " via " + st.WebEngine
 	}
 	if r.Holdout != nil {
 		s += fmt.Sprintf("; %.0f%% of the supporting paragraphs held out of the corpus (seed %d) and served by the local search-engine stand-in", r.Holdout.Fraction*100, r.Holdout.Seed)
