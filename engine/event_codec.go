@@ -63,7 +63,7 @@ func register(p Payload) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" || name == "-" {
+		if name == "" || name == "-" || strings.ContainsAny(name, "\"\\<>&") {
 			panic(fmt.Sprintf("engine: payload field %v.%s has no json key", t, f.Name))
 		}
 		wf := wireField{key: name, index: i, omitEmpty: opts == "omitempty", with: -1, flat: -1}
@@ -178,19 +178,20 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	}
 	sort.Slice(kvs, func(i, j int) bool { return kvs[i].key < kvs[j].key })
 	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // escapes HTML, as json.Marshal does
 	buf.WriteByte('{')
 	for i, x := range kvs {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		k, _ := json.Marshal(x.key)
-		buf.Write(k)
-		buf.WriteByte(':')
-		v, err := json.Marshal(x.val)
-		if err != nil {
+		// keys are plain ASCII json tags
+		buf.WriteByte('"')
+		buf.WriteString(x.key)
+		buf.WriteString(`":`)
+		if err := enc.Encode(x.val); err != nil {
 			return nil, fmt.Errorf("event %s field %s: %w", e.Type, x.key, err)
 		}
-		buf.Write(v)
+		buf.Truncate(buf.Len() - 1) // Encode's newline
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
