@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -22,6 +21,10 @@ const (
 	EventError       = "error"
 	// EventToken carries a streamed text delta. It is never stored.
 	EventToken = "token"
+	// Listed by CONTRACT.md; nothing emits them yet.
+	EventGate       = "gate"
+	EventRefinement = "refinement"
+	EventRewrite    = "rewrite"
 )
 
 // Outcomes of a retrieval that did not answer normally (the retrieval
@@ -51,13 +54,23 @@ func RetrievalOutcome(err error) string {
 // Document is the document shape of events.
 type Document = sources.Document
 
-// Event is one thing that happened in a run. Only the fields of its Type are
-// meaningful; MarshalJSON writes exactly those (see CONTRACT.md).
+// Event is one thing that happened in a run: a header (type, session, seq,
+// time, turn, step) and the payload of its type (event_payload.go).
+//
+// The payloads of the types below are kept in the flat fields that follow
+// the header (each payload field has a twin of the same name there), so
+// code can read ev.Docs or build Event{Type: EventRetrieval, Docs: …}.
+// Payload() and NewEvent convert between the two forms; the wire format is
+// the payload's alone. A payload type without twins (gate, refinement,
+// rewrite, …) lives in Extra. Only the fields of its Type are meaningful.
 type Event struct {
 	Type    string    `json:"type"`
 	Session string    `json:"session"`
 	Seq     int       `json:"seq"`
 	Time    time.Time `json:"time"`
+	Turn    int       `json:"turn,omitempty"`
+	// Extra holds the payload of a type whose fields have no twins below.
+	Extra Payload `json:"-"`
 
 	// session
 	Question string    `json:"question,omitempty"`
@@ -122,117 +135,6 @@ type Event struct {
 	// error
 	Message string `json:"message,omitempty"`
 	Fatal   bool   `json:"fatal,omitempty"`
-}
-
-// MarshalJSON writes the common fields plus the fields of the event's type.
-// Contract fields are always present for their type (even when empty or
-// false); extension fields only when set.
-func (e Event) MarshalJSON() ([]byte, error) {
-	m := map[string]any{
-		"type":    e.Type,
-		"session": e.Session,
-		"seq":     e.Seq,
-		"time":    e.Time.UTC().Format(time.RFC3339Nano),
-	}
-	docs := func() []Document {
-		if e.Docs == nil {
-			return []Document{}
-		}
-		return e.Docs
-	}
-	ids := func() []string {
-		if e.DocIDs == nil {
-			return []string{}
-		}
-		return e.DocIDs
-	}
-	optional := func(k string, v any, set bool) {
-		if set {
-			m[k] = v
-		}
-	}
-	switch e.Type {
-	case EventSession:
-		m["question"] = e.Question
-		m["config"] = e.Config
-	case EventThought:
-		m["step"] = e.Step
-		m["text"] = e.Text
-		optional("role", e.Role, e.Role != "")
-	case EventAction:
-		m["step"] = e.Step
-		m["tool"] = e.Tool
-		m["query"] = e.Query
-	case EventRetrieval:
-		m["step"] = e.Step
-		m["source"] = e.Source
-		m["query"] = e.Query
-		m["docs"] = docs()
-		optional("reflection", true, e.Reflection)
-		optional("outcome", e.Outcome, e.Outcome != "")
-		optional("note", e.Note, e.Note != "")
-	case EventSelection:
-		m["step"] = e.Step
-		st := e.Status != nil && *e.Status
-		m["status"] = st
-		m["analysis"] = e.Analysis
-		m["next_source"] = e.NextSource // null when nil
-		optional("source", e.Source, e.Source != "")
-		optional("judge_obtained", e.JudgeObtained, e.JudgeObtained != "" || e.JudgeNew != "")
-		optional("judge_new", e.JudgeNew, e.JudgeNew != "")
-	case EventObservation:
-		m["step"] = e.Step
-		m["source"] = e.Source
-		m["doc_ids"] = ids()
-		optional("note", e.Note, e.Note != "")
-		optional("doc_nums", e.DocNums, len(e.DocNums) > 0)
-		optional("discarded", e.Discarded, len(e.Discarded) > 0)
-	case EventAnswer:
-		m["step"] = e.Step
-		m["text"] = e.Text
-		m["label"] = e.Label
-		m["explanation"] = e.Explanation
-		m["suggestions"] = e.Suggestions
-		optional("role", e.Role, e.Role != "")
-	case EventSupplement:
-		m["query"] = e.Query
-		m["doc_ids"] = ids()
-		optional("step", e.Step, e.Step != 0)
-		optional("doc_nums", e.DocNums, len(e.DocNums) > 0)
-		optional("note", e.Note, e.Note != "")
-	case EventFinal:
-		m["answer"] = e.Answer
-		m["forced"] = e.Forced
-		c := e.Counts
-		if c == nil {
-			c = &Counts{}
-		}
-		m["counts"] = c
-		optional("cancelled", e.Cancelled, e.Cancelled)
-		optional("label", e.Label, e.Label != "")
-		optional("citations", e.Citations, len(e.Citations) > 0)
-		optional("invalid_citations", e.InvalidCitations, len(e.InvalidCitations) > 0)
-		optional("sources", e.Sources, len(e.Sources) > 0)
-		optional("source_nums", e.SourceNums, len(e.SourceNums) > 0)
-	case EventError:
-		m["message"] = e.Message
-		m["fatal"] = e.Fatal
-		optional("step", e.Step, e.Step != 0)
-		optional("source", e.Source, e.Source != "")
-	case EventToken:
-		m["step"] = e.Step
-		m["text"] = e.Text
-		optional("role", e.Role, e.Role != "")
-	default:
-		// Unknown (future) type: write every set field.
-		type plain Event
-		b, err := json.Marshal(plain(e))
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	return json.Marshal(m)
 }
 
 // Counts are the per-session efficiency figures (paper Tables 7–14).

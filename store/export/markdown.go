@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/engine/fold"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/store"
@@ -45,15 +46,10 @@ type report struct {
 
 func newReport(rec *store.Record) *report {
 	r := &report{rec: rec, numbered: map[int]sources.Document{}}
-	for i := range rec.Events {
-		ev := &rec.Events[i]
-		switch ev.Type {
-		case engine.EventSession:
-			r.settings = ev.Config
-		case engine.EventFinal:
-			r.final = ev
-			r.counts = ev.Counts
-		}
+	tr := fold.FromEvents(rec.Events)
+	r.settings, r.final = tr.Config, tr.Final
+	if r.final != nil {
+		r.counts = r.final.Counts
 	}
 	if r.counts == nil && len(rec.Session.Counts) > 0 {
 		var c engine.Counts

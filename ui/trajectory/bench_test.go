@@ -33,7 +33,7 @@ func BenchmarkStreamingView(b *testing.B) {
 			start := time.Now()
 			lines := 0
 			for i := 0; i < b.N; i++ {
-				tr.clearLive()
+				tr.ClearLive()
 				for _, tok := range toks {
 					tr.Apply(engine.Event{Type: engine.EventToken, Step: 51, Role: "step", Text: tok})
 					out := r.Render(tr, v)

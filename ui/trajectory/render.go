@@ -133,7 +133,7 @@ func styler(st lipgloss.Style) func(string) string {
 // Render renders t as v asks.
 func (r *Renderer) Render(t *Trajectory, v View) Output {
 	w := max(v.Width, 20)
-	key := headKey{t: t, version: t.version, width: w, upto: v.Upto, detail: v.Detail,
+	key := headKey{t: t, version: t.Version(), width: w, upto: v.Upto, detail: v.Detail,
 		selected: v.Selected, expandedSig: expandedSig(v.Expanded), valid: true}
 	if key != r.headKey {
 		r.head, r.headOut = r.renderHead(t, v, w)
@@ -209,11 +209,11 @@ func (r *Renderer) renderHead(t *Trajectory, v View, w int) ([]string, Output) {
 func (r *Renderer) cachedBlock(t *Trajectory, i, w int, v View) ([]string, []string, []int) {
 	b := t.Blocks[i]
 	sig := blockSig(i, v)
-	if c, ok := r.blocks[b]; ok && c.width == w && c.version == b.version && c.sig == sig {
+	if c, ok := r.blocks[b]; ok && c.width == w && c.version == b.Version() && c.sig == sig {
 		return c.lines, c.docs, c.docLine
 	}
 	lines, docs, docLine := r.block(t, i, w, v, false)
-	r.blocks[b] = cachedBlock{width: w, version: b.version, sig: sig, lines: lines, docs: docs, docLine: docLine}
+	r.blocks[b] = cachedBlock{width: w, version: b.Version(), sig: sig, lines: lines, docs: docs, docLine: docLine}
 	return lines, docs, docLine
 }
 

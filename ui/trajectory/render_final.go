@@ -16,7 +16,7 @@ func (r *Renderer) live(t *Trajectory, w int) []string {
 		return nil
 	}
 	var out []string
-	last := t.last()
+	last := t.Last()
 	if last == nil || l.Step > last.Step || (last.Answer != nil && l.Role != "judge") {
 		title := fmt.Sprintf("Step %d", l.Step)
 		if l.Role == roleForced {

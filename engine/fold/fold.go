@@ -1,0 +1,466 @@
+// Package fold folds engine events into a trajectory — one block per
+// reasoning step (its thought, action, retrievals, selections, observation
+// and answer), one per reflection supplement, the final answer and the
+// notices — for everything that shows a run: the TUI (ui/trajectory) and
+// the Markdown export (store/export). A live run and a replayed session go
+// through the same code: events in, blocks out. It knows no UI.
+package fold
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
+)
+
+// Kind tells a reasoning step from a reflection supplement.
+type Kind int
+
+const (
+	// KindStep is one Thought / Action / Observation (or Final Answer) turn.
+	KindStep Kind = iota
+	// KindSupplement is the reflection's multi-source retrieval after a
+	// weak answer.
+	KindSupplement
+)
+
+// Retrieval is one search actually performed.
+type Retrieval struct {
+	Source string
+	Query  string
+	Docs   []sources.Document
+	// Outcome is set when the search failed or was cut (engine.Outcome*);
+	// Note says why.
+	Outcome string
+	Note    string
+	// At is when the search was made (ages of cached results count to it).
+	At time.Time
+}
+
+// Block is one visible unit of the trajectory. Only the fields its events
+// filled are set.
+type Block struct {
+	Kind Kind
+	Step int
+
+	Thought     string
+	ThoughtRole string
+
+	HasAction bool
+	Tool      string
+	Query     string
+
+	Retrievals []Retrieval
+	Selections []engine.Event
+	// Trace is the retrievals and selections in the order they happened.
+	Trace       []TraceItem
+	Observation *engine.Event
+	Answer      *engine.Event
+	Supplement  *engine.Event
+	Errors      []engine.Event
+
+	// version changes on every mutation; render caches key on it.
+	version int
+}
+
+// TraceItem is one retrieval, selection or error of the retrieval phase
+// (exactly one is set).
+type TraceItem struct {
+	Retrieval *Retrieval
+	Selection *engine.Event
+	Error     *engine.Event
+}
+
+// Live is the text streaming in for a step whose parsed events have not
+// arrived yet.
+type Live struct {
+	Step int
+	Role string
+	Text string
+}
+
+// Trajectory is the folded state of one session.
+type Trajectory struct {
+	Session  string
+	Question string
+	Config   *engine.Settings
+	Started  time.Time
+
+	Blocks []*Block
+	Final  *engine.Event
+	// Errors are error events that belong to no block (before the first
+	// step, or after the final answer).
+	Errors []engine.Event
+
+	// Events are the applied events in order, tokens excluded: exactly what
+	// the store keeps.
+	Events []engine.Event
+
+	// Tokens counts streamed token events.
+	Tokens int
+
+	// version changes with every applied event but tokens.
+	version int
+
+	docs    map[string]sources.Document
+	live    strings.Builder
+	liveEv  Live
+	liveVer int
+}
+
+// Version changes with every applied event but tokens (render caches key
+// on it).
+func (t *Trajectory) Version() int { return t.version }
+
+// Version changes on every mutation of the block.
+func (b *Block) Version() int { return b.version }
+
+// Last is the last block, or nil.
+func (t *Trajectory) Last() *Block { return t.last() }
+
+// New returns an empty trajectory.
+func New() *Trajectory {
+	return &Trajectory{docs: map[string]sources.Document{}}
+}
+
+// FromEvents folds stored events into a trajectory.
+func FromEvents(events []engine.Event) *Trajectory {
+	t := New()
+	for _, ev := range events {
+		t.Apply(ev)
+	}
+	return t
+}
+
+// Live returns the text streaming in, if any.
+func (t *Trajectory) Live() Live {
+	l := t.liveEv
+	l.Text = t.live.String()
+	return l
+}
+
+// LiveVersion changes whenever the streaming text changes.
+func (t *Trajectory) LiveVersion() int { return t.liveVer }
+
+// Doc returns a document seen in any retrieval of this session.
+func (t *Trajectory) Doc(id string) (sources.Document, bool) {
+	d, ok := t.docs[id]
+	return d, ok
+}
+
+// CurrentStep is the highest step number seen so far.
+func (t *Trajectory) CurrentStep() int {
+	n := t.liveEv.Step
+	for _, b := range t.Blocks {
+		if b.Step > n {
+			n = b.Step
+		}
+	}
+	return n
+}
+
+// Label is the self-evaluation label of the final answer: the final event's
+// own label, else that of the last answer.
+func (t *Trajectory) Label() string {
+	if t.Final != nil && t.Final.Label != "" {
+		return t.Final.Label
+	}
+	for i := len(t.Blocks) - 1; i >= 0; i-- {
+		if a := t.Blocks[i].Answer; a != nil {
+			return a.Label
+		}
+	}
+	return ""
+}
+
+// RetrievalCounts counts local and web searches and the observations whose
+// documents entered the context.
+func (t *Trajectory) RetrievalCounts() (local, web, used int) {
+	for _, b := range t.Blocks {
+		for _, r := range b.Retrievals {
+			if strings.HasPrefix(r.Source, "web:") {
+				web++
+			} else {
+				local++
+			}
+		}
+		if b.Observation != nil && len(b.Observation.DocIDs) > 0 {
+			used++
+		}
+		if b.Supplement != nil && len(b.Supplement.DocIDs) > 0 {
+			used++
+		}
+	}
+	return local, web, used
+}
+
+// Apply folds one event in.
+func (t *Trajectory) Apply(ev engine.Event) {
+	if ev.Type == engine.EventToken {
+		t.applyToken(ev)
+		return
+	}
+	t.Events = append(t.Events, ev)
+	t.version++
+	if t.Session == "" {
+		t.Session = ev.Session
+	}
+	switch ev.Type {
+	case engine.EventSession:
+		t.Question = ev.Question
+		t.Config = ev.Config
+		t.Started = ev.Time
+	case engine.EventThought:
+		t.clearLive()
+		b := t.last()
+		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.Thought != "" || b.HasAction || b.Answer != nil {
+			b = t.add(KindStep, ev.Step)
+		}
+		b.Thought, b.ThoughtRole = ev.Text, ev.Role
+		b.version++
+	case engine.EventAction:
+		t.clearLive()
+		b := t.last()
+		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.HasAction || b.Answer != nil {
+			b = t.add(KindStep, ev.Step)
+		}
+		b.HasAction, b.Tool, b.Query = true, ev.Tool, ev.Query
+		b.version++
+	case engine.EventRetrieval:
+		for _, d := range ev.Docs {
+			t.docs[d.ID] = d
+		}
+		b := t.last()
+		if b == nil || (b.Kind == KindStep && (b.Answer != nil || b.Observation != nil)) || (b.Kind == KindSupplement && b.Supplement != nil) {
+			// A search after an answer is the reflection's supplement; one
+			// after a finished observation without a new action is treated
+			// the same way rather than being lost.
+			kind := KindSupplement
+			if b == nil || b.Answer == nil {
+				kind = KindStep
+			}
+			b = t.add(kind, ev.Step)
+		}
+		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs, Outcome: ev.Outcome, Note: ev.Note, At: ev.Time})
+		r := b.Retrievals[len(b.Retrievals)-1]
+		b.Trace = append(b.Trace, TraceItem{Retrieval: &r})
+		b.version++
+	case engine.EventSelection:
+		t.clearLive()
+		b := t.forStep(ev.Step)
+		b.Selections = append(b.Selections, ev)
+		e := ev
+		b.Trace = append(b.Trace, TraceItem{Selection: &e})
+		b.version++
+	case engine.EventObservation:
+		b := t.forStep(ev.Step)
+		e := ev
+		b.Observation = &e
+		b.version++
+	case engine.EventAnswer:
+		t.clearLive()
+		b := t.last()
+		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.Answer != nil || b.Observation != nil {
+			b = t.add(KindStep, ev.Step)
+		}
+		e := ev
+		b.Answer = &e
+		b.version++
+	case engine.EventSupplement:
+		b := t.last()
+		if b == nil || b.Kind != KindSupplement || b.Supplement != nil {
+			b = t.add(KindSupplement, ev.Step)
+		}
+		e := ev
+		b.Supplement = &e
+		b.version++
+	case engine.EventFinal:
+		t.clearLive()
+		e := ev
+		t.Final = &e
+	case engine.EventError:
+		b := t.last()
+		if b != nil && t.Final == nil && (ev.Step == 0 || ev.Step == b.Step) {
+			if len(b.Trace) > 0 && b.Observation == nil && b.Supplement == nil && b.Answer == nil {
+				// A search went wrong: show it where it happened.
+				e := ev
+				b.Trace = append(b.Trace, TraceItem{Error: &e})
+			} else {
+				b.Errors = append(b.Errors, ev)
+			}
+			b.version++
+			return
+		}
+		t.Errors = append(t.Errors, ev)
+	}
+}
+
+func (t *Trajectory) applyToken(ev engine.Event) {
+	t.Tokens++
+	if t.live.Len() > 0 && (ev.Step != t.liveEv.Step || ev.Role != t.liveEv.Role) {
+		t.live.Reset()
+	}
+	t.liveEv.Step, t.liveEv.Role = ev.Step, ev.Role
+	t.live.WriteString(ev.Text)
+	t.liveVer++
+}
+
+// ClearLive drops the text streaming in (a parsed event does it too).
+func (t *Trajectory) ClearLive() { t.clearLive() }
+
+func (t *Trajectory) clearLive() {
+	if t.live.Len() == 0 {
+		return
+	}
+	t.live.Reset()
+	t.liveVer++
+}
+
+func (t *Trajectory) last() *Block {
+	if len(t.Blocks) == 0 {
+		return nil
+	}
+	return t.Blocks[len(t.Blocks)-1]
+}
+
+func (t *Trajectory) add(k Kind, step int) *Block {
+	b := &Block{Kind: k, Step: step}
+	t.Blocks = append(t.Blocks, b)
+	return b
+}
+
+// forStep returns the block a retrieval-phase event (selection,
+// observation) belongs to: the last block, or a new one when there is none.
+func (t *Trajectory) forStep(step int) *Block {
+	if b := t.last(); b != nil {
+		return b
+	}
+	return t.add(KindStep, step)
+}
+
+// ObservedDocs returns the documents that entered the context in this block
+// (its observation, else its supplement), in context order. An id that no
+// retrieval carried comes back as a document with only its ID.
+func (t *Trajectory) ObservedDocs(b *Block) []sources.Document {
+	var ids []string
+	switch {
+	case b.Observation != nil:
+		ids = b.Observation.DocIDs
+	case b.Supplement != nil:
+		ids = b.Supplement.DocIDs
+	}
+	out := make([]sources.Document, 0, len(ids))
+	for _, id := range ids {
+		if d, ok := t.blockDoc(b, id); ok {
+			out = append(out, d)
+			continue
+		}
+		out = append(out, sources.Document{ID: id, Title: id})
+	}
+	return out
+}
+
+func (t *Trajectory) blockDoc(b *Block, id string) (sources.Document, bool) {
+	src := ""
+	if b.Observation != nil {
+		src = b.Observation.Source
+	}
+	// Prefer the copy retrieved from the observation's own source: the same
+	// id may have come back from two searches.
+	for _, r := range b.Retrievals {
+		if src != "" && r.Source != src {
+			continue
+		}
+		for _, d := range r.Docs {
+			if d.ID == id {
+				return d, true
+			}
+		}
+	}
+	for _, r := range b.Retrievals {
+		for _, d := range r.Docs {
+			if d.ID == id {
+				return d, true
+			}
+		}
+	}
+	d, ok := t.docs[id]
+	return d, ok
+}
+
+// Discarded returns the documents this block retrieved that the selection
+// kept out of the context.
+func (t *Trajectory) Discarded(b *Block) []sources.Document {
+	if b.Observation == nil {
+		return nil
+	}
+	if len(b.Observation.Discarded) > 0 {
+		out := make([]sources.Document, 0, len(b.Observation.Discarded))
+		for _, id := range b.Observation.Discarded {
+			d, ok := t.blockDoc(b, id)
+			if !ok {
+				d = sources.Document{ID: id, Title: id}
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	used := make(map[string]bool, len(b.Observation.DocIDs))
+	for _, id := range b.Observation.DocIDs {
+		used[id] = true
+	}
+	var out []sources.Document
+	for _, r := range b.Retrievals {
+		if r.Source == b.Observation.Source {
+			continue
+		}
+		for _, d := range r.Docs {
+			if !used[d.ID] {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// ContextBefore returns the documents that were in the reasoning model's
+// context before block i: everything observed or supplemented earlier, in
+// order, with the number the engine gave each ([n]) when known.
+func (t *Trajectory) ContextBefore(i int) []ContextDoc {
+	var out []ContextDoc
+	seen := map[string]bool{}
+	for _, b := range t.Blocks[:min(i, len(t.Blocks))] {
+		var nums []int
+		switch {
+		case b.Observation != nil:
+			nums = b.Observation.DocNums
+		case b.Supplement != nil:
+			nums = b.Supplement.DocNums
+		}
+		for j, d := range t.ObservedDocs(b) {
+			n := 0
+			if j < len(nums) {
+				n = nums[j]
+			}
+			// A document observed again keeps its number: list it once.
+			key := d.Source + "\x00" + d.ID
+			if n > 0 {
+				key = fmt.Sprint(n)
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, ContextDoc{Num: n, Doc: d})
+		}
+	}
+	return out
+}
+
+// ContextDoc is a document in the reasoning context and its number.
+type ContextDoc struct {
+	Num int
+	Doc sources.Document
+}
