@@ -1,0 +1,69 @@
+package enginebench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/store"
+)
+
+// BenchmarkQuestionPersistence measures one question at zero LLM latency
+// (the scripted oracle, in-memory sources) with its events persisted as a
+// live run does, against not persisting them at all. ns/op is one question;
+// ns/llm_call is the same time per LLM call (a step).
+func BenchmarkQuestionPersistence(b *testing.B) {
+	qs := Synthetic(50, 1)
+	for _, mode := range []string{"off", "sync"} {
+		b.Run(mode, func(b *testing.B) {
+			bench, err := New(Config{Questions: qs})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := store.Open(filepath.Join(b.TempDir(), "prefrag.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			ctx := context.Background()
+			calls, events, i := 0, 0, 0
+			var total time.Duration
+			for b.Loop() {
+				i++
+				id := fmt.Sprintf("s%06d", i)
+				q := qs[i%len(qs)]
+				bench.model.startQuestion()
+				if mode != "off" {
+					if err := st.CreateSession(ctx, store.Session{ID: id, Question: q.Text}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				emit := func(ev engine.Event) {
+					if ev.Type == engine.EventToken {
+						return
+					}
+					events++
+					if mode == "sync" {
+						if err := st.AppendEvent(ctx, ev); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				t0 := time.Now()
+				res, err := bench.eng.Run(ctx, engine.Request{SessionID: id, Question: q.Text, Settings: bench.s, Emit: emit})
+				total += time.Since(t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				calls += res.Counts.LLMCalls
+			}
+			if calls > 0 {
+				b.ReportMetric(float64(total.Nanoseconds())/float64(calls), "ns/llm_call")
+				b.ReportMetric(float64(events)/float64(i), "events/question")
+			}
+		})
+	}
+}
