@@ -54,3 +54,33 @@ func BenchmarkAppendEventSizes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendEventsBatch measures events committed in batches of n in
+// one transaction (as the delivery pipeline does when events queue up
+// behind a commit); ns/event is the cost per event.
+func BenchmarkAppendEventsBatch(b *testing.B) {
+	for _, n := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("retrieval_5x1KB/batch=%d", n), func(b *testing.B) {
+			s := openTemp(b)
+			ctx := context.Background()
+			if err := s.CreateSession(ctx, Session{ID: "bench", Question: fixture.Question}); err != nil {
+				b.Fatal(err)
+			}
+			ev := realisticEvents()["retrieval_5x1KB"]
+			ev.Session, ev.Time = "bench", time.Now()
+			batch := make([]engine.Event, n)
+			seq := 0
+			for b.Loop() {
+				for i := range batch {
+					seq++
+					batch[i] = ev
+					batch[i].Seq = seq
+				}
+				if err := s.AppendEvents(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(seq), "ns/event")
+		})
+	}
+}

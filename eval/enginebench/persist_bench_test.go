@@ -8,16 +8,21 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/delivery"
 	"github.com/prefrag/prefrag/store"
 )
 
 // BenchmarkQuestionPersistence measures one question at zero LLM latency
-// (the scripted oracle, in-memory sources) with its events persisted as a
-// live run does, against not persisting them at all. ns/op is one question;
-// ns/llm_call is the same time per LLM call (a step).
+// (the scripted oracle, in-memory sources) with its events persisted, against
+// not persisting them at all ("off"): "sync" commits each event on the
+// engine's goroutine (as prefrag did before internal/delivery), "pipeline"
+// is what app.Ask does now (batched commits on the pipeline's goroutines,
+// then delivery). The time is the engine's run until it returns, plus, for
+// "pipeline", until everything is stored and delivered (Close). ns/op is
+// one question; ns/llm_call is the same time per LLM call (a step).
 func BenchmarkQuestionPersistence(b *testing.B) {
 	qs := Synthetic(50, 1)
-	for _, mode := range []string{"off", "sync"} {
+	for _, mode := range []string{"off", "sync", "pipeline"} {
 		b.Run(mode, func(b *testing.B) {
 			bench, err := New(Config{Questions: qs})
 			if err != nil {
@@ -41,19 +46,32 @@ func BenchmarkQuestionPersistence(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				emit := func(ev engine.Event) {
-					if ev.Type == engine.EventToken {
-						return
+				show := func(ev engine.Event) {
+					if ev.Type != engine.EventToken {
+						events++
 					}
-					events++
-					if mode == "sync" {
+				}
+				emit := show
+				var pipe *delivery.Pipeline
+				switch mode {
+				case "sync":
+					emit = func(ev engine.Event) {
 						if err := st.AppendEvent(ctx, ev); err != nil {
 							b.Fatal(err)
 						}
+						show(ev)
 					}
+				case "pipeline":
+					pipe = delivery.New(func(evs []engine.Event) error { return st.AppendEvents(ctx, evs) }, show, 0)
+					emit = pipe.Emit
 				}
 				t0 := time.Now()
 				res, err := bench.eng.Run(ctx, engine.Request{SessionID: id, Question: q.Text, Settings: bench.s, Emit: emit})
+				if pipe != nil {
+					if err := pipe.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
 				total += time.Since(t0)
 				if err != nil {
 					b.Fatal(err)
