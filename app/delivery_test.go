@@ -173,3 +173,43 @@ func TestAskCancelledRunStoresAndShowsFinal(t *testing.T) {
 		})
 	}
 }
+
+// The user is asked for consent only once what led to the question (the
+// judge's selection event, the reflection's local retrieval) is shown.
+func TestAskConsentComesAfterWhatLedToIt(t *testing.T) {
+	for i := range 5 {
+		a, _, _ := openTestApp(t)
+		indexCorpus(t, a, "notes")
+		s := a.Cfg.Settings
+		s.Web = engine.WebAsk
+		c := newConsumer(false)
+		asked := 0
+		consent := func(ctx context.Context, req engine.ConsentRequest) (engine.Consent, error) {
+			asked++
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			var last engine.Event
+			for _, ev := range c.evs {
+				if ev.Type != engine.EventToken {
+					last = ev
+				}
+			}
+			// What the engine emitted right before asking: the judge's
+			// selection, or the reflection's local retrieval.
+			want := engine.EventSelection
+			if req.Reflection {
+				want = engine.EventRetrieval
+			}
+			if last.Type != want {
+				t.Errorf("run %d: consent (reflection %v) asked with %s as the last event shown, want %s", i, req.Reflection, last.Type, want)
+			}
+			return engine.ConsentDeny, nil
+		}
+		if _, err := a.Ask(context.Background(), AskRequest{Question: "What is our secret merger plan?", Settings: s, Emit: c.emit, Consent: consent, SkipCheck: true}); err != nil {
+			t.Fatal(err)
+		}
+		if asked == 0 {
+			t.Fatal("consent was never asked")
+		}
+	}
+}
