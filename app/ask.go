@@ -14,6 +14,7 @@ import (
 
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/delivery"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/store"
 )
@@ -23,7 +24,8 @@ type AskRequest struct {
 	Question string
 	Settings engine.Settings
 	// Emit receives every event after it is stored (token events are not
-	// stored but still delivered).
+	// stored but still delivered), in order, on a goroutine of the run's
+	// event pipeline; consecutive token deltas may arrive merged into one.
 	Emit engine.Emitter
 	// Consent for web policy "ask"; nil makes "ask" act as "never".
 	Consent engine.ConsentFunc
@@ -150,21 +152,29 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	if err := a.Store.CreateSession(ctx, sess); err != nil {
 		return AskResult{}, err
 	}
-	var storeErr error
-	emit := func(ev engine.Event) {
-		if ev.Type != engine.EventToken && storeErr == nil {
-			// Stored before it is shown: what the user saw is on disk.
-			if err := a.Store.AppendEvent(context.WithoutCancel(ctx), ev); err != nil {
-				storeErr = err
-				a.Log.Error("append event", "session", id, "err", err)
-			}
+	// engine → persist (batched commits) → req.Emit, off the engine's
+	// goroutine: an event is shown only after the commit that stored it,
+	// and token deltas never hold the engine up (see internal/delivery).
+	persist := func(evs []engine.Event) error {
+		err := a.Store.AppendEvents(context.WithoutCancel(ctx), evs)
+		if err != nil {
+			a.Log.Error("append event", "session", id, "err", err)
 		}
-		if req.Emit != nil {
-			req.Emit(ev)
+		return err
+	}
+	pipe := delivery.New(persist, req.Emit, 0)
+	consent := req.Consent
+	if consent != nil {
+		consent = func(cctx context.Context, cr engine.ConsentRequest) (engine.Consent, error) {
+			pipe.Flush() // what led to the question is shown before it
+			return req.Consent(cctx, cr)
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: emit, Consent: req.Consent})
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent})
+	// Everything emitted (the final event of a cancelled run included) is
+	// stored and delivered before the session is finished.
+	storeErr := pipe.Close()
 	status := store.StatusAnswered
 	switch {
 	case errors.Is(runErr, engine.ErrCancelled):

@@ -145,40 +145,66 @@ func isConstraint(err error, code sqlite3.ErrNoExtended) bool {
 // event also records its answer, label and counts on the session, so a
 // session killed right after its answer still shows it.
 func (s *Store) AppendEvent(ctx context.Context, ev engine.Event) error {
-	if ev.Type == engine.EventToken {
+	return s.AppendEvents(ctx, []engine.Event{ev})
+}
+
+// AppendEvents stores events as AppendEvent does, all in one transaction
+// (one commit): either every one of them is stored or none is.
+func (s *Store) AppendEvents(ctx context.Context, evs []engine.Event) error {
+	type row struct {
+		ev   engine.Event
+		line string
+		t    int64
+	}
+	rows := make([]row, 0, len(evs))
+	for _, ev := range evs {
+		if ev.Type == engine.EventToken {
+			continue
+		}
+		if ev.Session == "" || ev.Seq < 1 || ev.Type == "" {
+			return fmt.Errorf("append event: %w: an event needs a type, a session and seq ≥ 1 (got type %q, session %q, seq %d)", ErrInvalid, ev.Type, ev.Session, ev.Seq)
+		}
+		line, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("append event %d of session %s: %w", ev.Seq, ev.Session, err)
+		}
+		t := ev.Time
+		if t.IsZero() {
+			t = time.Now()
+		}
+		rows = append(rows, row{ev: ev, line: string(line), t: t.UnixNano()})
+	}
+	if len(rows) == 0 {
 		return nil
 	}
-	if ev.Session == "" || ev.Seq < 1 || ev.Type == "" {
-		return fmt.Errorf("append event: %w: an event needs a type, a session and seq ≥ 1 (got type %q, session %q, seq %d)", ErrInvalid, ev.Type, ev.Session, ev.Seq)
-	}
-	line, err := json.Marshal(ev)
-	if err != nil {
-		return fmt.Errorf("append event %d of session %s: %w", ev.Seq, ev.Session, err)
-	}
-	t := ev.Time
-	if t.IsZero() {
-		t = time.Now()
-	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
-			ev.Session, ev.Seq, ev.Type, ev.Step, t.UnixNano(), string(line)); err != nil {
-			return err
+	failed := rows[0].ev // the event the failing statement was about
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, r := range rows {
+			ev := r.ev
+			failed = ev
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
+				ev.Session, ev.Seq, ev.Type, ev.Step, r.t, r.line); err != nil {
+				return err
+			}
+			if ev.Type != engine.EventFinal {
+				continue
+			}
+			counts := engine.Counts{}
+			if ev.Counts != nil {
+				counts = *ev.Counts
+			}
+			cj, err := json.Marshal(counts)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET answer = ?, counts = ?, label = CASE WHEN ? = '' THEN label ELSE ? END WHERE id = ?`,
+				ev.Answer, string(cj), ev.Label, ev.Label, ev.Session); err != nil {
+				return err
+			}
 		}
-		if ev.Type != engine.EventFinal {
-			return nil
-		}
-		counts := engine.Counts{}
-		if ev.Counts != nil {
-			counts = *ev.Counts
-		}
-		cj, err := json.Marshal(counts)
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE sessions SET answer = ?, counts = ?, label = CASE WHEN ? = '' THEN label ELSE ? END WHERE id = ?`,
-			ev.Answer, string(cj), ev.Label, ev.Label, ev.Session)
-		return err
+		return nil
 	})
+	ev := failed
 	switch {
 	case err == nil:
 		return nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,11 +70,31 @@ type batchMsg struct {
 	done   bool
 }
 
-// next waits for the stream's next messages.
+// next waits for the stream's next messages. Consecutive token deltas of
+// one step and role in a batch arrive merged into one.
 func (s *stream) next() tea.Cmd {
 	return func() tea.Msg {
-		var b batchMsg
-		b.stream = s.id
+		b := s.collect()
+		b.msgs = mergeTokens(b.msgs)
+		return b
+	}
+}
+
+func (s *stream) collect() batchMsg {
+	var b batchMsg
+	b.stream = s.id
+	select {
+	case m, ok := <-s.ch:
+		if !ok {
+			b.done = true
+			return b
+		}
+		b.msgs = append(b.msgs, m)
+	case <-s.quit:
+		b.done = true
+		return b
+	}
+	for len(b.msgs) < maxBatch {
 		select {
 		case m, ok := <-s.ch:
 			if !ok {
@@ -81,24 +102,46 @@ func (s *stream) next() tea.Cmd {
 				return b
 			}
 			b.msgs = append(b.msgs, m)
-		case <-s.quit:
-			b.done = true
+		default:
 			return b
 		}
-		for len(b.msgs) < maxBatch {
-			select {
-			case m, ok := <-s.ch:
-				if !ok {
-					b.done = true
-					return b
-				}
-				b.msgs = append(b.msgs, m)
-			default:
-				return b
-			}
-		}
-		return b
 	}
+	return b
+}
+
+// mergeTokens merges each run of consecutive token events of the same
+// session, seq, step and role into one event carrying their text, in
+// place; every other message keeps its place.
+func mergeTokens(msgs []tea.Msg) []tea.Msg {
+	out := msgs[:0]
+	var text []string // deltas of the run at the end of out
+	flush := func() {
+		if len(text) > 1 {
+			last := out[len(out)-1].(runEventMsg)
+			last.ev.Text = strings.Join(text, "")
+			out[len(out)-1] = last
+		}
+		text = text[:0]
+	}
+	for _, m := range msgs {
+		if rm, ok := m.(runEventMsg); ok && rm.ev.Type == engine.EventToken {
+			if len(text) > 0 {
+				prev := out[len(out)-1].(runEventMsg).ev
+				if prev.Session == rm.ev.Session && prev.Seq == rm.ev.Seq && prev.Step == rm.ev.Step && prev.Role == rm.ev.Role {
+					text = append(text, rm.ev.Text)
+					continue
+				}
+			}
+			flush()
+			out = append(out, m)
+			text = append(text, rm.ev.Text)
+			continue
+		}
+		flush()
+		out = append(out, m)
+	}
+	flush()
+	return out
 }
 
 // Messages of a run.
