@@ -131,7 +131,7 @@ func (s Settings) OutputLimit(judge bool) int {
 // Validate checks the settings once, before a run.
 func (s Settings) Validate() error {
 	var errs []string
-	if _, ok := strategies[s.Strategy]; !ok {
+	if _, ok := LookupStrategy(s.Strategy); !ok {
 		errs = append(errs, fmt.Sprintf("unknown strategy %q (one of %s)", s.Strategy, strings.Join(StrategyNames(), ", ")))
 	}
 	switch s.Web {
