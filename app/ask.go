@@ -14,6 +14,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -206,11 +207,10 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()
-		switch s.WebEngine {
-		case "searxng":
-			m.WebURL = a.Cfg.SearXNGURL
-		case "duckduckgo":
-			m.WebURL = a.Cfg.DuckDuckGoURL
+		// As before the engine table: a keyed API's endpoint is not
+		// recorded, only the key-less engines' (a SearXNG instance).
+		if spec, ok := web.LookupEngine(s.WebEngine); ok && !spec.NeedsKey() {
+			m.WebURL, _ = a.Cfg.WebEndpoint(s.WebEngine)
 		}
 	}
 	if h, err := os.Hostname(); err == nil {
@@ -226,16 +226,7 @@ func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
 	if json.Unmarshal(manifest, &m) != nil || m.WebURL == "" {
 		return
 	}
-	switch s.WebEngine {
-	case "searxng":
-		if a.Cfg.SearXNGURL == "" {
-			a.Cfg.SearXNGURL = m.WebURL
-		}
-	case "duckduckgo":
-		if a.Cfg.DuckDuckGoURL == "" {
-			a.Cfg.DuckDuckGoURL = m.WebURL
-		}
-	}
+	a.Cfg.RestoreWebURL(s.WebEngine, m.WebURL)
 }
 
 // withoutCredentials drops user:password@ from a URL.

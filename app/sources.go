@@ -115,14 +115,6 @@ func (a *App) WebEngine(s engine.Settings, sessionID string) (*web.Engine, error
 		cache = cache.ForSession(sessionID)
 	}
 	cfg.Cache = cache
-	switch s.WebEngine {
-	case web.SearXNG:
-		cfg.BaseURL = a.Cfg.SearXNGURL
-	case web.Brave:
-		cfg.BaseURL = a.Cfg.BraveURL
-		cfg.APIKey = web.Secret(a.Cfg.BraveAPIKey)
-	default:
-		cfg.BaseURL = a.Cfg.DuckDuckGoURL
-	}
+	cfg.BaseURL, cfg.APIKey = a.Cfg.WebEndpoint(s.WebEngine)
 	return web.New(s.WebEngine, cfg)
 }

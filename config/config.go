@@ -153,18 +153,11 @@ func Load(env Env) (*Config, error) {
 	if v, ok := env("OLLAMA_HOST"); ok && v != "" && !llmURLFromFile && c.Settings.LLM == "ollama" {
 		c.Settings.LLMURL = NormaliseHost(v, "11434")
 	}
-	if v, ok := env("PREFRAG_BRAVE_API_KEY"); ok && v != "" {
-		c.BraveAPIKey = v
-	} else if v, ok := env("BRAVE_API_KEY"); ok && v != "" && c.BraveAPIKey == "" {
-		c.BraveAPIKey = v
-	}
 	if v, ok := env("PREFRAG_MODEL"); ok && v != "" {
 		c.Settings.Model = v
 		c.modelIsDefault = false
 	}
-	if v, ok := env("PREFRAG_SEARXNG_URL"); ok && v != "" {
-		c.SearXNGURL = v
-	}
+	c.webEnv(env)
 	return c, nil
 }
 
@@ -326,8 +319,8 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	fs.Var(&rf.never, "never-leave", "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)")
 	fs.StringVar(&s.Web, "web", s.Web, "web policy: auto, ask or never")
 	fs.BoolVar(&s.WebOnly, "web-only", s.WebOnly, "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)")
-	fs.StringVar(&s.WebEngine, "web-engine", s.WebEngine, "web search engine: duckduckgo, searxng or brave")
-	fs.StringVar(&c.SearXNGURL, "searxng-url", c.SearXNGURL, "SearXNG instance URL (JSON API)")
+	fs.StringVar(&s.WebEngine, "web-engine", s.WebEngine, webEngineHelp())
+	c.bindWebFlags(fs)
 	fs.StringVar(&s.LLM, "llm", s.LLM, "LLM backend: ollama or llamacpp")
 	fs.StringVar(&s.LLMURL, "llm-url", s.LLMURL, "LLM server address")
 	fs.StringVar(&s.Model, "model", s.Model, "model for reasoning steps")
@@ -405,17 +398,8 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("%w: --llm must be ollama or llamacpp, not %q", engine.ErrInvalidSettings, s.LLM)
 	}
-	switch s.WebEngine {
-	case "duckduckgo", "brave":
-	case "searxng":
-		if c.SearXNGURL == "" && s.Web != engine.WebNever {
-			return fmt.Errorf("%w: --web-engine searxng needs --searxng-url (or searxng_url in the config file)", engine.ErrInvalidSettings)
-		}
-	default:
-		return fmt.Errorf("%w: --web-engine must be duckduckgo, searxng or brave, not %q", engine.ErrInvalidSettings, s.WebEngine)
-	}
-	if s.WebEngine == "brave" && c.BraveAPIKey == "" && s.Web != engine.WebNever {
-		return fmt.Errorf("%w: --web-engine brave needs an API key in PREFRAG_BRAVE_API_KEY or brave_api_key", engine.ErrInvalidSettings)
+	if err := c.validateWebEngine(*s); err != nil {
+		return err
 	}
 	if u, err := url.Parse(s.LLMURL); err != nil || u.Scheme == "" || u.Host == "" {
 		return fmt.Errorf("%w: --llm-url %q is not a URL like http://127.0.0.1:11434", engine.ErrInvalidSettings, llm.RedactURL(s.LLMURL))
