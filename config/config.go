@@ -56,6 +56,9 @@ type Config struct {
 	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
 	// (run_timeout, --run-timeout).
 	RunTimeout time.Duration
+	// webOther holds the endpoints and keys of web engines that have no
+	// field above, by config-file key (see webSetting).
+	webOther map[string]*string
 	// modelIsDefault is true while the model is DefaultModel because
 	// nothing named one: llama.cpp then uses the model its server serves.
 	modelIsDefault bool
@@ -141,6 +144,9 @@ func Load(env Env) (*Config, error) {
 				return nil, fmt.Errorf("%w: %s: %v", ErrConfig, path, err)
 			}
 			if err := c.applyFile(fc); err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrConfig, path, err)
+			}
+			if err := c.webFile(b); err != nil {
 				return nil, fmt.Errorf("%w: %s: %v", ErrConfig, path, err)
 			}
 			c.File = path

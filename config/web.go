@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/web"
 )
 
-// webSetting is where a web engine's config-file key (a URLSetting or
-// KeySetting of the engine table) is held; nil for a key Config does not
-// hold.
-func (c *Config) webSetting(key string) *string {
+// webField is the field of Config that holds a web engine's config-file
+// key (a URLSetting or KeySetting of the engine table), nil for none.
+func (c *Config) webField(key string) *string {
 	switch key {
 	case "searxng_url":
 		return &c.SearXNGURL
@@ -22,6 +23,49 @@ func (c *Config) webSetting(key string) *string {
 		return &c.BraveURL
 	case "brave_api_key":
 		return &c.BraveAPIKey
+	}
+	return nil
+}
+
+// webSetting is where a web engine's config-file key is held: its field,
+// or webOther for an engine without one (nil for "").
+func (c *Config) webSetting(key string) *string {
+	if key == "" {
+		return nil
+	}
+	if p := c.webField(key); p != nil {
+		return p
+	}
+	if c.webOther == nil {
+		c.webOther = map[string]*string{}
+	}
+	p := c.webOther[key]
+	if p == nil {
+		p = new(string)
+		c.webOther[key] = p
+	}
+	return p
+}
+
+// webFile reads the config file's keys of the engines without a field
+// (fileConfig reads the others).
+func (c *Config) webFile(b []byte) error {
+	var raw map[string]any
+	if err := toml.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for _, spec := range web.Engines() {
+		for _, key := range []string{spec.URLSetting, spec.KeySetting} {
+			v, ok := raw[key]
+			if key == "" || !ok || c.webField(key) != nil {
+				continue
+			}
+			str, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("%s must be a string", key)
+			}
+			*c.webSetting(key) = str
+		}
 	}
 	return nil
 }
