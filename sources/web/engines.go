@@ -53,13 +53,7 @@ var engineTable = []EngineSpec{
 		Name: SearXNG, Title: "SearXNG (an instance's JSON API)",
 		URLSetting: "searxng_url", URLFlag: "searxng-url", URLEnv: "PREFRAG_SEARXNG_URL",
 		MinInterval: DefaultInterval,
-		backend: func(s *settings) backend {
-			if !strings.HasSuffix(s.endpoint.Path, "/search") {
-				s.endpoint.Path = strings.TrimRight(s.endpoint.Path, "/") + "/search"
-				s.endpoint.RawPath = ""
-			}
-			return newSearXNG(s.endpoint)
-		},
+		backend:     func(s *settings) backend { return newSearXNG(s) },
 	},
 	{
 		Name: Brave, Title: "Brave Search API",
