@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
@@ -137,7 +137,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	}
 	defer srcs.Close()
 	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
-	s.LLMURL = withoutCredentials(s.LLMURL) // settings are stored and exported
+	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
 		return AskResult{}, err
@@ -227,14 +227,4 @@ func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
 		return
 	}
 	a.Cfg.RestoreWebURL(s.WebEngine, m.WebURL)
-}
-
-// withoutCredentials drops user:password@ from a URL.
-func withoutCredentials(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	return u.String()
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/prefrag/prefrag/store"
 )
 
-func errorsIs(err, target error) bool { return errors.Is(err, target) }
-
 // ErrNoCorpus is matched when a named corpus does not exist.
 var ErrNoCorpus = errors.New("no such corpus")
 
