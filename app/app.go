@@ -13,7 +13,6 @@ import (
 
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/llamacpp"
 	"github.com/prefrag/prefrag/llm/ollama"
 	"github.com/prefrag/prefrag/prompts"
@@ -140,9 +139,4 @@ func CheckModels(ctx context.Context, step, judge Model) error {
 		return judge.Check(ctx)
 	}
 	return nil
-}
-
-// IsLLMTrouble reports whether err means the LLM server cannot serve.
-func IsLLMTrouble(err error) bool {
-	return errorsIs(err, llm.ErrUnreachable) || errorsIs(err, llm.ErrModelNotFound) || errorsIs(err, llm.ErrWrongServer)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -15,7 +14,9 @@ import (
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/delivery"
+	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -139,7 +140,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	}
 	defer srcs.Close()
 	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
-	s.LLMURL = withoutCredentials(s.LLMURL) // settings are stored and exported
+	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
 		return AskResult{}, err
@@ -216,11 +217,10 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()
-		switch s.WebEngine {
-		case "searxng":
-			m.WebURL = a.Cfg.SearXNGURL
-		case "duckduckgo":
-			m.WebURL = a.Cfg.DuckDuckGoURL
+		// As before the engine table: a keyed API's endpoint is not
+		// recorded, only the key-less engines' (a SearXNG instance).
+		if spec, ok := web.LookupEngine(s.WebEngine); ok && !spec.NeedsKey() {
+			m.WebURL, _ = a.Cfg.WebEndpoint(s.WebEngine)
 		}
 	}
 	if h, err := os.Hostname(); err == nil {
@@ -236,24 +236,5 @@ func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
 	if json.Unmarshal(manifest, &m) != nil || m.WebURL == "" {
 		return
 	}
-	switch s.WebEngine {
-	case "searxng":
-		if a.Cfg.SearXNGURL == "" {
-			a.Cfg.SearXNGURL = m.WebURL
-		}
-	case "duckduckgo":
-		if a.Cfg.DuckDuckGoURL == "" {
-			a.Cfg.DuckDuckGoURL = m.WebURL
-		}
-	}
-}
-
-// withoutCredentials drops user:password@ from a URL.
-func withoutCredentials(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	return u.String()
+	a.Cfg.RestoreWebURL(s.WebEngine, m.WebURL)
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/prefrag/prefrag/store"
 )
 
-func errorsIs(err, target error) bool { return errors.Is(err, target) }
-
 // ErrNoCorpus is matched when a named corpus does not exist.
 var ErrNoCorpus = errors.New("no such corpus")
 
@@ -115,14 +113,6 @@ func (a *App) WebEngine(s engine.Settings, sessionID string) (*web.Engine, error
 		cache = cache.ForSession(sessionID)
 	}
 	cfg.Cache = cache
-	switch s.WebEngine {
-	case web.SearXNG:
-		cfg.BaseURL = a.Cfg.SearXNGURL
-	case web.Brave:
-		cfg.BaseURL = a.Cfg.BraveURL
-		cfg.APIKey = web.Secret(a.Cfg.BraveAPIKey)
-	default:
-		cfg.BaseURL = a.Cfg.DuckDuckGoURL
-	}
+	cfg.BaseURL, cfg.APIKey = a.Cfg.WebEndpoint(s.WebEngine)
 	return web.New(s.WebEngine, cfg)
 }

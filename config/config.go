@@ -61,6 +61,9 @@ type Config struct {
 	// origins says where each setting's value came from (by key); a
 	// missing key is a default.
 	origins map[string]Origin
+	// webOther holds the endpoints and keys of web engines that have no
+	// field above, by config-file key (see webSetting).
+	webOther map[string]*string
 }
 
 // CorporaDir is where the Bleve indexes live.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/sources/web"
 )
 
 // Setting describes one setting once: its config-file key, flag,
@@ -90,11 +91,8 @@ func isURL(v any) string {
 	return ""
 }
 
-// Backends and web engines the configuration accepts.
-var (
-	llmBackends = []string{"ollama", "llamacpp"}
-	webEngines  = []string{"duckduckgo", "searxng", "brave"}
-)
+// Backends the configuration accepts (web engines: web.EngineNames()).
+var llmBackends = []string{"ollama", "llamacpp"}
 
 const (
 	ollamaURL   = "http://127.0.0.1:11434"
@@ -102,8 +100,9 @@ const (
 )
 
 // schema is the table of every setting, in the order `prefrag config`
-// prints them.
-var schema = []Setting{
+// prints them. The web engines' endpoint and key rows are generated from
+// sources/web's engine table (see webRows).
+var schema = withWebRows([]Setting{
 	{Key: "model", Flag: "model", Help: "model for reasoning steps", Setup: true, Default: DefaultModel,
 		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
 	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
@@ -156,22 +155,15 @@ var schema = []Setting{
 		field: es(func(s *engine.Settings) any { return &s.Web })},
 	{Key: "web_only", Flag: "web-only", Help: "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)",
 		field: es(func(s *engine.Settings) any { return &s.WebOnly })},
-	{Key: "web_engine", Flag: "web-engine", Help: "web search engine: duckduckgo, searxng or brave", Setup: true, check: oneOf(webEngines...),
+	{Key: "web_engine", Flag: "web-engine", Help: webEngineHelp(), Setup: true, check: oneOf(web.EngineNames()...),
 		field: es(func(s *engine.Settings) any { return &s.WebEngine })},
-	{Key: "searxng_url", Flag: "searxng-url", Help: "SearXNG instance URL (JSON API)", URL: true,
-		Env: []EnvVar{{Name: "PREFRAG_SEARXNG_URL"}}, field: func(c *Config) any { return &c.SearXNGURL }},
-	{Key: "duckduckgo_url", Help: "DuckDuckGo HTML endpoint", URL: true, field: func(c *Config) any { return &c.DuckDuckGoURL }},
-	{Key: "brave_url", Help: "Brave Search API endpoint", URL: true, field: func(c *Config) any { return &c.BraveURL }},
-	{Key: "brave_api_key", Help: "Brave Search API key", Secret: true,
-		Env:   []EnvVar{{Name: "PREFRAG_BRAVE_API_KEY"}, {Name: "BRAVE_API_KEY", Weak: true}},
-		field: func(c *Config) any { return &c.BraveAPIKey }},
 	{Key: "web_timeout", Help: "timeout of one web request", Default: 10 * time.Second, field: func(c *Config) any { return &c.WebTimeout }},
 	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, field: func(c *Config) any { return &c.WebCacheTTL }},
 	{Key: "web_allow", Help: "domains web results may come from", field: func(c *Config) any { return &c.WebAllow }},
 	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
 	{Key: "offline", Flag: "offline", FlagOnly: true, Help: "answer web searches from the cache only; send no web request",
 		field: func(c *Config) any { return &c.Offline }},
-}
+})
 
 // Settings returns the table of every setting (a copy).
 func Settings() []Setting { return append([]Setting(nil), schema...) }

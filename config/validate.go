@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/prefrag/prefrag/engine"
 )
@@ -38,16 +37,7 @@ func (c *Config) Validate() error {
 			fields = append(fields, engine.FieldError{Field: st.Key, Problem: p})
 		}
 	}
-	if s.Web != engine.WebNever {
-		switch {
-		case s.WebEngine == "searxng" && c.SearXNGURL == "":
-			fields = append(fields, engine.FieldError{Field: "web_engine",
-				Problem: fmt.Sprintf("searxng needs %s (or searxng_url in the config file)", c.Name("searxng_url"))})
-		case s.WebEngine == "brave" && c.BraveAPIKey == "":
-			fields = append(fields, engine.FieldError{Field: "web_engine",
-				Problem: "brave needs an API key in PREFRAG_BRAVE_API_KEY or brave_api_key"})
-		}
-	}
+	fields = append(fields, c.validateWebEngine(*s)...)
 	if len(fields) == 0 {
 		return nil
 	}

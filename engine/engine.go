@@ -92,14 +92,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if err := req.Settings.Validate(); err != nil {
 		return Result{}, err
 	}
-	strat, ok := strategies[req.Settings.Strategy]
+	strat, ok := LookupStrategy(req.Settings.Strategy)
 	if !ok {
 		return Result{}, fmt.Errorf("%w: unknown strategy %q", ErrInvalidSettings, req.Settings.Strategy)
 	}
 	r := newRun(e, req)
 	r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
 	r.noticeSources()
-	err := strat(ctx, r)
+	err := strat.runner()(ctx, r)
 	return r.finish(ctx, err)
 }
 

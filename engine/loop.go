@@ -10,26 +10,16 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
-// loopMode says how a multi-step strategy retrieves.
-type loopMode struct {
-	judge      bool // preference-first retrieval with the selection judge
-	reflect    bool // self-reflection supplement on a negative label
-	perSource  bool // one Search_<name> tool per source
-	choose     bool // the model's tool choice decides the source (ReAct)
-	mix        bool // every action searches all sources, concatenated
-	preference bool // state the source preference in the prompt (Direct)
-}
-
 // runLoop is the Thought/Action/Observation loop shared by PrefRAG, its
 // ablations and the ReAct baselines (DESIGN.md steps 1–8).
-func runLoop(ctx context.Context, r *run, m loopMode) error {
+func runLoop(ctx context.Context, r *run, m Strategy) error {
 	tools := r.tools(m)
 	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
 	if err != nil {
 		return &FatalError{Err: err}
 	}
 	data := prompts.StepData{Tools: tools, MaxSteps: r.s.MaxSteps, AnswerFormat: format, Question: r.req.Question}
-	if m.preference {
+	if m.Preference {
 		data.Preference = r.preferenceSentence()
 	}
 	if r.head, err = r.p.StepHead(data); err != nil {
@@ -53,7 +43,7 @@ func runLoop(ctx context.Context, r *run, m loopMode) error {
 		r.scratch.WriteString(out.Text)
 		if out.HasAnswer {
 			r.answer(out, string(llm.PurposeStep))
-			if m.reflect && NegativeLabel(out.Label) && reflections < r.s.MaxReflections {
+			if m.Reflect && NegativeLabel(out.Label) && reflections < r.s.MaxReflections {
 				reflections++
 				r.counts.Reflections++
 				if err := r.supplement(ctx); err != nil {
@@ -143,8 +133,8 @@ func (r *run) forcedAnswer(ctx context.Context) error {
 }
 
 // tools lists the search tools the step prompt advertises.
-func (r *run) tools(m loopMode) []prompts.Tool {
-	if !m.perSource && !r.s.PerSourceTools {
+func (r *run) tools(m Strategy) []prompts.Tool {
+	if m.Retrieval != RetrievalChosen && !r.s.PerSourceTools {
 		return []prompts.Tool{{
 			Name:        GenericTool,
 			Description: "a general search engine over a knowledge base; use it to look up facts and learn what you need to know",
@@ -159,7 +149,7 @@ func (r *run) tools(m loopMode) []prompts.Tool {
 		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + strings.TrimPrefix(s.Name(), "web:") + ")", Input: "the phrase or question to search for"})
 	}
 	if len(out) == 0 {
-		return r.tools(loopMode{})
+		return r.tools(Strategy{})
 	}
 	return out
 }

@@ -94,7 +94,7 @@ func (r *run) guardedContext() string {
 }
 
 // retrieve performs the retrieval of one action and records its observation.
-func (r *run) retrieve(ctx context.Context, m loopMode, tool, query string) error {
+func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) error {
 	step := r.turn
 	chosen := r.sourceForTool(tool)
 	local, web := r.usable(r.local), r.usable(r.web)
@@ -103,9 +103,9 @@ func (r *run) retrieve(ctx context.Context, m loopMode, tool, query string) erro
 		return r.observe(step, "", nil, []string{r.nothingToSearchNote()}, nil)
 	}
 	switch {
-	case m.mix:
+	case m.Retrieval == RetrievalMix:
 		return r.retrieveMix(ctx, step, query, order)
-	case m.choose:
+	case m.Retrieval == RetrievalChosen:
 		src := chosen
 		if src == nil {
 			src = order[0]
@@ -118,7 +118,7 @@ func (r *run) retrieve(ctx context.Context, m loopMode, tool, query string) erro
 	if err != nil {
 		return err
 	}
-	if preferred.Kind() == sources.KindWeb || !m.judge {
+	if preferred.Kind() == sources.KindWeb || !m.Judge {
 		return r.observe(step, preferred.Name(), docs, notes(note, r.webNoteIfAny(web)), nil)
 	}
 	next := r.nextSource(preferred, chosen, order)

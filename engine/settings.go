@@ -169,7 +169,7 @@ func (s Settings) Validate() error {
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, FieldError{Field: field, Problem: fmt.Sprintf(format, a...)})
 	}
-	if _, ok := strategies[s.Strategy]; !ok {
+	if _, ok := LookupStrategy(s.Strategy); !ok {
 		bad("strategy", "must be one of %s, not %q", strings.Join(StrategyNames(), ", "), s.Strategy)
 	}
 	switch s.Web {

@@ -9,42 +9,6 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
-// Strategy names. Baselines share the engine's machinery: same prompts,
-// answer format, top-k and limits (DESIGN.md, "Baselines").
-const (
-	StrategyPrefRAG             = "prefrag"
-	StrategyPrefRAGNoJudge      = "prefrag-no-judge"
-	StrategyPrefRAGNoReflection = "prefrag-no-reflection"
-	StrategyPrefRAGDirect       = "prefrag-direct"
-	StrategyReAct               = "react"
-	StrategyReActMix            = "react-mix"
-	StrategyNoRetrieval         = "no-retrieval"
-	StrategyVanillaLocal        = "vanilla-local"
-	StrategyVanillaWeb          = "vanilla-web"
-	StrategyVanillaMix          = "vanilla-mix"
-)
-
-func init() {
-	loop := func(m loopMode) strategyFunc {
-		return func(ctx context.Context, r *run) error { return runLoop(ctx, r, m) }
-	}
-	strategies[StrategyPrefRAG] = loop(loopMode{judge: true, reflect: true})
-	// "w/o Pref-AR": the preferred source answers every action, no judge.
-	strategies[StrategyPrefRAGNoJudge] = loop(loopMode{reflect: true})
-	strategies[StrategyPrefRAGNoReflection] = loop(loopMode{judge: true})
-	// Preference only stated in the prompt; the model picks the tool.
-	strategies[StrategyPrefRAGDirect] = loop(loopMode{reflect: true, perSource: true, choose: true, preference: true})
-	strategies[StrategyReAct] = loop(loopMode{perSource: true, choose: true})
-	strategies[StrategyReActMix] = loop(loopMode{mix: true})
-	single := func(kinds ...sources.Kind) strategyFunc {
-		return func(ctx context.Context, r *run) error { return runSingle(ctx, r, kinds) }
-	}
-	strategies[StrategyNoRetrieval] = single()
-	strategies[StrategyVanillaLocal] = single(sources.KindLocal)
-	strategies[StrategyVanillaWeb] = single(sources.KindWeb)
-	strategies[StrategyVanillaMix] = single(sources.KindLocal, sources.KindWeb)
-}
-
 // runSingle is vanilla RAG: retrieve once with the question from the first
 // source of each kind, then answer in one call.
 func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {

@@ -3,10 +3,10 @@ package eval
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/web"
 )
 
@@ -51,7 +51,7 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 	app.ResolveServed(&s, step, judge)
 	// Settings are written into every record's session event: no
 	// credentials from the LLM URL.
-	s.LLMURL = withoutCredentials(s.LLMURL)
+	s.LLMURL = llm.WithoutCredentials(s.LLMURL)
 	open := s
 	if opts.StandIn != nil {
 		open.Web = engine.WebNever
@@ -84,16 +84,6 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 		return nil, err
 	}
 	return &Setup{Backend: engineBackend{eng: eng}, Settings: s, close: srcs.Close}, nil
-}
-
-// withoutCredentials drops user:password@ from a URL.
-func withoutCredentials(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	return u.String()
 }
 
 // engineBackend runs questions on one engine; nothing is stored.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/searxwire"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/web"
 )
@@ -215,7 +216,7 @@ func TestStandInAnswersLikeSearXNG(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ans searxAnswer
+		var ans searxwire.Answer
 		if c.code == 200 && strings.HasPrefix(c.ctype, "application/json") {
 			if err := json.NewDecoder(resp.Body).Decode(&ans); err != nil || len(ans.Results) != 0 {
 				t.Errorf("page 2: %+v %v", ans, err)

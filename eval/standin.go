@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/eval/memindex"
+	"github.com/prefrag/prefrag/internal/searxwire"
 )
 
 // StandIn is the evaluation's local search-engine stand-in: a server on
@@ -119,28 +120,6 @@ func ParagraphIDOf(docID string) (string, bool) {
 	return docID, true
 }
 
-type searxResult struct {
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Content   string   `json:"content"`
-	Engine    string   `json:"engine"`
-	Engines   []string `json:"engines"`
-	Positions []int    `json:"positions"`
-	Score     float64  `json:"score"`
-	Category  string   `json:"category"`
-}
-
-type searxAnswer struct {
-	Query               string        `json:"query"`
-	NumberOfResults     int           `json:"number_of_results"`
-	Results             []searxResult `json:"results"`
-	Answers             []string      `json:"answers"`
-	Corrections         []string      `json:"corrections"`
-	Infoboxes           []string      `json:"infoboxes"`
-	Suggestions         []string      `json:"suggestions"`
-	UnresponsiveEngines [][2]string   `json:"unresponsive_engines"`
-}
-
 func (s *StandIn) search(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	query := q.Get("q")
@@ -165,13 +144,12 @@ func (s *StandIn) search(w http.ResponseWriter, r *http.Request) {
 	} else {
 		hits = nil
 	}
-	ans := searxAnswer{Query: query, Results: []searxResult{}, Answers: []string{}, Corrections: []string{},
-		Infoboxes: []string{}, Suggestions: []string{}, UnresponsiveEngines: [][2]string{}}
+	results := []searxwire.Result{}
 	for i, h := range hits {
-		ans.Results = append(ans.Results, searxResult{URL: h.Doc.URL, Title: h.Doc.Title, Content: h.Doc.Text,
+		results = append(results, searxwire.Result{URL: h.Doc.URL, Title: h.Doc.Title, Content: h.Doc.Text,
 			Engine: "prefrag-eval", Engines: []string{"prefrag-eval"}, Positions: []int{i + 1}, Score: h.Score, Category: "general"})
 	}
-	ans.NumberOfResults = len(ans.Results)
+	ans := searxwire.NewAnswer(query, results, nil)
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(ans)
 }

@@ -56,47 +56,25 @@ type Row struct {
 	SupportN      int     `json:"support_n"`
 }
 
-// strategyOrder is the paper's row order; names not listed follow.
-var strategyOrder = []string{
-	engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaWeb, engine.StrategyVanillaMix,
-	engine.StrategyReAct, engine.StrategyReActMix, engine.StrategyPrefRAGDirect, engine.StrategyPrefRAGNoJudge,
-	engine.StrategyPrefRAGNoReflection, engine.StrategyPrefRAG,
-}
-
-// StrategyLabel is the paper's name of a strategy.
+// StrategyLabel is the paper's name of a strategy (the strategy table's
+// label), the name itself when it has none.
 func StrategyLabel(name string) string {
-	switch name {
-	case engine.StrategyNoRetrieval:
-		return "No retrieval"
-	case engine.StrategyVanillaLocal:
-		return "Vanilla w/ LR"
-	case engine.StrategyVanillaWeb:
-		return "Vanilla w/ WR"
-	case engine.StrategyVanillaMix:
-		return "Vanilla_Mix w/ LR ⊕ WR"
-	case engine.StrategyReAct:
-		return "ReAct w/ LR & WR"
-	case engine.StrategyReActMix:
-		return "ReAct_Mix w/ LR ⊕ WR"
-	case engine.StrategyPrefRAGDirect:
-		return "PrefRAG-Direct"
-	case engine.StrategyPrefRAGNoJudge:
-		return "PrefRAG w/o Pref-AR"
-	case engine.StrategyPrefRAGNoReflection:
-		return "PrefRAG w/o self-reflection"
-	case engine.StrategyPrefRAG:
-		return "PrefRAG"
+	if st, ok := engine.LookupStrategy(name); ok && st.Label != "" {
+		return st.Label
 	}
 	return name
 }
 
+// strategyRank is the paper's row order (the strategy table's); names not
+// in the table follow.
 func strategyRank(name string) int {
-	for i, n := range strategyOrder {
-		if n == name {
+	table := engine.Strategies()
+	for i, st := range table {
+		if st.Name == name {
 			return i
 		}
 	}
-	return len(strategyOrder)
+	return len(table)
 }
 
 // Summarize aggregates records. Sums run in question order, as the

@@ -119,6 +119,17 @@ func StartHint(backend, addr string) string {
 	return fmt.Sprintf("start it with `OLLAMA_HOST=%s ollama serve`", net.JoinHostPort(host, port))
 }
 
+// WithoutCredentials drops a URL's user:password@ part, for settings that
+// are stored and exported (RedactURL keeps the user name for messages).
+func WithoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
+}
+
 // RedactURL removes the password of a URL's user:password@ part, for
 // every message, event and log line that names a server.
 func RedactURL(raw string) string {

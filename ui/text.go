@@ -11,15 +11,7 @@ import (
 )
 
 // truncateTo cuts s (styled or not) to width columns with an ellipsis.
-func truncateTo(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	return ansi.Truncate(s, width, "…")
-}
+func truncateTo(s string, width int) string { return termtext.Truncate(s, width) }
 
 // wrapText word-wraps plain text to width columns.
 func wrapText(s string, width int) []string {
@@ -30,12 +22,7 @@ func wrapText(s string, width int) []string {
 }
 
 // padTo pads s with spaces to width columns.
-func padTo(s string, width int) string {
-	if n := width - ansi.StringWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
+func padTo(s string, width int) string { return termtext.Pad(s, width) }
 
 // sourceText is a source name as plain text: "local:wiki" → "LOCAL wiki".
 func sourceText(src string) string {

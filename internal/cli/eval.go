@@ -18,11 +18,16 @@ import (
 )
 
 // defaultEvalStrategies are the rows of the paper's Table 1 that prefrag
-// reproduces.
-var defaultEvalStrategies = []string{
-	engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaWeb, engine.StrategyVanillaMix,
-	engine.StrategyReAct, engine.StrategyReActMix, engine.StrategyPrefRAG,
-}
+// reproduces (EvalDefault in the strategy table), in the table's order.
+var defaultEvalStrategies = func() []string {
+	var out []string
+	for _, st := range engine.Strategies() {
+		if st.EvalDefault {
+			out = append(out, st.Name)
+		}
+	}
+	return out
+}()
 
 const evalUsage = "eval --data FILE [--corpus NAME] [--strategies a,b,c] [--limit N] [--parallel P] [--out DIR] [--holdout-supporting F] [ask flags]"
 

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/prefrag/prefrag/internal/searxwire"
 )
 
 // hits ranks the documents for query, giving server-served documents their
@@ -96,53 +98,32 @@ func displayURL(u string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
 }
 
-// searxResult mirrors a SearXNG JSON result.
-type searxResult struct {
-	URL      string   `json:"url"`
-	Title    string   `json:"title"`
-	Content  string   `json:"content"`
-	Engine   string   `json:"engine"`
-	Engines  []string `json:"engines"`
-	Position []int    `json:"positions"`
-	Score    float64  `json:"score"`
-	Category string   `json:"category"`
-}
-
 // serveSearXNG answers like a SearXNG instance's /search?format=json.
 func (s *Server) serveSearXNG(w http.ResponseWriter, r *http.Request, query string, mode Mode) {
 	if r.FormValue("format") != "json" {
 		http.Error(w, "fakesearch serves SearXNG's format=json only", http.StatusBadRequest)
 		return
 	}
-	results := []searxResult{}
+	results := []searxwire.Result{}
 	hits := s.hits(query, s.opts.PageSize, mode)
 	if s.opts.SelfLinks && len(hits) > 0 {
-		results = append(results, searxResult{
+		results = append(results, searxwire.Result{
 			URL: s.srv.URL + "/preferences", Title: "Preferences - SearXNG", Content: "Change the instance's settings.",
-			Engine: "searxng", Engines: []string{"searxng"}, Position: []int{1}, Score: 9, Category: "general",
+			Engine: "searxng", Engines: []string{"searxng"}, Positions: []int{1}, Score: 9, Category: "general",
 		})
 	}
 	for i, h := range hits {
-		results = append(results, searxResult{
+		results = append(results, searxwire.Result{
 			URL: h.URL, Title: h.Title, Content: snippet(h.Text, s.opts.SnippetChars),
-			Engine: "fakesearch", Engines: []string{"fakesearch"}, Position: []int{i + 1},
+			Engine: "fakesearch", Engines: []string{"fakesearch"}, Positions: []int{i + 1},
 			Score: float64(h.Overlap), Category: "general",
 		})
 	}
-	unresponsive := [][]string{}
+	var unresponsive [][2]string
 	if mode == ModeUnresponsive {
-		unresponsive = [][]string{{"google", "timeout"}, {"bing", "CAPTCHA"}}
+		unresponsive = [][2]string{{"google", "timeout"}, {"bing", "CAPTCHA"}}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"query":                query,
-		"number_of_results":    len(results),
-		"results":              results,
-		"answers":              []any{},
-		"corrections":          []any{},
-		"infoboxes":            []any{},
-		"suggestions":          []any{},
-		"unresponsive_engines": unresponsive,
-	})
+	writeJSON(w, http.StatusOK, searxwire.NewAnswer(query, results, unresponsive))
 }
 
 // serveBrave answers like the Brave Search API's web search.

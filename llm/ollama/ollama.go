@@ -66,24 +66,20 @@ type Client struct {
 	timeouts transport.Timeouts
 }
 
-// Option configures a Client.
-type Option func(*transport.Timeouts)
+// Option configures a Client's timeouts.
+type Option = transport.Option
 
-// WithDialTimeout bounds opening the TCP connection (default 3 s).
-func WithDialTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Dial = d } }
-
-// WithFirstByteTimeout bounds the wait for the first streamed chunk (default
-// 10 min; zero disables it).
-func WithFirstByteTimeout(d time.Duration) Option {
-	return func(t *transport.Timeouts) { t.FirstByte = d }
-}
-
-// WithIdleTimeout bounds the silence between two streamed chunks (default
-// 2 min; zero disables it).
-func WithIdleTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Idle = d } }
-
-// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
-func WithCheckTimeout(d time.Duration) Option { return func(t *transport.Timeouts) { t.Check = d } }
+// The timeout options, shared by the backends.
+var (
+	// WithFirstByteTimeout bounds the wait for the first streamed chunk
+	// (default 10 min; zero disables it).
+	WithFirstByteTimeout = transport.WithFirstByteTimeout
+	// WithIdleTimeout bounds the silence between two streamed chunks
+	// (default 2 min; zero disables it).
+	WithIdleTimeout = transport.WithIdleTimeout
+	// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
+	WithCheckTimeout = transport.WithCheckTimeout
+)
 
 // New returns a client for the server at baseURL ("http://host:port", or a
 // bare "host[:port]" as OLLAMA_HOST allows; the default port is 11434). It

@@ -181,38 +181,32 @@ type settings struct {
 	deny     domainList
 }
 
-func (c Config) resolve(engine string) (settings, error) {
+func (c Config) resolve(engine string) (settings, EngineSpec, error) {
 	s := settings{Config: c}
-	fail := func(format string, args ...any) (settings, error) {
-		return settings{}, fmt.Errorf("%w: %s: %s", ErrInvalidConfig, engine, fmt.Sprintf(format, args...))
+	fail := func(format string, args ...any) (settings, EngineSpec, error) {
+		return settings{}, EngineSpec{}, fmt.Errorf("%w: %s: %s", ErrInvalidConfig, engine, fmt.Sprintf(format, args...))
+	}
+	spec, ok := LookupEngine(engine)
+	if !ok {
+		return fail("unknown engine (one of %s)", strings.Join(EngineNames(), ", "))
 	}
 	base := strings.TrimSpace(c.BaseURL)
-	switch engine {
-	case DuckDuckGo:
-		if base == "" {
-			base = DefaultDuckDuckGoURL
-		}
-	case Brave:
-		if base == "" {
-			base = DefaultBraveURL
-		}
-		if strings.TrimSpace(c.APIKey.Reveal()) == "" {
-			return fail("the Brave Search API needs an API key")
-		}
-	case SearXNG:
-		if base == "" {
-			return fail("the SearXNG engine needs the instance URL (--searxng-url)")
-		}
-	default:
-		return fail("unknown engine (one of %s, %s, %s)", DuckDuckGo, SearXNG, Brave)
+	if base == "" {
+		base = spec.DefaultURL
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if base == "" {
+		msg := "the engine needs its URL"
+		if spec.URLFlag != "" {
+			msg += " (--" + spec.URLFlag + ")"
+		}
+		return fail("%s", msg)
+	}
+	if spec.NeedsKey() && strings.TrimSpace(c.APIKey.Reveal()) == "" {
+		return fail("the engine needs an API key")
+	}
+	u, ok := endpointURL(base)
+	if !ok {
 		return fail("the URL %q is not an http(s) address", base)
-	}
-	if engine == SearXNG && !strings.HasSuffix(u.Path, "/search") {
-		u.Path = strings.TrimRight(u.Path, "/") + "/search"
-		u.RawPath = ""
 	}
 	s.endpoint = u
 	if s.UserAgent == "" {
@@ -236,10 +230,8 @@ func (c Config) resolve(engine string) (settings, error) {
 		s.Backoff = DefaultBackoff
 	}
 	switch {
-	case s.MinInterval == 0 && engine == DuckDuckGo:
-		s.MinInterval = DefaultDuckDuckGoInterval
 	case s.MinInterval == 0:
-		s.MinInterval = DefaultInterval
+		s.MinInterval = spec.MinInterval
 	case s.MinInterval < 0:
 		s.MinInterval = 0
 	}
@@ -267,6 +259,7 @@ func (c Config) resolve(engine string) (settings, error) {
 	if s.Offline && s.Cache == nil {
 		return fail("offline mode needs a results cache")
 	}
+	var err error
 	if s.allow, err = parseDomainList(c.Allow); err != nil {
 		return fail("allow list: %v", err)
 	}
@@ -279,5 +272,5 @@ func (c Config) resolve(engine string) (settings, error) {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
-	return s, nil
+	return s, spec, nil
 }

@@ -82,31 +82,24 @@ type Results struct {
 	Truncated bool
 }
 
-// New builds the engine named engineName (DuckDuckGo, SearXNG or Brave)
-// from cfg, filling its zero fields with the documented defaults. Errors
+// New builds the engine named engineName (a row of the engine table:
+// DuckDuckGo, SearXNG or Brave) from cfg, filling its zero fields with the documented defaults. Errors
 // match ErrInvalidConfig.
 func New(engineName string, cfg Config) (*Engine, error) {
 	engineName = strings.ToLower(strings.TrimSpace(engineName))
-	s, err := cfg.resolve(engineName)
+	s, spec, err := cfg.resolve(engineName)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{
-		name:   "web:" + engineName,
-		s:      s,
-		host:   hostWithPort(s.endpoint),
-		client: &http.Client{CheckRedirect: limitRedirects},
-		pages:  newPageClient(s.Fetch.AllowPrivate),
-	}
-	switch engineName {
-	case DuckDuckGo:
-		e.backend = duckDuckGo{}
-	case SearXNG:
-		e.backend = newSearXNG(s.endpoint)
-	case Brave:
-		e.backend = brave{key: s.APIKey}
-	}
-	return e, nil
+	b := spec.backend(&s)
+	return &Engine{
+		name:    "web:" + spec.Name,
+		s:       s,
+		backend: b,
+		host:    hostWithPort(s.endpoint),
+		client:  &http.Client{CheckRedirect: limitRedirects},
+		pages:   newPageClient(s.Fetch.AllowPrivate),
+	}, nil
 }
 
 // Name is "web:duckduckgo", "web:searxng" or "web:brave".

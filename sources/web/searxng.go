@@ -34,8 +34,13 @@ type searXNG struct {
 	self string
 }
 
-func newSearXNG(endpoint *url.URL) searXNG {
-	return searXNG{self: hostWithPort(endpoint)}
+// newSearXNG appends "/search" to the instance's endpoint unless there.
+func newSearXNG(s *settings) searXNG {
+	if !strings.HasSuffix(s.endpoint.Path, "/search") {
+		s.endpoint.Path = strings.TrimRight(s.endpoint.Path, "/") + "/search"
+		s.endpoint.RawPath = ""
+	}
+	return searXNG{self: hostWithPort(s.endpoint)}
 }
 
 func (searXNG) newRequest(ctx context.Context, endpoint *url.URL, query string) (*http.Request, error) {

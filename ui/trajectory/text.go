@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
 // roleForced is the role of the thought/answer of the forced final call.
@@ -24,22 +26,9 @@ func wrap(text string, width int) []string {
 }
 
 // truncate cuts s to width columns with an ellipsis.
-func truncate(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	return ansi.Truncate(s, width, "…")
-}
+func truncate(s string, width int) string { return termtext.Truncate(s, width) }
 
-func padRight(s string, width int) string {
-	if n := width - ansi.StringWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
+func padRight(s string, width int) string { return termtext.Pad(s, width) }
 
 func quote(s string) string { return "“" + s + "”" }
 

@@ -41,6 +41,20 @@ type Timeouts struct {
 	Check     time.Duration // a whole Check call
 }
 
+// Option configures a backend client's timeouts (the backends' Option).
+type Option func(*Timeouts)
+
+// WithFirstByteTimeout bounds the wait for the first streamed chunk
+// (default 10 min; zero disables it).
+func WithFirstByteTimeout(d time.Duration) Option { return func(t *Timeouts) { t.FirstByte = d } }
+
+// WithIdleTimeout bounds the silence between two streamed chunks (default
+// 2 min; zero disables it).
+func WithIdleTimeout(d time.Duration) Option { return func(t *Timeouts) { t.Idle = d } }
+
+// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
+func WithCheckTimeout(d time.Duration) Option { return func(t *Timeouts) { t.Check = d } }
+
 // DefaultTimeouts returns the defaults above.
 func DefaultTimeouts() Timeouts {
 	return Timeouts{

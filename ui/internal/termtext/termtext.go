@@ -8,6 +8,8 @@ package termtext
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
@@ -27,4 +29,23 @@ func Clean(s string) string {
 // the result is trimmed.
 func Line(s string) string {
 	return strings.Join(strings.Fields(Clean(s)), " ")
+}
+
+// Truncate cuts s (styled or not) to width columns with an ellipsis.
+func Truncate(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// Pad pads s (styled or not) with spaces to width columns.
+func Pad(s string, width int) string {
+	if n := width - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
 }
