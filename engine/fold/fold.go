@@ -24,6 +24,10 @@ const (
 	// KindSupplement is the reflection's multi-source retrieval after a
 	// weak answer.
 	KindSupplement
+	// KindNote is an event of the run outside the loop's steps: the
+	// retrieval gate, a question rewrite, an observation refinement. Note
+	// is its event; events of the steps never fold into it.
+	KindNote
 )
 
 // Retrieval is one search actually performed.
@@ -60,6 +64,8 @@ type Block struct {
 	Answer      *engine.Event
 	Supplement  *engine.Event
 	Errors      []engine.Event
+	// Note is the event of a KindNote block.
+	Note *engine.Event
 
 	// version changes on every mutation; render caches key on it.
 	version int
@@ -117,7 +123,7 @@ func (t *Trajectory) Version() int { return t.version }
 // Version changes on every mutation of the block.
 func (b *Block) Version() int { return b.version }
 
-// Last is the last block, or nil.
+// Last is the last step or supplement block (notes skipped), or nil.
 func (t *Trajectory) Last() *Block { return t.last() }
 
 // New returns an empty trajectory.
@@ -276,6 +282,9 @@ func (t *Trajectory) Apply(ev engine.Event) {
 		e := ev
 		b.Supplement = &e
 		b.version++
+	case engine.EventGate, engine.EventRewrite, engine.EventRefinement:
+		e := ev
+		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Note: &e})
 	case engine.EventFinal:
 		t.clearLive()
 		e := ev
@@ -318,11 +327,15 @@ func (t *Trajectory) clearLive() {
 	t.liveVer++
 }
 
+// last is the block the events of a step fold into: the last one that is
+// not a note.
 func (t *Trajectory) last() *Block {
-	if len(t.Blocks) == 0 {
-		return nil
+	for i := len(t.Blocks) - 1; i >= 0; i-- {
+		if b := t.Blocks[i]; b.Kind != KindNote {
+			return b
+		}
 	}
-	return t.Blocks[len(t.Blocks)-1]
+	return nil
 }
 
 func (t *Trajectory) add(k Kind, step int) *Block {

@@ -40,92 +40,77 @@ func indent(s, prefix string) string {
 }
 
 func (textRenderer) render(w io.Writer, ev engine.Event) {
-	switch ev.Type {
-	case engine.EventSession:
-		fmt.Fprintf(w, "Question: %s\n", hang(ev.Question))
-		if ev.Config != nil {
-			c := ev.Config
+	step := ev.Step
+	switch p := ev.Payload().(type) {
+	case engine.SessionStart:
+		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
+		if c := p.Config; c != nil {
 			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
 				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
 		}
-	case engine.EventThought:
-		fmt.Fprintf(w, "\n[%d] Thought: %s\n", ev.Step, hang(ev.Text))
-	case engine.EventAction:
-		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", ev.Step, line(ev.Tool), clean(ev.Query))
-	case engine.EventRetrieval:
-		retrievalLine(w, ev)
-		for i, d := range ev.Docs {
+	case engine.Thought:
+		fmt.Fprintf(w, "\n[%d] Thought: %s\n", step, hang(p.Text))
+	case engine.Action:
+		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", step, line(p.Tool), clean(p.Query))
+	case engine.Retrieval:
+		retrievalLine(w, ev, p)
+		for i, d := range p.Docs {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70), d.Score)
 		}
-	case engine.EventSelection:
-		if ev.Status != nil && *ev.Status {
-			fmt.Fprintf(w, "[%d] Judge: local sufficient — %s\n", ev.Step, hang(ev.Analysis))
+	case engine.Selection:
+		if p.Status != nil && *p.Status {
+			fmt.Fprintf(w, "[%d] Judge: local sufficient — %s\n", step, hang(p.Analysis))
 		} else {
 			next := "the next source"
-			if ev.NextSource != nil {
-				next = line(*ev.NextSource)
+			if p.NextSource != nil {
+				next = line(*p.NextSource)
 			}
-			fmt.Fprintf(w, "[%d] Judge: switching to %s — %s\n", ev.Step, next, hang(ev.Analysis))
+			fmt.Fprintf(w, "[%d] Judge: switching to %s — %s\n", step, next, hang(p.Analysis))
 		}
-	case engine.EventObservation:
-		fmt.Fprintf(w, "[%d] Observation: %d document(s) from %s", ev.Step, len(ev.DocIDs), badge(ev.Source))
-		if len(ev.Discarded) > 0 {
-			fmt.Fprintf(w, " (%d local discarded)", len(ev.Discarded))
+	case engine.Observation:
+		fmt.Fprintf(w, "[%d] Observation: %d document(s) from %s", step, len(p.DocIDs), badge(p.Source))
+		if len(p.Discarded) > 0 {
+			fmt.Fprintf(w, " (%d local discarded)", len(p.Discarded))
 		}
 		fmt.Fprintln(w)
-		if ev.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", line(ev.Note))
+		if p.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
 		}
-	case engine.EventAnswer:
-		label := ev.Label
+	case engine.Answer:
+		label := p.Label
 		if label == "" {
 			label = "unlabelled"
 		}
-		fmt.Fprintf(w, "\n[%d] Answer (%s): %s\n", ev.Step, line(label), hang(ev.Text))
-		if ev.Explanation != "" {
-			fmt.Fprintf(w, "      explanation: %s\n", subHang(ev.Explanation))
+		fmt.Fprintf(w, "\n[%d] Answer (%s): %s\n", step, line(label), hang(p.Text))
+		if p.Explanation != "" {
+			fmt.Fprintf(w, "      explanation: %s\n", subHang(p.Explanation))
 		}
-		if ev.Suggestions != "" {
-			fmt.Fprintf(w, "      suggestions: %s\n", subHang(ev.Suggestions))
+		if p.Suggestions != "" {
+			fmt.Fprintf(w, "      suggestions: %s\n", subHang(p.Suggestions))
 		}
-	case engine.EventSupplement:
-		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", ev.Step, len(ev.DocIDs))
-		if ev.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", line(ev.Note))
+	case engine.Supplement:
+		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", step, len(p.DocIDs))
+		if p.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
 		}
-	case engine.EventError:
+	case engine.Notice:
 		kind := "warning"
-		if ev.Fatal {
+		if p.Fatal {
 			kind = "error"
 		}
-		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(ev.Message))
-	case engine.EventFinal:
-		fmt.Fprintln(w, "\n────────")
-		status := ""
-		if ev.Forced {
-			status = " (forced at the step limit)"
-		}
-		if ev.Cancelled {
-			status = " (cancelled; best partial answer)"
-		}
-		switch answer := strings.TrimSpace(clean(ev.Answer)); {
-		case answer == "" && ev.Cancelled:
-			fmt.Fprintln(w, "Cancelled before any answer.")
-		case answer == "":
-			fmt.Fprintf(w, "Final answer%s: none (the model gave no answer)\n", status)
-		default:
-			fmt.Fprintf(w, "Final answer%s:\n%s\n", status, indent(answer, "  "))
-		}
-		if len(ev.InvalidCitations) > 0 {
-			fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", ev.InvalidCitations)
-		}
-		sourceList(w, ev)
-		if c := ev.Counts; c != nil {
-			fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
-				c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
-				c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)
-		}
+		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
+	case engine.Final:
+		finalBlock(w, ev, p)
+	case engine.Gate:
+		gateLine(w, p)
+	case engine.Refinement:
+		fmt.Fprintf(w, "[%d] Refinement: observations%s cut from %d to %d characters to fit the context\n",
+			step, stepList(p.Steps), p.BeforeChars, p.AfterChars)
+	case engine.Rewrite:
+		fmt.Fprintf(w, "Rewritten question: %s\n      (was: %s)\n", hang(p.Rewritten), line(p.Original))
 	}
+	// Tokens are shown by the streaming printer; a type this build does
+	// not know (nil payload) prints nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.

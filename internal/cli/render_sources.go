@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -12,31 +13,31 @@ import (
 // retrievalLine says what a search gave: its documents, or that it was
 // blocked, cut or unavailable — never "0 document(s)" for a search that
 // failed — and whether the results came from the web cache.
-func retrievalLine(w io.Writer, ev engine.Event) {
-	q := line(ev.Query)
-	who := badge(ev.Source)
-	if ev.Reflection {
+func retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
+	q := line(p.Query)
+	who := badge(p.Source)
+	if p.Reflection {
 		who = "Reflection search · " + who
 	}
 	switch {
-	case ev.Outcome == engine.OutcomeBlocked:
+	case p.Outcome == engine.OutcomeBlocked:
 		fmt.Fprintf(w, "[%d] %s: search blocked for %q — no documents\n", ev.Step, who, q)
-	case ev.Outcome == engine.OutcomeTruncated && len(ev.Docs) == 0:
+	case p.Outcome == engine.OutcomeTruncated && len(p.Docs) == 0:
 		fmt.Fprintf(w, "[%d] %s: answer truncated at the size limit for %q — no documents could be read\n", ev.Step, who, q)
-	case ev.Outcome == engine.OutcomeTruncated:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q — answer truncated, later results lost\n", ev.Step, who, len(ev.Docs), q)
-	case ev.Outcome != "":
+	case p.Outcome == engine.OutcomeTruncated:
+		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q — answer truncated, later results lost\n", ev.Step, who, len(p.Docs), q)
+	case p.Outcome != "":
 		fmt.Fprintf(w, "[%d] %s: unavailable for %q — no documents\n", ev.Step, who, q)
 	default:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q%s\n", ev.Step, who, len(ev.Docs), q, cacheMark(ev.Docs, ev))
+		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q%s\n", ev.Step, who, len(p.Docs), q, cacheMark(p.Docs, ev.Time))
 	}
 }
 
 // cacheMark is " (cached, 3 h old)" when the documents came from the web
 // cache.
-func cacheMark(docs []sources.Document, ev engine.Event) string {
+func cacheMark(docs []sources.Document, at time.Time) string {
 	for _, d := range docs {
-		if n := d.CacheNote(ev.Time); n != "" {
+		if n := d.CacheNote(at); n != "" {
 			return " (" + n + ")"
 		}
 	}
@@ -46,27 +47,27 @@ func cacheMark(docs []sources.Document, ev engine.Event) string {
 // sourceList prints the final answer's sources with the numbers the
 // answer cites them by: the cited ones first, then the rest of the context
 // under its own heading, marked as not cited.
-func sourceList(w io.Writer, ev engine.Event) {
-	if len(ev.Sources) == 0 {
+func sourceList(w io.Writer, at time.Time, p engine.Final) {
+	if len(p.Sources) == 0 {
 		return
 	}
 	cited := map[int]bool{}
-	for _, n := range ev.Citations {
+	for _, n := range p.Citations {
 		cited[n] = true
 	}
 	heading := "Sources:"
-	if len(ev.Citations) == 0 {
+	if len(p.Citations) == 0 {
 		heading = "Documents in the context (the answer cites none):"
 	}
 	fmt.Fprintln(w, heading)
-	restHeaded := len(ev.Citations) == 0
-	for i, d := range ev.Sources {
+	restHeaded := len(p.Citations) == 0
+	for i, d := range p.Sources {
 		num := 0
 		switch {
-		case i < len(ev.SourceNums):
-			num = ev.SourceNums[i]
-		case i < len(ev.Citations):
-			num = ev.Citations[i] // sessions stored before source_nums
+		case i < len(p.SourceNums):
+			num = p.SourceNums[i]
+		case i < len(p.Citations):
+			num = p.Citations[i] // sessions stored before source_nums
 		}
 		if !cited[num] && !restHeaded {
 			fmt.Fprintln(w, "Also in the context, not cited:")
@@ -77,7 +78,7 @@ func sourceList(w io.Writer, ev engine.Event) {
 			lead = fmt.Sprintf("  [%d]", num)
 		}
 		extra := ""
-		if n := d.CacheNote(ev.Time); n != "" {
+		if n := d.CacheNote(at); n != "" {
 			extra = " · " + n
 		}
 		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70), badge(d.Source), line(d.Ref()), extra)

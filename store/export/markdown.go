@@ -36,7 +36,10 @@ func Markdown(w io.Writer, rec *store.Record) error {
 }
 
 type report struct {
-	rec      *store.Record
+	rec *store.Record
+	// tr is the session folded (engine/fold): the appendix walks its
+	// events, the numbering its blocks.
+	tr       *fold.Trajectory
 	settings *engine.Settings
 	final    *engine.Event
 	counts   *engine.Counts
@@ -47,6 +50,7 @@ type report struct {
 func newReport(rec *store.Record) *report {
 	r := &report{rec: rec, numbered: map[int]sources.Document{}}
 	tr := fold.FromEvents(rec.Events)
+	r.tr = tr
 	r.settings, r.final = tr.Config, tr.Final
 	if r.final != nil {
 		r.counts = r.final.Counts
@@ -61,8 +65,9 @@ func newReport(rec *store.Record) *report {
 	return r
 }
 
-// number rebuilds the [n] → document map from the observation and
-// supplement events, with document details from the retrievals before them.
+// number rebuilds the [n] → document map from the observations and
+// supplements of the folded blocks, with document details from the
+// retrievals of the blocks up to it.
 func (r *report) number() {
 	bySourceID := map[string]sources.Document{}
 	byID := map[string]sources.Document{}
@@ -87,20 +92,32 @@ func (r *report) number() {
 			}
 		}
 	}
-	for _, ev := range r.rec.Events {
-		switch ev.Type {
-		case engine.EventRetrieval:
-			for _, d := range ev.Docs {
+	for _, b := range r.tr.Blocks {
+		for _, rt := range b.Retrievals {
+			for _, d := range rt.Docs {
 				if d.Source == "" {
-					d.Source = ev.Source
+					d.Source = rt.Source
 				}
 				bySourceID[d.Source+"\x00"+d.ID] = d
 				byID[d.ID] = d
 			}
-		case engine.EventObservation:
-			assign(ev.Source, ev.DocIDs, ev.DocNums)
-		case engine.EventSupplement:
-			assign("", ev.DocIDs, ev.DocNums)
+		}
+		obs := func() {
+			if o := b.Observation; o != nil {
+				assign(o.Source, o.DocIDs, o.DocNums)
+			}
+		}
+		sup := func() {
+			if s := b.Supplement; s != nil {
+				assign("", s.DocIDs, s.DocNums)
+			}
+		}
+		if b.Observation != nil && b.Supplement != nil && b.Supplement.Seq < b.Observation.Seq {
+			sup()
+			obs()
+		} else {
+			obs()
+			sup()
 		}
 	}
 	if r.final == nil {

@@ -6,28 +6,28 @@ import (
 
 // failedSearch says how a search that returned nothing failed: blocked,
 // cut at the size limit or unavailable, with the reason recorded.
-func failedSearch(ev engine.Event) string {
+func failedSearch(p engine.Retrieval) string {
 	what := "the source was unavailable, no documents"
-	switch ev.Outcome {
+	switch p.Outcome {
 	case engine.OutcomeBlocked:
 		what = "the search was blocked, no documents"
 	case engine.OutcomeTruncated:
 		what = "the answer was truncated at the size limit, no documents could be read"
 	}
-	if ev.Note != "" {
-		what += " (" + inline(ev.Note) + ")"
+	if p.Note != "" {
+		what += " (" + inline(p.Note) + ")"
 	}
 	return what
 }
 
 // searchMarks qualifies a search's document count: partial results of a
 // cut answer, results served from the web cache.
-func searchMarks(ev engine.Event) string {
+func searchMarks(p engine.Retrieval) string {
 	out := ""
-	if ev.Outcome == engine.OutcomeTruncated {
+	if p.Outcome == engine.OutcomeTruncated {
 		out += ", the answer was truncated at the size limit and later results are lost"
 	}
-	for _, d := range ev.Docs {
+	for _, d := range p.Docs {
 		if d.Cached {
 			out += ", from the web cache"
 			break

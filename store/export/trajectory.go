@@ -10,81 +10,91 @@ import (
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
-// trajectory writes the appendix: every stored event, grouped by step.
+// trajectory writes the appendix: every event the fold kept (what the
+// store holds), in order, under a heading per step.
 func (r *report) trajectory(b *strings.Builder) {
 	b.WriteString("## Appendix: how the answer was found\n\n")
-	evs := r.rec.Events
+	evs := r.tr.Events
 	if len(evs) == 0 {
 		b.WriteString("*No steps were recorded for this session.*\n\n")
 		return
 	}
 	step := 0
 	for _, ev := range evs {
-		if ev.Type == engine.EventSession {
+		p := ev.Payload()
+		if _, ok := p.(engine.SessionStart); ok {
 			continue
 		}
 		if ev.Step > 0 && ev.Step != step {
 			step = ev.Step
 			fmt.Fprintf(b, "### Step %d\n\n", step)
 		}
-		if ev.Type == engine.EventFinal && step >= 0 {
+		if _, ok := p.(engine.Final); ok && step >= 0 {
 			step = -1
 			b.WriteString("### Outcome\n\n")
 		}
-		r.event(b, ev)
+		r.event(b, ev, p)
 	}
 }
 
-func (r *report) event(b *strings.Builder, ev engine.Event) {
-	switch ev.Type {
-	case engine.EventThought:
-		fmt.Fprintf(b, "**Thought.** %s\n\n", block(ev.Text))
-	case engine.EventAction:
-		fmt.Fprintf(b, "**Action.** %s with the query “%s”\n\n", codeSpan(ev.Tool), inline(ev.Query))
-	case engine.EventRetrieval:
-		r.retrieval(b, ev)
-	case engine.EventSelection:
-		r.selection(b, ev)
-	case engine.EventObservation:
-		r.observation(b, ev)
-	case engine.EventAnswer:
-		r.selfEvaluated(b, ev)
-	case engine.EventSupplement:
+func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
+	switch p := p.(type) {
+	case engine.Thought:
+		fmt.Fprintf(b, "**Thought.** %s\n\n", block(p.Text))
+	case engine.Action:
+		fmt.Fprintf(b, "**Action.** %s with the query “%s”\n\n", codeSpan(p.Tool), inline(p.Query))
+	case engine.Retrieval:
+		r.retrieval(b, ev.Time, p)
+	case engine.Selection:
+		r.selection(b, ev.Seq, p)
+	case engine.Observation:
+		r.observation(b, p)
+	case engine.Answer:
+		r.selfEvaluated(b, p)
+	case engine.Supplement:
 		fmt.Fprintf(b, "**Supplement.** The self-evaluation judged the answer weak, so every source was searched again with the original question. Added to the context: %s.\n\n",
-			r.docRefs(ev.DocIDs, ev.DocNums))
-	case engine.EventFinal:
-		r.outcome(b, ev)
-	case engine.EventError:
+			r.docRefs(p.DocIDs, p.DocNums))
+	case engine.Final:
+		r.outcome(b, p)
+	case engine.Notice:
 		kind := "Warning"
-		if ev.Fatal {
+		if p.Fatal {
 			kind = "Error"
 		}
 		where := ""
-		if ev.Source != "" {
-			where = " (" + inline(ev.Source) + ")"
+		if p.Source != "" {
+			where = " (" + inline(p.Source) + ")"
 		}
-		fmt.Fprintf(b, "**%s%s.** %s\n\n", kind, where, inline(ev.Message))
+		fmt.Fprintf(b, "**%s%s.** %s\n\n", kind, where, inline(p.Message))
+	case engine.Gate:
+		r.gate(b, p)
+	case engine.Refinement:
+		fmt.Fprintf(b, "**Refinement.** To fit the context, the observations%s were cut from %d to %d characters.\n\n",
+			refinedSteps(p.Steps), p.BeforeChars, p.AfterChars)
+	case engine.Rewrite:
+		fmt.Fprintf(b, "**Question rewritten.** The follow-up “%s” was rewritten as the standalone question “%s”.\n\n",
+			inline(p.Original), inline(p.Rewritten))
 	default:
 		line, _ := ev.MarshalJSON()
 		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type), codeSpan(textsafe.ForTerminal(string(line))))
 	}
 }
 
-func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
-	if ev.Outcome != "" && len(ev.Docs) == 0 {
-		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(ev.Source), inline(ev.Query), failedSearch(ev))
+func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval) {
+	if p.Outcome != "" && len(p.Docs) == 0 {
+		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(p.Source), inline(p.Query), failedSearch(p))
 		return
 	}
-	if len(ev.Docs) == 0 {
-		fmt.Fprintf(b, "**Searched %s** for “%s”: nothing came back.\n\n", inline(ev.Source), inline(ev.Query))
+	if len(p.Docs) == 0 {
+		fmt.Fprintf(b, "**Searched %s** for “%s”: nothing came back.\n\n", inline(p.Source), inline(p.Query))
 		return
 	}
 	noun := "documents"
-	if len(ev.Docs) == 1 {
+	if len(p.Docs) == 1 {
 		noun = "document"
 	}
-	fmt.Fprintf(b, "**Searched %s** for “%s”: %d %s%s.\n\n", inline(ev.Source), inline(ev.Query), len(ev.Docs), noun, searchMarks(ev))
-	for _, d := range ev.Docs {
+	fmt.Fprintf(b, "**Searched %s** for “%s”: %d %s%s.\n\n", inline(p.Source), inline(p.Query), len(p.Docs), noun, searchMarks(p))
+	for _, d := range p.Docs {
 		title := inline(d.Title)
 		if title == "" {
 			title = "(untitled)"
@@ -98,7 +108,7 @@ func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
 		if d.Score != 0 {
 			extra = append(extra, "score "+strconv.FormatFloat(d.Score, 'f', 2, 64))
 		}
-		if note := d.CacheNote(ev.Time); note != "" {
+		if note := d.CacheNote(at); note != "" {
 			extra = append(extra, note)
 		}
 		fmt.Fprintf(b, "- %s — %s\n", title, strings.Join(extra, ", "))
@@ -106,39 +116,39 @@ func (r *report) retrieval(b *strings.Builder, ev engine.Event) {
 	b.WriteString("\n")
 }
 
-func (r *report) selection(b *strings.Builder, ev engine.Event) {
+func (r *report) selection(b *strings.Builder, seq int, p engine.Selection) {
 	src := "the retrieval"
-	if ev.Source != "" {
-		src = inline(ev.Source)
+	if p.Source != "" {
+		src = inline(p.Source)
 	}
 	var verdict string
 	switch {
-	case ev.Status != nil && *ev.Status:
+	case p.Status != nil && *p.Status:
 		verdict = "useful, the documents are kept"
-	case ev.NextSource != nil && *ev.NextSource != "":
-		verdict = "not useful, switching to " + inline(*ev.NextSource)
+	case p.NextSource != nil && *p.NextSource != "":
+		verdict = "not useful, switching to " + inline(*p.NextSource)
 	default:
 		verdict = "not useful, but there is no other source to switch to"
 	}
-	fmt.Fprintf(b, "**Selection judge on %s: %s.** %s\n\n", src, verdict, block(ev.Analysis))
-	if v, ok := r.rec.Verdicts[ev.Seq]; ok {
+	fmt.Fprintf(b, "**Selection judge on %s: %s.** %s\n\n", src, verdict, block(p.Analysis))
+	if v, ok := r.rec.Verdicts[seq]; ok {
 		fmt.Fprintf(b, "*Analyst's verdict on this decision: %s.*\n\n", inline(v))
 	}
 }
 
-func (r *report) observation(b *strings.Builder, ev engine.Event) {
-	if len(ev.DocIDs) == 0 {
-		fmt.Fprintf(b, "**Observation from %s:** no documents.", inline(ev.Source))
+func (r *report) observation(b *strings.Builder, p engine.Observation) {
+	if len(p.DocIDs) == 0 {
+		fmt.Fprintf(b, "**Observation from %s:** no documents.", inline(p.Source))
 	} else {
-		fmt.Fprintf(b, "**Observation from %s:** %s.", inline(ev.Source), r.docRefs(ev.DocIDs, ev.DocNums))
+		fmt.Fprintf(b, "**Observation from %s:** %s.", inline(p.Source), r.docRefs(p.DocIDs, p.DocNums))
 	}
-	if ev.Note != "" {
-		fmt.Fprintf(b, " *%s*", inline(ev.Note))
+	if p.Note != "" {
+		fmt.Fprintf(b, " *%s*", inline(p.Note))
 	}
 	b.WriteString("\n\n")
-	if len(ev.Discarded) > 0 {
-		ids := make([]string, len(ev.Discarded))
-		for i, id := range ev.Discarded {
+	if len(p.Discarded) > 0 {
+		ids := make([]string, len(p.Discarded))
+		for i, id := range p.Discarded {
 			ids[i] = codeSpan(id)
 		}
 		fmt.Fprintf(b, "Kept out of the context (judged not useful): %s.\n\n", strings.Join(ids, ", "))
@@ -163,45 +173,45 @@ func (r *report) docRefs(ids []string, nums []int) string {
 	return strings.Join(parts, "; ")
 }
 
-func (r *report) selfEvaluated(b *strings.Builder, ev engine.Event) {
+func (r *report) selfEvaluated(b *strings.Builder, p engine.Answer) {
 	what := "Answer"
-	if ev.Role == "forced" {
+	if p.Role == "forced" {
 		what = "Forced answer"
 	}
 	label := "no self-evaluation label"
-	if ev.Label != "" {
-		label = "self-evaluated " + inline(ev.Label)
+	if p.Label != "" {
+		label = "self-evaluated " + inline(p.Label)
 	}
-	fmt.Fprintf(b, "**%s (%s).** %s\n\n", what, label, block(ev.Text))
-	if ev.Explanation != "" {
-		fmt.Fprintf(b, "> *Explanation:* %s\n", quoted(ev.Explanation))
+	fmt.Fprintf(b, "**%s (%s).** %s\n\n", what, label, block(p.Text))
+	if p.Explanation != "" {
+		fmt.Fprintf(b, "> *Explanation:* %s\n", quoted(p.Explanation))
 	}
-	if ev.Explanation != "" && ev.Suggestions != "" {
+	if p.Explanation != "" && p.Suggestions != "" {
 		b.WriteString(">\n")
 	}
-	if ev.Suggestions != "" {
-		fmt.Fprintf(b, "> *Improvement suggestions:* %s\n", quoted(ev.Suggestions))
+	if p.Suggestions != "" {
+		fmt.Fprintf(b, "> *Improvement suggestions:* %s\n", quoted(p.Suggestions))
 	}
-	if ev.Explanation != "" || ev.Suggestions != "" {
+	if p.Explanation != "" || p.Suggestions != "" {
 		b.WriteString("\n")
 	}
 }
 
-func (r *report) outcome(b *strings.Builder, ev engine.Event) {
+func (r *report) outcome(b *strings.Builder, p engine.Final) {
 	var parts []string
 	switch {
-	case ev.Cancelled:
+	case p.Cancelled:
 		parts = append(parts, "The run was cancelled.")
-	case ev.Forced:
+	case p.Forced:
 		parts = append(parts, "The final answer was forced.")
 	default:
 		parts = append(parts, "The final answer was given by the reasoning model.")
 	}
-	if ev.Label != "" {
-		parts = append(parts, "Its self-evaluation: "+inline(ev.Label)+".")
+	if p.Label != "" {
+		parts = append(parts, "Its self-evaluation: "+inline(p.Label)+".")
 	}
-	if len(ev.Citations) > 0 {
-		parts = append(parts, "It cites "+numberList(ev.Citations)+".")
+	if len(p.Citations) > 0 {
+		parts = append(parts, "It cites "+numberList(p.Citations)+".")
 	}
 	fmt.Fprintf(b, "%s\n\n", strings.Join(parts, " "))
 }

@@ -13,6 +13,12 @@ import (
 
 func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, docs []string, docLine []int) {
 	b := t.Blocks[i]
+	if b.Kind == KindNote {
+		lines = append(lines, "")
+		lines = append(lines, r.note(b, w)...)
+		fit(lines, w)
+		return lines, nil, nil
+	}
 	title := fmt.Sprintf("Step %d", b.Step)
 	if b.Kind == KindSupplement {
 		title = "Reflection supplement"

@@ -28,6 +28,8 @@ const (
 	KindStep = fold.KindStep
 	// KindSupplement is the reflection's multi-source retrieval.
 	KindSupplement = fold.KindSupplement
+	// KindNote is a gate, rewrite or refinement outside the steps.
+	KindNote = fold.KindNote
 )
 
 // New returns an empty trajectory.

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/prefrag/prefrag/engine"
+)
+
+// finalBlock prints the final answer, its sources and the run's counts.
+func finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
+	fmt.Fprintln(w, "\n────────")
+	status := ""
+	if p.Forced {
+		status = " (forced at the step limit)"
+	}
+	if p.Cancelled {
+		status = " (cancelled; best partial answer)"
+	}
+	switch answer := strings.TrimSpace(clean(p.Answer)); {
+	case answer == "" && p.Cancelled:
+		fmt.Fprintln(w, "Cancelled before any answer.")
+	case answer == "":
+		fmt.Fprintf(w, "Final answer%s: none (the model gave no answer)\n", status)
+	default:
+		fmt.Fprintf(w, "Final answer%s:\n%s\n", status, indent(answer, "  "))
+	}
+	if len(p.InvalidCitations) > 0 {
+		fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", p.InvalidCitations)
+	}
+	sourceList(w, ev.Time, p)
+	if c := p.Counts; c != nil {
+		fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
+			c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
+			c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)
+	}
+}
+
+// gateLine prints the retrieval gate's decision and why, then the queries
+// it asks for or the heuristic answer it drafted.
+func gateLine(w io.Writer, p engine.Gate) {
+	decision := "no retrieval needed"
+	if p.Retrieve {
+		decision = "retrieval needed"
+	}
+	if p.Analysis != "" {
+		decision += " — " + hang(p.Analysis)
+	}
+	fmt.Fprintf(w, "Gate: %s\n", decision)
+	if len(p.Queries) > 0 {
+		qs := make([]string, len(p.Queries))
+		for i, q := range p.Queries {
+			qs[i] = fmt.Sprintf("%q", clean(q))
+		}
+		fmt.Fprintf(w, "      queries: %s\n", strings.Join(qs, ", "))
+	}
+	if p.HeuristicAnswer != "" {
+		fmt.Fprintf(w, "      heuristic answer: %s\n", subHang(p.HeuristicAnswer))
+	}
+}
+
+// stepList is " of steps 1, 2" for a refinement's refined steps.
+func stepList(steps []int) string {
+	if len(steps) == 0 {
+		return ""
+	}
+	parts := make([]string, len(steps))
+	for i, n := range steps {
+		parts[i] = fmt.Sprint(n)
+	}
+	noun := " of steps "
+	if len(steps) == 1 {
+		noun = " of step "
+	}
+	return noun + strings.Join(parts, ", ")
+}

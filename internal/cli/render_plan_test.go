@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+)
+
+// The gate, refinement and rewrite events render as short blocks with
+// their untrusted text sanitised; an unknown type prints nothing.
+func TestRenderGateRefinementRewrite(t *testing.T) {
+	h := engine.Header{Session: "s", Seq: 3, Time: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC), Step: 2}
+	cases := []struct {
+		name      string
+		ev        engine.Event
+		want, not []string
+		lines     int
+	}{
+		{"gate retrieve", engine.NewEvent(h, engine.Gate{Retrieve: true, Analysis: "needs facts\nabout X", Queries: []string{"who is X", "X \x1b[31mred"}}),
+			[]string{"Gate: retrieval needed — needs facts", "\n      about X", `queries: "who is X", "X red"`}, []string{"\x1b"}, 3},
+		{"gate no retrieval", engine.NewEvent(h, engine.Gate{HeuristicAnswer: "Paris", Queries: nil}),
+			[]string{"Gate: no retrieval needed", "heuristic answer: Paris"}, []string{"queries"}, 2},
+		{"refinement", engine.NewEvent(h, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1, 2}}),
+			[]string{"[2] Refinement: observations of steps 1, 2 cut from 9000 to 3000 characters"}, nil, 1},
+		{"rewrite", engine.NewEvent(h, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was Sørensen's wife?"}),
+			[]string{"Rewritten question: Who was Sørensen's wife?", "(was: and his wife?)"}, nil, 2},
+		{"unknown type", engine.Event{Type: "from_the_future", Step: 1}, nil, nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			textRenderer{}.render(&b, c.ev)
+			out := b.String()
+			for _, s := range c.want {
+				if !strings.Contains(out, s) {
+					t.Errorf("%q lacks %q", out, s)
+				}
+			}
+			for _, s := range c.not {
+				if strings.Contains(out, s) {
+					t.Errorf("%q has %q", out, s)
+				}
+			}
+			if n := strings.Count(out, "\n"); n != c.lines {
+				t.Errorf("%d lines, want %d: %q", n, c.lines, out)
+			}
+		})
+	}
+}

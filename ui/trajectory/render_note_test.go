@@ -1,0 +1,38 @@
+package trajectory
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prefrag/prefrag/engine"
+)
+
+// Gate, rewrite and refinement show as one dim field each, their text on
+// one line and within the width.
+func TestRenderNotes(t *testing.T) {
+	h := func(seq, step int) engine.Header { return engine.Header{Session: "s", Seq: seq, Step: step} }
+	tr := FromEvents([]engine.Event{
+		engine.NewEvent(h(1, 0), engine.SessionStart{Question: "q"}),
+		engine.NewEvent(h(2, 0), engine.Rewrite{Original: "and\nhis?", Rewritten: "Who \x1b[2Jwas?"}),
+		engine.NewEvent(h(3, 0), engine.Gate{Retrieve: true, Queries: []string{"a", "b"}, Analysis: "needs\nfacts"}),
+		engine.NewEvent(h(4, 1), engine.Thought{Text: "t"}),
+		engine.NewEvent(h(5, 2), engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
+		{Type: "from_the_future", Seq: 6, Session: "s"},
+	})
+	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
+	for _, want := range []string{
+		"Rewritten    “Who was?” (was “and his?”)",
+		"Gate         retrieval needed · “a”, “b” — needs facts",
+		"Refined      observations cut from 9000 to 3000 characters to fit the context",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("render has an escape sequence")
+	}
+	checkWidth(t, plainRenderer().Render(tr, View{Width: 30, Upto: -1}).Content(), 30)
+}
