@@ -13,6 +13,7 @@ import (
 
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/llamacpp"
 	"github.com/prefrag/prefrag/llm/ollama"
 	"github.com/prefrag/prefrag/prompts"
@@ -88,9 +89,9 @@ func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
 	}
 	switch s.LLM {
 	case "llamacpp":
-		return llamacpp.New(s.LLMURL, model, llamacpp.WithFirstByteTimeout(t), llamacpp.WithIdleTimeout(t), llamacpp.WithCheckTimeout(check))
+		return llamacpp.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	default:
-		return ollama.New(s.LLMURL, model, ollama.WithFirstByteTimeout(t), ollama.WithIdleTimeout(t), ollama.WithCheckTimeout(check))
+		return ollama.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	}
 }
 

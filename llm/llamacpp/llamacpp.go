@@ -84,34 +84,19 @@ type Client struct {
 	slotsOff   bool // the server rejected a pinned slot
 }
 
-// Option configures a Client's timeouts.
-type Option = transport.Option
-
-// The timeout options, shared by the backends.
-var (
-	// WithFirstByteTimeout bounds the wait for the first streamed event
-	// (default 10 min; zero disables it).
-	WithFirstByteTimeout = transport.WithFirstByteTimeout
-	// WithIdleTimeout bounds the silence between two streamed events
-	// (default 2 min; zero disables it).
-	WithIdleTimeout = transport.WithIdleTimeout
-	// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
-	WithCheckTimeout = transport.WithCheckTimeout
-)
+// Option configures a Client's timeouts: llm.WithFirstByteTimeout,
+// llm.WithIdleTimeout, llm.WithCheckTimeout.
+type Option = llm.Option
 
 // New returns a client for the llama-server at baseURL (default port 8080).
 // model may be empty: llama-server serves one model, and Check then adopts
 // its name. It does not contact the server.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	base, err := transport.ParseBaseURL(baseURL, "8080")
+	ep, err := transport.Open("llamacpp", baseURL, "8080", opts)
 	if err != nil {
-		return nil, fmt.Errorf("llamacpp: %s", strings.ReplaceAll(err.Error(), baseURL, llm.RedactURL(baseURL)))
+		return nil, err
 	}
-	t := transport.DefaultTimeouts()
-	for _, o := range opts {
-		o(&t)
-	}
-	return &Client{base: base, addr: llm.RedactURL(base.String()), http: transport.NewHTTPClient(t.Dial), timeouts: t, model: strings.TrimSpace(model)}, nil
+	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, model: strings.TrimSpace(model)}, nil
 }
 
 // Model is the model name given, or the server's once Check has run.

@@ -329,9 +329,9 @@ func TestStallTimeouts(t *testing.T) {
 		wantMsg  string
 	}{
 		{"idle between events", []fakellm.Option{fakellm.ChunkDelay(400 * time.Millisecond)},
-			[]Option{WithIdleTimeout(100 * time.Millisecond)}, "a", "stalled"},
+			[]Option{llm.WithIdleTimeout(100 * time.Millisecond)}, "a", "stalled"},
 		{"no first event", []fakellm.Option{fakellm.Latency(time.Minute)},
-			[]Option{WithFirstByteTimeout(100 * time.Millisecond)}, "", "no answer within"},
+			[]Option{llm.WithFirstByteTimeout(100 * time.Millisecond)}, "", "no answer within"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -353,7 +353,7 @@ func TestStallTimeouts(t *testing.T) {
 // evaluated do not start the idle limit; only streamed bytes do.
 func TestSlowPromptAfterEarlyHeaders(t *testing.T) {
 	srv := fakellm.New(t, answer("a b c"), fakellm.EarlyHeaders(), fakellm.Latency(600*time.Millisecond))
-	c := newClient(t, srv.URL(), WithIdleTimeout(300*time.Millisecond), WithFirstByteTimeout(10*time.Second))
+	c := newClient(t, srv.URL(), llm.WithIdleTimeout(300*time.Millisecond), llm.WithFirstByteTimeout(10*time.Second))
 	resp, err := c.Generate(context.Background(), llm.Request{Prompt: "p"}, nil)
 	if err != nil || resp.Text != "a b c" {
 		t.Fatalf("Generate = %q, %v", resp.Text, err)
@@ -412,7 +412,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := New(tt.url, tt.model, WithCheckTimeout(300*time.Millisecond))
+			c, err := New(tt.url, tt.model, llm.WithCheckTimeout(300*time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
 			}

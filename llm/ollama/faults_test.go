@@ -80,7 +80,7 @@ func TestPasswordNeverInErrors(t *testing.T) {
 		{"unreachable", withPW(fakellm.ClosedURL(t)), nil},
 		{"not Ollama", withPW(notFoundServer(t).URL), nil},
 		{"server error", withPW(authSrv.URL), nil},
-		{"no first byte", withPW(hang.URL()), []Option{WithFirstByteTimeout(100 * time.Millisecond)}},
+		{"no first byte", withPW(hang.URL()), []Option{llm.WithFirstByteTimeout(100 * time.Millisecond)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -66,44 +66,28 @@ type Client struct {
 	timeouts transport.Timeouts
 }
 
-// Option configures a Client's timeouts.
-type Option = transport.Option
-
-// The timeout options, shared by the backends.
-var (
-	// WithFirstByteTimeout bounds the wait for the first streamed chunk
-	// (default 10 min; zero disables it).
-	WithFirstByteTimeout = transport.WithFirstByteTimeout
-	// WithIdleTimeout bounds the silence between two streamed chunks
-	// (default 2 min; zero disables it).
-	WithIdleTimeout = transport.WithIdleTimeout
-	// WithCheckTimeout bounds a whole Check or Digest call (default 10 s).
-	WithCheckTimeout = transport.WithCheckTimeout
-)
+// Option configures a Client's timeouts: llm.WithFirstByteTimeout,
+// llm.WithIdleTimeout, llm.WithCheckTimeout.
+type Option = llm.Option
 
 // New returns a client for the server at baseURL ("http://host:port", or a
 // bare "host[:port]" as OLLAMA_HOST allows; the default port is 11434). It
 // does not contact the server: call Check for that.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	base, err := transport.ParseBaseURL(baseURL, "11434")
+	ep, err := transport.Open("ollama", baseURL, "11434", opts)
 	if err != nil {
-		return nil, fmt.Errorf("ollama: %s", strings.ReplaceAll(err.Error(), baseURL, llm.RedactURL(baseURL)))
+		return nil, err
 	}
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("ollama: no model given — pass --model NAME (see `ollama list`)")
 	}
-	t := transport.DefaultTimeouts()
-	for _, o := range opts {
-		o(&t)
-	}
-	hc := transport.NewHTTPClient(t.Dial)
 	return &Client{
-		base:     base,
-		addr:     llm.RedactURL(base.String()),
+		base:     ep.Base,
+		addr:     ep.Addr,
 		model:    model,
-		api:      api.NewClient(base, hc),
-		http:     hc,
-		timeouts: t,
+		api:      api.NewClient(ep.Base, ep.HTTP),
+		http:     ep.HTTP,
+		timeouts: ep.Timeouts,
 	}, nil
 }
 

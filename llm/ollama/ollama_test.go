@@ -244,9 +244,9 @@ func TestStallTimeouts(t *testing.T) {
 		wantMsg  string
 	}{
 		{"idle between chunks", []fakellm.Option{fakellm.ChunkDelay(400 * time.Millisecond)},
-			[]Option{WithIdleTimeout(100 * time.Millisecond), WithFirstByteTimeout(5 * time.Second)}, "a", "stalled"},
+			[]Option{llm.WithIdleTimeout(100 * time.Millisecond), llm.WithFirstByteTimeout(5 * time.Second)}, "a", "stalled"},
 		{"no first chunk", []fakellm.Option{fakellm.Latency(time.Minute)},
-			[]Option{WithFirstByteTimeout(100 * time.Millisecond)}, "", "no answer within"},
+			[]Option{llm.WithFirstByteTimeout(100 * time.Millisecond)}, "", "no answer within"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -306,7 +306,7 @@ func TestCheck(t *testing.T) {
 		{"present", srv.URL(), "qwen3:8b", nil, func(err error) bool { return err == nil }},
 		{"implicit latest", srv.URL(), "llama3.2:latest", nil, func(err error) bool { return err == nil }},
 		{"missing", srv.URL(), "mistral", nil, func(err error) bool { return errors.Is(err, llm.ErrModelNotFound) }},
-		{"no answer", silentServer(t), "qwen3:8b", []Option{WithCheckTimeout(200 * time.Millisecond)},
+		{"no answer", silentServer(t), "qwen3:8b", []Option{llm.WithCheckTimeout(200 * time.Millisecond)},
 			func(err error) bool { return errors.Is(err, llm.ErrUnreachable) }},
 	}
 	for _, tt := range tests {
