@@ -51,27 +51,15 @@ func sourceList(w io.Writer, at time.Time, p engine.Final) {
 	if len(p.Sources) == 0 {
 		return
 	}
-	cited := map[int]bool{}
-	for _, n := range p.Citations {
-		cited[n] = true
-	}
 	heading := "Sources:"
 	if len(p.Citations) == 0 {
 		heading = "Documents in the context (the answer cites none):"
 	}
 	fmt.Fprintln(w, heading)
-	restHeaded := len(p.Citations) == 0
-	for i, d := range p.Sources {
-		num := 0
-		switch {
-		case i < len(p.SourceNums):
-			num = p.SourceNums[i]
-		case i < len(p.Citations):
-			num = p.Citations[i] // sessions stored before source_nums
-		}
-		if !cited[num] && !restHeaded {
+	for _, ls := range p.SourceList() {
+		d, num := ls.Doc, ls.Num
+		if ls.FirstUncited {
 			fmt.Fprintln(w, "Also in the context, not cited:")
-			restHeaded = true
 		}
 		lead := "  -"
 		if num > 0 {

@@ -48,27 +48,16 @@ func (r *Renderer) sources(f *engine.Event, w int) []string {
 	if len(f.Sources) == 0 {
 		return nil
 	}
-	cited := map[int]bool{}
-	for _, n := range f.Citations {
-		cited[n] = true
-	}
 	label := "Sources"
 	if len(f.Citations) == 0 {
 		label = "Sources (none cited)"
 	}
 	out := []string{r.st.FieldLabel.Render(label)}
-	restHeaded := len(f.Citations) == 0
-	for i, d := range f.Sources {
-		num := 0
-		switch {
-		case i < len(f.SourceNums):
-			num = f.SourceNums[i]
-		case i < len(f.Citations):
-			num = f.Citations[i] // sessions stored before source_nums
-		}
-		if !cited[num] && !restHeaded {
+	final := engine.Final{Sources: f.Sources, Citations: f.Citations, SourceNums: f.SourceNums}
+	for _, ls := range final.SourceList() {
+		d, num := ls.Doc, ls.Num
+		if ls.FirstUncited {
 			out = append(out, r.st.FieldLabel.Render("Also in the context, not cited"))
-			restHeaded = true
 		}
 		where := termtext.Line(d.Ref())
 		if where == "" {
@@ -86,7 +75,7 @@ func (r *Renderer) sources(f *engine.Event, w int) []string {
 			lead = fmt.Sprintf("  [%d] ", num)
 		}
 		st := r.st.Text
-		if !cited[num] {
+		if !ls.Cited {
 			st = r.st.Dim
 		}
 		out = append(out, lead+st.Render(truncate(title, w-len(lead))))
