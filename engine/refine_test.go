@@ -197,3 +197,16 @@ func TestPromptBudget(t *testing.T) {
 		})
 	}
 }
+
+func TestRefineBudgetValidated(t *testing.T) {
+	for _, tt := range []struct {
+		pct int
+		ok  bool
+	}{{0, true}, {10, true}, {85, true}, {100, true}, {9, false}, {101, false}, {-1, false}} {
+		s := DefaultSettings()
+		s.RefineBudget = tt.pct
+		if err := s.Validate(); (err == nil) != tt.ok || (err != nil && !strings.Contains(err.Error(), "refine_budget")) {
+			t.Errorf("refine_budget %d: %v", tt.pct, err)
+		}
+	}
+}
