@@ -137,6 +137,8 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.MaxOutputTokens })},
 	{Key: "max_doc_chars", Flag: "max-doc-chars", Help: "most characters of one document put in a prompt; longer ones are cut on a sentence or word boundary (0: no cap)",
 		field: es(func(s *engine.Settings) any { return &s.MaxDocChars })},
+	{Key: "refine_budget", Flag: "refine-budget", Help: "percent of the context a step's prompt plus its generation limit may use before earlier observations are refined into a note (10-100)", Manifest: true,
+		field: es(func(s *engine.Settings) any { return &s.RefineBudget })},
 	{Key: "temperature", Flag: "temperature", Help: "sampling temperature", Setup: true, Manifest: true,
 		field: es(func(s *engine.Settings) any { return &s.Temperature })},
 	{Key: "top_p", Flag: "top-p", Help: "nucleus sampling top_p", Setup: true, Manifest: true,

@@ -183,7 +183,7 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 			&c.Settings.Corpora, &c.Settings.NeverLeave, &c.Settings.K, &c.Settings.MaxSteps, &c.Settings.MaxReflections,
 			&c.Settings.JudgeFirst, &c.Settings.NumCtx, &c.Settings.MaxOutputTokens, &c.Settings.MaxDocChars, &c.Settings.Temperature,
 			&c.Settings.TopP, &c.Settings.Seed, &c.Settings.AnswerStyle, &c.Settings.PerSourceTools, &c.Settings.Web,
-			&c.Settings.WebOnly, &c.Settings.WebEngine} {
+			&c.Settings.WebOnly, &c.Settings.WebEngine, &c.Settings.RefineBudget} {
 			if p == f {
 				inEngine = true
 			}
@@ -196,7 +196,7 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 		}
 	}
 	got := ManifestOptions(engine.DefaultSettings())
-	want := `{"max_output_tokens":1024,"num_ctx":16384,"seed":null,"temperature":0.1,"top_p":0.9}`
+	want := `{"max_output_tokens":1024,"num_ctx":16384,"refine_budget":85,"seed":null,"temperature":0.1,"top_p":0.9}`
 	if b, _ := json.Marshal(got); string(b) != want {
 		t.Errorf("manifest options %s, want %s", b, want)
 	}

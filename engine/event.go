@@ -153,6 +153,8 @@ type Counts struct {
 	OutputTokens        int `json:"output_tokens"`
 	Reflections         int `json:"reflections"`
 	Switches            int `json:"switches"`
+	// Refinements counts observation refinements under the context budget.
+	Refinements int `json:"refinements,omitempty"`
 	// Wall time per phase, milliseconds.
 	LLMMillis       int64 `json:"llm_ms"`
 	RetrievalMillis int64 `json:"retrieval_ms"`

@@ -148,7 +148,7 @@ type Gate struct {
 }
 
 // Refinement is an observation refinement under the context budget
-// ("refinement", CONTRACT.md). Nothing emits it yet.
+// ("refinement", CONTRACT.md), emitted by refine.go.
 type Refinement struct {
 	BeforeChars int   `json:"before_chars"`
 	AfterChars  int   `json:"after_chars"`

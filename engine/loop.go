@@ -25,6 +25,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 	if r.head, err = r.p.StepHead(data); err != nil {
 		return &FatalError{Err: err}
 	}
+	r.rs.refineOn = m.Refine
 	hard := r.s.MaxSteps + 1
 	consumed, reflections := 0, 0
 	for consumed < hard {
@@ -65,6 +66,9 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 // step runs one reasoning call, with one corrective retry for output that
 // has neither an action nor an answer.
 func (r *run) step(ctx context.Context) (StepOutput, error) {
+	if err := r.fitBudget(ctx, ""); err != nil {
+		return StepOutput{}, err
+	}
 	prompt := r.head + r.scratch.String()
 	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
 	if err != nil {
@@ -119,6 +123,9 @@ func (r *run) forcedAnswer(ctx context.Context) error {
 	}
 	r.turn++
 	r.forced = true
+	if err := r.fitBudget(ctx, suffix); err != nil {
+		return err
+	}
 	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeForced, Prompt: r.head + r.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, r.turn)
 	if err != nil {
 		return err

@@ -50,6 +50,7 @@ type run struct {
 	warnedCtx  bool
 	lastAnswer *StepOutput
 	forced     bool
+	rs         refineState
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -91,7 +92,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	onToken := func(delta string) {
 		r.emit(Event{Type: EventToken, Step: step, Role: role, Text: delta})
 	}
-	if req.Purpose == llm.PurposeJudge {
+	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine {
 		onToken = nil
 	}
 	if req.Options.NumPredict == 0 {
@@ -104,6 +105,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		resp, err = model.Generate(ctx, req, onToken)
 		r.counts.LLMMillis += time.Since(t0).Milliseconds()
 		r.countCall(req.Purpose, resp)
+		r.notePrompt(req, resp)
 		if err == nil || ctx.Err() != nil {
 			break
 		}
@@ -147,6 +149,7 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 		r.counts.JudgeCalls++
 	case llm.PurposeForced:
 		r.counts.ForcedCalls++
+	case llm.PurposeRefine: // counted as Refinements
 	default:
 		r.counts.StepCalls++
 	}
@@ -159,6 +162,7 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 // error: it is reported as an error event and as a note for the model.
 func (r *run) search(ctx context.Context, step int, src Source, query string) ([]Document, string, error) {
 	t0 := time.Now()
+	r.rs.lastQuery = query
 	docs, err := src.Search(ctx, query, r.s.K)
 	r.counts.RetrievalMillis += time.Since(t0).Milliseconds()
 	if ctx.Err() != nil {
@@ -284,7 +288,9 @@ func (r *run) appendObservation(obs []prompts.ObservedDoc, notes []string, docs 
 		return &FatalError{Err: err}
 	}
 	r.scratch.WriteString("\nObservation: ")
+	start := r.scratch.Len()
 	r.scratch.WriteString(text)
+	r.recordObservation(start)
 	if len(obs) > 0 {
 		block, _ := r.p.Observation(prompts.ObservationData{Docs: obs})
 		r.obtained.WriteString(block)

@@ -65,6 +65,10 @@ type Settings struct {
 	// MaxDocChars caps how much of one document enters a prompt (step and
 	// judge alike); 0 means no cap. See doccap.go.
 	MaxDocChars int `json:"max_doc_chars"`
+	// RefineBudget is the share of the context (percent, 0: the default
+	// DefaultRefineBudget) a step's prompt plus its generation limit may use
+	// before earlier observations are refined (strategies with Refine).
+	RefineBudget int `json:"refine_budget,omitempty"`
 }
 
 // Why a run searches the corpora it searches (Settings.CorpusChoice).
@@ -92,6 +96,7 @@ func DefaultSettings() Settings {
 		AnswerStyle:     StyleConcise,
 		MaxOutputTokens: DefaultMaxOutputTokens,
 		MaxDocChars:     DefaultMaxDocChars,
+		RefineBudget:    DefaultRefineBudget,
 	}
 }
 
@@ -206,6 +211,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MaxDocChars != 0 && (s.MaxDocChars < MinDocChars || s.MaxDocChars > MaxDocCharsLimit) {
 		bad("max_doc_chars", "must be 0 (no cap) or between %d and %d, not %d", MinDocChars, MaxDocCharsLimit, s.MaxDocChars)
+	}
+	if s.RefineBudget != 0 && (s.RefineBudget < 10 || s.RefineBudget > 100) {
+		bad("refine_budget", "must be 0 (the default, %d) or between 10 and 100, not %d", DefaultRefineBudget, s.RefineBudget)
 	}
 	if len(errs) > 0 {
 		return &SettingsError{Fields: errs}

@@ -14,6 +14,7 @@ const (
 	StrategyPrefRAGNoJudge      = "prefrag-no-judge"
 	StrategyPrefRAGNoReflection = "prefrag-no-reflection"
 	StrategyPrefRAGDirect       = "prefrag-direct"
+	StrategyPrefRAGNoORS        = "prefrag-no-ors"
 	StrategyReAct               = "react"
 	StrategyReActMix            = "react-mix"
 	StrategyNoRetrieval         = "no-retrieval"
@@ -67,6 +68,10 @@ type Strategy struct {
 	// Preference: state the source preference in the step prompt
 	// (PrefRAG-Direct).
 	Preference bool
+	// Refine: refine earlier observations into a note when the prompt
+	// would pass the context budget (MSPR's ORS, refine.go); without it a
+	// run only warns.
+	Refine bool
 	// EvalDefault: one of the paper's Table 1 rows `prefrag eval` runs when
 	// no --strategies is given.
 	EvalDefault bool
@@ -86,9 +91,11 @@ var strategyTable = []Strategy{
 	// Preference only stated in the prompt; the model picks the tool.
 	{Name: StrategyPrefRAGDirect, Label: "PrefRAG-Direct", Loop: true, Retrieval: RetrievalChosen, Reflect: true, Preference: true},
 	// "w/o Pref-AR": the preferred source answers every action, no judge.
-	{Name: StrategyPrefRAGNoJudge, Label: "PrefRAG w/o Pref-AR", Loop: true, Retrieval: RetrievalPreferred, Reflect: true},
-	{Name: StrategyPrefRAGNoReflection, Label: "PrefRAG w/o self-reflection", Loop: true, Retrieval: RetrievalPreferred, Judge: true},
-	{Name: StrategyPrefRAG, Label: "PrefRAG", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, EvalDefault: true},
+	{Name: StrategyPrefRAGNoJudge, Label: "PrefRAG w/o Pref-AR", Loop: true, Retrieval: RetrievalPreferred, Reflect: true, Refine: true},
+	{Name: StrategyPrefRAGNoReflection, Label: "PrefRAG w/o self-reflection", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Refine: true},
+	// "w/o ORS": no observation refinement; over the budget it only warns.
+	{Name: StrategyPrefRAGNoORS, Label: "PrefRAG w/o ORS", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true},
+	{Name: StrategyPrefRAG, Label: "PrefRAG", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, Refine: true, EvalDefault: true},
 }
 
 // Strategies lists the strategy table in the paper's row order.

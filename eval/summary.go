@@ -54,6 +54,8 @@ type Row struct {
 	// SupportN questions that mark supporting paragraphs.
 	SupportRecall float64 `json:"support_recall"`
 	SupportN      int     `json:"support_n"`
+	// Refinements counts observation refinements under the context budget.
+	Refinements int `json:"refinements"`
 }
 
 // StrategyLabel is the paper's name of a strategy (the strategy table's
@@ -137,6 +139,7 @@ func summarizeRows(strategy string, recs []Record) Row {
 		row.PromptTokens += c.PromptTokens
 		row.CachedTokens += c.CachedPromptTokens
 		row.OutputTokens += c.OutputTokens
+		row.Refinements += c.Refinements
 		if r.Forced {
 			row.Forced++
 		}
@@ -328,6 +331,7 @@ func (d DatasetSummary) write(b *strings.Builder, info RunInfo) {
 			r.LLMCalls, r.StepCalls, r.JudgeCalls, r.ForcedCalls, r.PromptTokens, r.CachedTokens, r.OutputTokens,
 			r.WallP50, r.WallP90, r.Forced, recall)
 	}
+	d.writeRefinements(b)
 }
 
 // deltaPct writes a difference of percentages as the paper does: its

@@ -35,6 +35,7 @@ func summaryFixture() []Record {
 	}
 	recs[0].SupportRecall = &half
 	recs[0].Forced = true
+	recs[1].Counts.Refinements = 2
 	for i := 7; i < len(recs); i++ {
 		recs[i].Metric = MetricYesNo
 	}

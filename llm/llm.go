@@ -23,6 +23,7 @@ const (
 	PurposeJudge  Purpose = "judge"
 	PurposeForced Purpose = "forced"
 	PurposeAnswer Purpose = "answer" // single-shot baselines
+	PurposeRefine Purpose = "refine" // observation refinement under the context budget
 )
 
 // Options are the sampling settings sent with every request.

@@ -31,9 +31,10 @@ const (
 	Answer        = "answer"
 	FormatConcise = "answer_format_concise"
 	FormatReport  = "answer_format_report"
+	Refine        = "refine"
 )
 
-var names = []string{Step, Judge, Forced, Corrective, Observation, Answer, FormatConcise, FormatReport}
+var names = []string{Step, Judge, Forced, Corrective, Observation, Answer, FormatConcise, FormatReport, Refine}
 
 // ErrTemplate is matched by template loading and rendering failures.
 var ErrTemplate = errors.New("prompt template")

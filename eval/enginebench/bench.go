@@ -133,6 +133,7 @@ func (b *Bench) add(c engine.Counts) {
 	b.calls.ForcedCalls += c.ForcedCalls
 	b.calls.LocalRetrievals += c.LocalRetrievals
 	b.calls.WebRetrievals += c.WebRetrievals
+	b.calls.Refinements += c.Refinements
 }
 
 // reset forgets what was measured so far (after a warm-up).
@@ -156,6 +157,8 @@ type Result struct {
 	Local     int    `json:"local_retrievals"`
 	Web       int    `json:"web_retrievals"`
 	Events    int    `json:"events"`
+	// Refinements counts observation refinements (context budget).
+	Refinements int `json:"refinements"`
 
 	Wall      time.Duration `json:"wall_ns"`
 	Model     time.Duration `json:"model_ns"`
@@ -189,7 +192,7 @@ func (b *Bench) Result() Result {
 	runtime.ReadMemStats(&end)
 	r := Result{Strategy: b.s.Strategy, Questions: len(b.cfg.Questions), Runs: b.runs,
 		LLMCalls: b.calls.LLMCalls, StepCalls: b.calls.StepCalls, Judge: b.calls.JudgeCalls, Forced: b.calls.ForcedCalls,
-		Local: b.calls.LocalRetrievals, Web: b.calls.WebRetrievals, Events: b.events,
+		Local: b.calls.LocalRetrievals, Web: b.calls.WebRetrievals, Events: b.events, Refinements: b.calls.Refinements,
 		Wall: b.wall, Model: b.model.spent}
 	for _, s := range b.srcs {
 		r.Retrieval += s.spent
@@ -258,6 +261,9 @@ func (m *timedModel) Generate(ctx context.Context, req llm.Request, onToken llm.
 		return llm.Response{}, err
 	}
 	text := cutAtStop(m.oracle.Reply(req.Prompt, len(req.Schema) > 0), req.Stop)
+	if req.Purpose == llm.PurposeRefine {
+		text = refineNote(req.Prompt)
+	}
 	resp := llm.Response{Text: text, Model: "oracle", PromptTokens: approxTokens(req.Prompt), OutputTokens: approxTokens(text), DoneReason: "stop"}
 	spent := time.Since(t0)
 	m.mu.Lock()

@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+)
+
+// Observation refinement under the context budget (MSPR's Observation
+// Refinement Strategy). Before a reasoning call whose prompt would pass the
+// budget, the earlier observations (all but the newest) are condensed by
+// the model into one note; the newest observation stays byte for byte.
+// A refinement rewrites earlier text, so the server's prompt cache is
+// reused only up to the first refined observation once: every earlier
+// observation not yet refined is condensed at once, leaving room for the
+// remaining steps, so it happens rarely. When even that cannot fit, the
+// oldest notes are dropped, each with a non-fatal error event.
+
+// DefaultRefineBudget is the share of the context (percent) a prompt plus
+// its generation limit may use before earlier observations are refined.
+const DefaultRefineBudget = 85
+
+// charsPerToken is the fallback token estimate (runes/4, rounded up) for
+// text the server has not counted.
+const charsPerToken = 4
+
+// Texts that replace refined or dropped observations in the scratchpad.
+const (
+	refinedAway = "(condensed into the note above)\n"
+	droppedNote = "(earlier notes dropped to fit the context)\n"
+)
+
+// obsSpan is one observation's text in the scratchpad, [start, end).
+type obsSpan struct {
+	step       int
+	start, end int
+	refined    bool // the text is a refinement note (or refinedAway)
+	note       bool // the text is a note that may be dropped
+	dropped    bool
+}
+
+// refineState is the run's bookkeeping for the context budget.
+type refineState struct {
+	refineOn     bool
+	spans        []obsSpan
+	lastQuery    string
+	lastPrompt   string
+	lastTokens   int
+	warnedBudget bool
+}
+
+// PromptBudget is the most tokens a prompt may use: RefineBudget percent
+// of the context minus the generation limit of a step; 0 when the context
+// is unknown.
+func (s Settings) PromptBudget() int {
+	c := s.ContextTokens()
+	if c <= 0 {
+		return 0
+	}
+	pct := s.RefineBudget
+	if pct <= 0 {
+		pct = DefaultRefineBudget
+	}
+	return max(c*pct/100-s.OutputLimit(false), 0)
+}
+
+// EstimateTokens is the fallback token estimate: runes/4, rounded up.
+func EstimateTokens(s string) int {
+	return (len([]rune(s)) + charsPerToken - 1) / charsPerToken
+}
+
+// notePrompt remembers the server's token count of a reasoning prompt, the
+// base of the next estimate.
+func (r *run) notePrompt(req llm.Request, resp llm.Response) {
+	if req.Purpose != llm.PurposeStep && req.Purpose != llm.PurposeForced {
+		return
+	}
+	if resp.PromptTokens > 0 {
+		r.rs.lastPrompt, r.rs.lastTokens = req.Prompt, resp.PromptTokens
+	}
+}
+
+// estimate is the prompt's size in tokens: the server's count of the last
+// reasoning prompt when this one extends it, plus runes/4 for what was
+// added; runes/4 for the whole prompt otherwise.
+func (r *run) estimate(prompt string) int {
+	if r.rs.lastTokens > 0 && strings.HasPrefix(prompt, r.rs.lastPrompt) {
+		return r.rs.lastTokens + EstimateTokens(prompt[len(r.rs.lastPrompt):])
+	}
+	return EstimateTokens(prompt)
+}
+
+// recordObservation notes where an observation's text sits in the
+// scratchpad.
+func (r *run) recordObservation(start int) {
+	r.rs.spans = append(r.rs.spans, obsSpan{step: r.turn, start: start, end: r.scratch.Len()})
+}
+
+// fitBudget runs before a reasoning call whose prompt is head + scratchpad
+// + suffix: over the budget it refines the earlier observations (or, for a
+// strategy without refinement, warns once), then drops the oldest notes
+// while the prompt still does not fit.
+func (r *run) fitBudget(ctx context.Context, suffix string) error {
+	budget := r.s.PromptBudget()
+	if budget <= 0 {
+		return nil
+	}
+	size := func() int { return r.estimate(r.head + r.scratch.String() + suffix) }
+	est := size()
+	if est <= budget {
+		return nil
+	}
+	if !r.rs.refineOn {
+		if !r.rs.warnedBudget {
+			r.rs.warnedBudget = true
+			r.warn(r.turn, "", fmt.Sprintf("the prompt (about %d tokens) passes the context budget of %d tokens; strategy %s does not refine observations", est, budget, r.s.Strategy))
+		}
+		return nil
+	}
+	if err := r.refine(ctx); err != nil {
+		return err
+	}
+	for est = size(); est > budget; est = size() {
+		if !r.dropOldestNote() {
+			break
+		}
+		r.warn(r.turn, "", fmt.Sprintf("even refined, the observations do not fit the context budget of %d tokens: the oldest refined note was dropped", budget))
+	}
+	if est > budget && !r.rs.warnedBudget {
+		r.rs.warnedBudget = true
+		r.warn(r.turn, "", fmt.Sprintf("the prompt (about %d tokens) still passes the context budget of %d tokens with only the newest observation left whole", est, budget))
+	}
+	return nil
+}
+
+// refine condenses every earlier observation not yet refined (all but the
+// newest) into one note that replaces the first of them.
+func (r *run) refine(ctx context.Context) error {
+	if len(r.rs.spans) < 2 {
+		return nil
+	}
+	scratch := r.scratch.String()
+	var idx, steps []int
+	var text strings.Builder
+	before := 0
+	for i, sp := range r.rs.spans[:len(r.rs.spans)-1] {
+		if sp.refined {
+			continue
+		}
+		idx = append(idx, i)
+		if len(steps) == 0 || steps[len(steps)-1] != sp.step {
+			steps = append(steps, sp.step)
+		}
+		obs := scratch[sp.start:sp.end]
+		before += len(obs)
+		text.WriteString(obs)
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	prompt, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery, Observations: text.String()})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeRefine, Prompt: prompt, Options: r.options()}, r.turn)
+	if err != nil {
+		return err
+	}
+	note := strings.TrimSpace(textsafe.ForPrompt(resp.Text))
+	if note == "" {
+		r.warn(r.turn, "", "the model returned an empty refinement; the observations were kept as they were")
+		return nil
+	}
+	note = fmt.Sprintf("(note condensed from the observations of steps %s)\n%s\n", joinInts(steps), note)
+	repl := map[int]string{}
+	for j, i := range idx {
+		r.rs.spans[i].refined = true
+		if j == 0 {
+			repl[i] = note
+			r.rs.spans[i].note = true
+		} else {
+			repl[i] = refinedAway
+		}
+	}
+	r.replaceSpans(repl)
+	r.counts.Refinements++
+	r.emit(NewEvent(Header{Step: r.turn}, Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}))
+	return nil
+}
+
+// dropOldestNote replaces the oldest refinement note still in the
+// scratchpad; false when there is none.
+func (r *run) dropOldestNote() bool {
+	for i, sp := range r.rs.spans[:max(len(r.rs.spans)-1, 0)] {
+		if sp.note && !sp.dropped {
+			r.rs.spans[i].dropped = true
+			r.replaceSpans(map[int]string{i: droppedNote})
+			return true
+		}
+	}
+	return false
+}
+
+// replaceSpans rewrites the given observations' texts in the scratchpad and
+// moves the later spans accordingly.
+func (r *run) replaceSpans(repl map[int]string) {
+	old := r.scratch.String()
+	var b strings.Builder
+	pos, shift := 0, 0
+	for i := range r.rs.spans {
+		sp := &r.rs.spans[i]
+		start, end := sp.start, sp.end
+		sp.start += shift
+		sp.end += shift
+		text, ok := repl[i]
+		if !ok {
+			continue
+		}
+		b.WriteString(old[pos:start])
+		b.WriteString(text)
+		pos = end
+		shift += len(text) - (end - start)
+		sp.end = sp.start + len(text)
+	}
+	b.WriteString(old[pos:])
+	r.scratch.Reset()
+	r.scratch.WriteString(b.String())
+}
+
+func joinInts(n []int) string {
+	s := make([]string, len(n))
+	for i, v := range n {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ", ")
+}
