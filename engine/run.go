@@ -50,6 +50,10 @@ type run struct {
 	warnedCtx  bool
 	lastAnswer *StepOutput
 	forced     bool
+	// proxying is set during the retrieval gate's calls (gate.go).
+	proxying bool
+	// seeds are searches run before the loop's first step (gate.go).
+	seeds []string
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -142,10 +146,12 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 
 func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 	r.counts.LLMCalls++
-	switch p {
-	case llm.PurposeJudge:
+	switch {
+	case r.proxying:
+		r.countProxy(resp)
+	case p == llm.PurposeJudge:
 		r.counts.JudgeCalls++
-	case llm.PurposeForced:
+	case p == llm.PurposeForced:
 		r.counts.ForcedCalls++
 	default:
 		r.counts.StepCalls++

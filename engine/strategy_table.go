@@ -89,6 +89,11 @@ var strategyTable = []Strategy{
 	{Name: StrategyPrefRAGNoJudge, Label: "PrefRAG w/o Pref-AR", Loop: true, Retrieval: RetrievalPreferred, Reflect: true},
 	{Name: StrategyPrefRAGNoReflection, Label: "PrefRAG w/o self-reflection", Loop: true, Retrieval: RetrievalPreferred, Judge: true},
 	{Name: StrategyPrefRAG, Label: "PrefRAG", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, EvalDefault: true},
+	// Retrieval gate (gate.go): the proxy model's heuristic answer and
+	// necessity judgment before any search.
+	{Name: StrategySlimPLM, Label: "SlimPLM (prompted)", Retrieval: RetrievalPreferred, run: runSlimPLM},
+	{Name: StrategySmartRAG, Label: "SmartRAG (prompted)", Retrieval: RetrievalPreferred, run: runSmartRAG},
+	{Name: StrategyPrefRAGGated, Label: "PrefRAG + gate", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, run: runPrefRAGGated},
 }
 
 // Strategies lists the strategy table in the paper's row order.
