@@ -21,9 +21,6 @@ func (c *Config) Validate() error {
 	if s.JudgeModel == "" {
 		s.JudgeModel = s.Model
 	}
-	if s.ProxyModel == "" {
-		s.ProxyModel = s.JudgeModel
-	}
 	var fields []engine.FieldError
 	if err := s.Validate(); err != nil {
 		var se *engine.SettingsError
