@@ -129,6 +129,10 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		// The server names its model and slot context only when asked.
 		_ = step.Check(ctx)
 	}
+	proxy, err := a.Proxy(ctx, s, step, judge)
+	if err != nil {
+		return AskResult{}, err
+	}
 	ResolveServed(&s, step, judge)
 	id := req.SessionID
 	if id == "" {
@@ -141,7 +145,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	defer srcs.Close()
 	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
 	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
-	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: srcs.List, Prompts: a.Prompts})
+	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Proxy: proxy, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
 		return AskResult{}, err
 	}

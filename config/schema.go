@@ -107,6 +107,8 @@ var schema = withWebRows([]Setting{
 		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
 	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
+	{Key: "proxy_model", Flag: "proxy-model", Help: "small model for the retrieval gate of slimplm, smartrag, prefrag-gated (default: --judge-model)", Setup: true,
+		field: es(func(s *engine.Settings) any { return &s.ProxyModel })},
 	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama or llamacpp", Setup: true, check: oneOf(llmBackends...),
 		field: es(func(s *engine.Settings) any { return &s.LLM })},
 	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: ollamaURL, check: isURL,

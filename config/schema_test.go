@@ -172,6 +172,7 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 	s := engine.DefaultSettings()
 	seed := 1
 	s.Seed, s.PerSourceTools, s.NeverLeave, s.WebOnly = &seed, true, []string{"x"}, true
+	s.ProxyModel = "x"
 	b, _ := json.Marshal(s)
 	var names map[string]any
 	_ = json.Unmarshal(b, &names)
@@ -183,7 +184,7 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 			&c.Settings.Corpora, &c.Settings.NeverLeave, &c.Settings.K, &c.Settings.MaxSteps, &c.Settings.MaxReflections,
 			&c.Settings.JudgeFirst, &c.Settings.NumCtx, &c.Settings.MaxOutputTokens, &c.Settings.MaxDocChars, &c.Settings.Temperature,
 			&c.Settings.TopP, &c.Settings.Seed, &c.Settings.AnswerStyle, &c.Settings.PerSourceTools, &c.Settings.Web,
-			&c.Settings.WebOnly, &c.Settings.WebEngine, &c.Settings.RefineBudget} {
+			&c.Settings.WebOnly, &c.Settings.WebEngine, &c.Settings.RefineBudget, &c.Settings.ProxyModel} {
 			if p == f {
 				inEngine = true
 			}

@@ -16,6 +16,9 @@ type Config struct {
 	LLM LLM
 	// Judge runs the selection judge; nil means LLM.
 	Judge LLM
+	// Proxy runs the retrieval gate (heuristic answer, necessity judgment,
+	// queries); nil means Judge.
+	Proxy LLM
 	// Sources in preference order: corpora first (the pinned one first),
 	// then web engines.
 	Sources []Source
@@ -40,6 +43,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Judge == nil {
 		cfg.Judge = cfg.LLM
+	}
+	if cfg.Proxy == nil {
+		cfg.Proxy = cfg.Judge
 	}
 	if cfg.Prompts == nil {
 		cfg.Prompts = prompts.MustDefault()

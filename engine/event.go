@@ -155,6 +155,11 @@ type Counts struct {
 	Switches            int `json:"switches"`
 	// Refinements counts observation refinements under the context budget.
 	Refinements int `json:"refinements,omitempty"`
+	// Retrieval gate: calls of the proxy model (also in LLMCalls and the
+	// token totals) and their tokens.
+	ProxyCalls        int `json:"proxy_calls,omitempty"`
+	ProxyPromptTokens int `json:"proxy_prompt_tokens,omitempty"`
+	ProxyOutputTokens int `json:"proxy_output_tokens,omitempty"`
 	// Wall time per phase, milliseconds.
 	LLMMillis       int64 `json:"llm_ms"`
 	RetrievalMillis int64 `json:"retrieval_ms"`

@@ -27,7 +27,11 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 	}
 	r.rs.refineOn = m.Refine
 	hard := r.s.MaxSteps + 1
-	consumed, reflections := 0, 0
+	consumed, err := r.runSeeds(ctx, m, tools)
+	if err != nil {
+		return err
+	}
+	reflections := 0
 	for consumed < hard {
 		r.turn++
 		out, err := r.step(ctx)

@@ -51,6 +51,10 @@ type run struct {
 	lastAnswer *StepOutput
 	forced     bool
 	rs         refineState
+	// proxying is set during the retrieval gate's calls (gate.go).
+	proxying bool
+	// seeds are searches run before the loop's first step (gate.go).
+	seeds []string
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -144,12 +148,14 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 
 func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 	r.counts.LLMCalls++
-	switch p {
-	case llm.PurposeJudge:
+	switch {
+	case r.proxying:
+		r.countProxy(resp)
+	case p == llm.PurposeJudge:
 		r.counts.JudgeCalls++
-	case llm.PurposeForced:
+	case p == llm.PurposeForced:
 		r.counts.ForcedCalls++
-	case llm.PurposeRefine: // counted as Refinements
+	case p == llm.PurposeRefine: // counted as Refinements
 	default:
 		r.counts.StepCalls++
 	}

@@ -34,6 +34,9 @@ func sanitize(ev Event) Event {
 	ev.Discarded = sanitizeIDs(ev.Discarded)
 	ev.Docs = sanitizeDocs(ev.Docs)
 	ev.Sources = sanitizeDocs(ev.Sources)
+	if g, ok := ev.Extra.(Gate); ok {
+		ev.Extra = sanitizeGate(g)
+	}
 	return ev
 }
 
@@ -76,4 +79,20 @@ func sanitizeOutput(o StepOutput) StepOutput {
 	o.Explanation = c(o.Explanation)
 	o.Suggestions = c(o.Suggestions)
 	return o
+}
+
+// sanitizeGate is sanitize for the retrieval gate's payload (model text:
+// the heuristic answer, the analysis and the queries).
+func sanitizeGate(g Gate) Gate {
+	c := textsafe.ForTerminal
+	g.HeuristicAnswer = c(g.HeuristicAnswer)
+	g.Analysis = c(g.Analysis)
+	if g.Queries != nil {
+		qs := make([]string, len(g.Queries))
+		for i, q := range g.Queries {
+			qs[i] = textsafe.OneLine(q)
+		}
+		g.Queries = qs
+	}
+	return g
 }

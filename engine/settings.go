@@ -41,6 +41,10 @@ type Settings struct {
 	// PerSourceTools advertises one Search_<name> tool per source instead of
 	// the single generic Search_Engine (paper Appendix E).
 	PerSourceTools bool `json:"per_source_tools,omitempty"`
+	// ProxyModel writes the retrieval gate's heuristic answer, necessity
+	// judgment and queries (strategies slimplm, smartrag, prefrag-gated);
+	// empty means the judge model.
+	ProxyModel string `json:"proxy_model,omitempty"`
 	// MaxOutputTokens is the generation limit of a reasoning step, forced
 	// or single-shot answer (num_predict / n_predict), further capped at a
 	// quarter of the context; the judge gets at most JudgeOutputTokens.

@@ -96,6 +96,11 @@ var strategyTable = []Strategy{
 	// "w/o ORS": no observation refinement; over the budget it only warns.
 	{Name: StrategyPrefRAGNoORS, Label: "PrefRAG w/o ORS", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true},
 	{Name: StrategyPrefRAG, Label: "PrefRAG", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, Refine: true, EvalDefault: true},
+	// Retrieval gate (gate.go): the proxy model's heuristic answer and
+	// necessity judgment before any search.
+	{Name: StrategySlimPLM, Label: "SlimPLM (prompted)", Retrieval: RetrievalPreferred, run: runSlimPLM},
+	{Name: StrategySmartRAG, Label: "SmartRAG (prompted)", Retrieval: RetrievalPreferred, run: runSmartRAG},
+	{Name: StrategyPrefRAGGated, Label: "PrefRAG + gate", Loop: true, Retrieval: RetrievalPreferred, Judge: true, Reflect: true, Refine: true, run: runPrefRAGGated},
 }
 
 // Strategies lists the strategy table in the paper's row order.

@@ -48,6 +48,10 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 	if err := app.CheckModels(ctx, step, judge); err != nil {
 		return nil, err
 	}
+	proxy, err := a.Proxy(ctx, s, step, judge)
+	if err != nil {
+		return nil, err
+	}
 	app.ResolveServed(&s, step, judge)
 	// Settings are written into every record's session event: no
 	// credentials from the LLM URL.
@@ -78,7 +82,7 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 		srcs.Close()
 		return &Setup{Backend: sessionBackend{a: a}, Settings: s}, nil
 	}
-	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Sources: list, Prompts: a.Prompts})
+	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Proxy: proxy, Sources: list, Prompts: a.Prompts})
 	if err != nil {
 		srcs.Close()
 		return nil, err

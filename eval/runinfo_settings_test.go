@@ -53,6 +53,7 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 		"per_source_tools": func(s *engine.Settings) { s.PerSourceTools = true },
 		"web":              func(s *engine.Settings) { s.Web = engine.WebAuto },
 		"web_engine":       func(s *engine.Settings) { s.WebEngine = "searxng" },
+		"proxy_model":      func(s *engine.Settings) { s.ProxyModel = "proxy" },
 	}
 	keys := config.SetupKeys()
 	var covered []string

@@ -56,6 +56,12 @@ type Row struct {
 	SupportN      int     `json:"support_n"`
 	// Refinements counts observation refinements under the context budget.
 	Refinements int `json:"refinements"`
+	// NoRetrieval counts the questions answered without any retrieval (the
+	// retrieval gate's direct answers; every question of no-retrieval);
+	// NoRetrievalShare is their share in %. ProxyCalls are the gate's calls.
+	NoRetrieval      int     `json:"answered_without_retrieval"`
+	NoRetrievalShare float64 `json:"answered_without_retrieval_pct"`
+	ProxyCalls       int     `json:"proxy_calls"`
 }
 
 // StrategyLabel is the paper's name of a strategy (the strategy table's
@@ -148,11 +154,13 @@ func summarizeRows(strategy string, recs []Record) Row {
 			row.SupportN++
 		}
 		walls = append(walls, r.WallMillis)
+		row.addGate(c)
 	}
 	row.Total = row.TotalLocal + row.TotalWeb
 	row.Acc, row.EM, row.F1 = Percent(acc, len(recs)), Percent(em, len(recs)), Percent(f1, len(recs))
 	row.Avg = Round2((row.Acc + row.F1 + row.EM) / 3)
 	row.SupportRecall = Percent(recall, row.SupportN)
+	row.NoRetrievalShare = Percent(float64(row.NoRetrieval), len(recs))
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 	row.WallP50, row.WallP90 = nearestRank(walls, 0.5), nearestRank(walls, 0.9)
 	return row
@@ -332,6 +340,7 @@ func (d DatasetSummary) write(b *strings.Builder, info RunInfo) {
 			r.WallP50, r.WallP90, r.Forced, recall)
 	}
 	d.writeRefinements(b)
+	gateTable(b, d.Rows)
 }
 
 // deltaPct writes a difference of percentages as the paper does: its

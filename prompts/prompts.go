@@ -31,10 +31,17 @@ const (
 	Answer        = "answer"
 	FormatConcise = "answer_format_concise"
 	FormatReport  = "answer_format_report"
+	// Retrieval gate (SlimPLM, SmartRAG): prompts_gate.go.
+	GateHeuristic = "gate_heuristic"
+	GateNeed      = "gate_need"
+	GateClaims    = "gate_claims"
+	GateRewrite   = "gate_rewrite"
+	GateDecide    = "gate_decide"
 	Refine        = "refine"
 )
 
-var names = []string{Step, Judge, Forced, Corrective, Observation, Answer, FormatConcise, FormatReport, Refine}
+var names = []string{Step, Judge, Forced, Corrective, Observation, Answer, FormatConcise, FormatReport,
+	GateHeuristic, GateNeed, GateClaims, GateRewrite, GateDecide, Refine}
 
 // ErrTemplate is matched by template loading and rendering failures.
 var ErrTemplate = errors.New("prompt template")

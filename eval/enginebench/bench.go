@@ -31,6 +31,9 @@ type Config struct {
 	Holdout float64
 	// NoTokens turns off streaming token deltas to the engine.
 	NoTokens bool
+	// Know makes the oracle know every Know-th answer without documents
+	// (the retrieval gate then answers directly); 0: none.
+	Know int
 }
 
 // Bench runs questions through the engine and accumulates the figures.
@@ -84,7 +87,7 @@ func New(cfg Config) (*Bench, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bench{cfg: cfg, s: s, model: &timedModel{oracle: NewOracle(cfg.Questions, cfg.Hops), tokens: !cfg.NoTokens}}
+	b := &Bench{cfg: cfg, s: s, model: &timedModel{oracle: NewOracle(cfg.Questions, cfg.Hops).Know(cfg.Know), tokens: !cfg.NoTokens}}
 	b.srcs = []*timedSource{
 		{name: "local:bench", kind: sources.KindLocal, ix: localIx},
 		{name: "web:bench", kind: sources.KindWeb, ix: webIx},

@@ -32,13 +32,15 @@ type Oracle struct {
 type oracleItem struct {
 	gold   string
 	titles []string // supporting paragraph titles, for follow-up searches
+	known  bool     // answered without documents (oracle_gate.go)
+	index  int      // position in the question set
 }
 
 // NewOracle builds an oracle for questions; hops < 1 means 1.
 func NewOracle(qs []eval.Question, hops int) *Oracle {
 	o := &Oracle{items: make(map[string]oracleItem, len(qs)), hops: max(hops, 1)}
-	for _, q := range qs {
-		it := oracleItem{gold: q.Gold[0]}
+	for i, q := range qs {
+		it := oracleItem{gold: q.Gold[0], index: i}
 		for _, p := range q.Paragraphs {
 			if p.Supporting && p.Title != "" {
 				it.titles = append(it.titles, p.Title)
@@ -69,6 +71,9 @@ func (o *Oracle) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 // Reply is the oracle's text for a prompt; judge selects the selection
 // judge's JSON verdict.
 func (o *Oracle) Reply(prompt string, judge bool) string {
+	if text, ok := o.gateReply(prompt, judge); ok {
+		return text
+	}
 	if judge {
 		return o.judge(prompt)
 	}
@@ -79,7 +84,7 @@ func (o *Oracle) Reply(prompt string, judge bool) string {
 	}
 	evidence := documentText(prompt)
 	answer := Unknown
-	if containsFold(evidence, it.gold) {
+	if containsFold(evidence, it.gold) || (it.known && evidence == "") {
 		answer = it.gold
 	}
 	label, why := "CORRECT", "the documents state it."

@@ -31,6 +31,7 @@ func runBenchEngine(e *env, args []string) error {
 	maxSteps := fs.Int("max-steps", 3, "soft step limit")
 	noTokens := fs.Bool("no-tokens", false, "do not stream token deltas into the engine")
 	asJSON := fs.Bool("json", false, "print one JSON object per strategy")
+	know := fs.Int("oracle-knows", 0, "the scripted model knows every N-th answer without documents (the retrieval gate's direct answers); 0: none")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchEngineUsage)
@@ -85,7 +86,7 @@ func runBenchEngine(e *env, args []string) error {
 		if h == 0 {
 			h = -1 // enginebench: 0 means its default
 		}
-		r, err := enginebench.Measure(e.ctx, enginebench.Config{Questions: qs, Settings: s, Hops: *hops, Holdout: h, NoTokens: *noTokens})
+		r, err := enginebench.Measure(e.ctx, enginebench.Config{Questions: qs, Settings: s, Hops: *hops, Holdout: h, NoTokens: *noTokens, Know: *know})
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,9 @@ func evalOnQAFile(t *testing.T, data string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := fakellm.New(t, evaltest.OracleResponder(enginebench.NewOracle(ds.Questions[:n], 1)))
+	// The oracle knows every fourth answer without documents (the retrieval
+	// gate of prefrag-gated then answers directly).
+	fake := fakellm.New(t, evaltest.OracleResponder(enginebench.NewOracle(ds.Questions[:n], 1).Know(4)))
 
 	cfg, err := config.Load(nil)
 	if err != nil {
@@ -60,7 +62,7 @@ func evalOnQAFile(t *testing.T, data string) {
 	}
 
 	out := filepath.Join(t.TempDir(), "results")
-	strategies := []string{engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaMix, engine.StrategyReActMix, engine.StrategyPrefRAG}
+	strategies := []string{engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaMix, engine.StrategyReActMix, engine.StrategyPrefRAG, engine.StrategyPrefRAGGated}
 	args := []string{"eval", "--data", data, "--corpus", "hotpot20", "--limit", strconv.Itoa(n),
 		"--strategies", strings.Join(strategies, ","), "--llm-url", strings.Replace(fake.URL(), "http://", "http://evaluser:s3cret@", 1), "--model", fakellm.DefaultModel,
 		"--out", out, "--parallel", "2"}
@@ -69,7 +71,7 @@ func evalOnQAFile(t *testing.T, data string) {
 	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
 		t.Fatalf("eval exited %d\nstderr:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{"holds out 50% of the supporting paragraphs", "stand-in at http://127.0.0.1:", "prefrag (5/5) · 100/100 questions"} {
+	for _, want := range []string{"holds out 50% of the supporting paragraphs", "stand-in at http://127.0.0.1:", "prefrag (5/6) · 100/120 questions", "prefrag-gated (6/6) · 120/120 questions"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
@@ -155,6 +157,7 @@ func evalOnQAFile(t *testing.T, data string) {
 	if !strings.Contains(string(md), "Δ PrefRAG → No retrieval") {
 		t.Error("no delta rows")
 	}
+	checkGateSummary(t, string(md), byStrategy[engine.StrategyPrefRAGGated], n)
 
 	// A second run resumes: nothing is left to ask.
 	before := len(fake.Generations())

@@ -40,7 +40,7 @@ func finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 // gateLine prints the retrieval gate's decision and why, then the queries
 // it asks for or the heuristic answer it drafted.
 func gateLine(w io.Writer, p engine.Gate) {
-	decision := "no retrieval needed"
+	decision := "answered without retrieval"
 	if p.Retrieve {
 		decision = "retrieval needed"
 	}

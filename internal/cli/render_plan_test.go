@@ -22,7 +22,7 @@ func TestRenderGateRefinementRewrite(t *testing.T) {
 		{"gate retrieve", engine.NewEvent(h, engine.Gate{Retrieve: true, Analysis: "needs facts\nabout X", Queries: []string{"who is X", "X \x1b[31mred"}}),
 			[]string{"Gate: retrieval needed — needs facts", "\n      about X", `queries: "who is X", "X red"`}, []string{"\x1b"}, 3},
 		{"gate no retrieval", engine.NewEvent(h, engine.Gate{HeuristicAnswer: "Paris", Queries: nil}),
-			[]string{"Gate: no retrieval needed", "heuristic answer: Paris"}, []string{"queries"}, 2},
+			[]string{"Gate: answered without retrieval", "heuristic answer: Paris"}, []string{"queries"}, 2},
 		{"refinement", engine.NewEvent(h, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1, 2}}),
 			[]string{"[2] Refinement: observations of steps 1, 2 cut from 9000 to 3000 characters"}, nil, 1},
 		{"rewrite", engine.NewEvent(h, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was Sørensen's wife?"}),

@@ -10,7 +10,7 @@ import (
 // gate writes the retrieval gate's decision, its analysis, the queries it
 // asked for and the heuristic answer it drafted.
 func (r *report) gate(b *strings.Builder, p engine.Gate) {
-	decision := "no retrieval needed"
+	decision := "answered without retrieval"
 	if p.Retrieve {
 		decision = "retrieval needed"
 	}

@@ -18,7 +18,7 @@ func (r *Renderer) note(b *Block, w int) []string {
 	var label, text string
 	switch p := b.Note.Payload().(type) {
 	case engine.Gate:
-		label, text = "Gate", "no retrieval needed"
+		label, text = "Gate", "answered without retrieval"
 		if p.Retrieve {
 			text = "retrieval needed"
 		}
