@@ -229,8 +229,11 @@ func (s *stepperScreen) view() string {
 		if s.pos <= len(s.traj.Blocks) && s.pos >= 1 {
 			b := s.traj.Blocks[s.pos-1]
 			where = fmt.Sprintf("step %d", b.Step)
-			if b.Kind == trajectory.KindSupplement {
+			switch {
+			case b.Kind == trajectory.KindSupplement:
 				where = "reflection supplement"
+			case b.Kind == trajectory.KindNote && b.Note != nil:
+				where = noteStop(b.Note.Type)
 			}
 		}
 		head = st.Bold.Render(fmt.Sprintf(" %d/%d", s.pos, s.stops())) + st.Dim.Render(" · "+where+" · ") +
@@ -249,4 +252,18 @@ func (s *stepperScreen) bindings() []keyGroup {
 
 func (s *stepperScreen) shortHelp() []key.Binding {
 	return []key.Binding{s.keys.Next, s.keys.Prev, s.tv.keys.Next, s.tv.keys.Toggle, s.keys.Reask, s.keys.Export, s.keys.Back}
+}
+
+// noteStop names a stop of the stepper that is not a step: the retrieval
+// gate, a rewritten question, an observation refinement.
+func noteStop(eventType string) string {
+	switch eventType {
+	case engine.EventGate:
+		return "retrieval gate"
+	case engine.EventRewrite:
+		return "rewritten question"
+	case engine.EventRefinement:
+		return "observation refinement"
+	}
+	return eventType
 }
