@@ -19,8 +19,10 @@ func TestAskScreenLiveRun(t *testing.T) {
 	// streamed before the pause ("itself."), not just for the step to show,
 	// or the frame may be compared mid-stream.
 	h.golden("streaming", "Thinking…", "Step 3", "Improvement Suggestions: Name the river", "itself.")
-	close(h.runner.resume)
+	// The clock moves before the run resumes: the run's end time is read
+	// from it when the final event arrives, which may be at once.
 	h.clock.Set(testStart.Add(18 * time.Second))
+	close(h.runner.resume)
 	h.golden("final", "Final answer", "Counts")
 	q, s, _ := h.runner.last()
 	if q != scripted.Question || s.Web != engine.WebAuto || s.Model != "qwen2.5:7b-instruct" {
