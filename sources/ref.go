@@ -35,10 +35,16 @@ func (d Document) DisplayTitle() string {
 	if d.Title == "" {
 		return ""
 	}
+	return d.Title + d.PageNote()
+}
+
+// PageNote is ", p. <n>" for a passage on a page of a file, else "": what
+// follows a title that was shortened for display.
+func (d Document) PageNote() string {
 	if p := d.Page(); p != "" {
-		return d.Title + ", p. " + p
+		return ", p. " + p
 	}
-	return d.Title
+	return ""
 }
 
 // Page is the page number a local "path#p<n>" locator names, or "" (a web
