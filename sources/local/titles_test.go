@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,5 +124,50 @@ func findShared(t *testing.T, rel string) string {
 		if filepath.Dir(dir) == dir {
 			t.Skipf("shared/%s not found above %s; skipping", rel, wd)
 		}
+	}
+}
+
+// TestOldCorpusGetsNewTitles: a corpus indexed before titles had versions
+// (manifest entries without "titles") re-extracts its text and PDF files
+// on the next index run though they are unchanged; JSONL files stay.
+func TestOldCorpusGetsNewTitles(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	writeFiles(t, src, map[string]string{
+		"a.txt":   "Tidal Patterns of the Wadden Sea\n\nThe mudflats drain twice daily.\n",
+		"c.jsonl": `{"id":"r1","title":"Record","text":"Eiders dive for mussels."}` + "\n",
+	})
+	mustIndex(t, dir, "old", src)
+	w, err := OpenWriter(dir, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.txt", "c.jsonl"} {
+		e, err := w.entry(filepath.Join(src, name))
+		if err != nil || e == nil || e.Titles != titlesVersion {
+			t.Fatalf("entry of %s = %+v, %v", name, e, err)
+		}
+		e.Titles = 0
+		raw, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.idx.SetInternal(fileKey(filepath.Join(src, name)), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep := mustIndex(t, dir, "old", src)
+	if rep.Indexed != 1 || rep.Unchanged != 1 {
+		t.Errorf("re-index of an old corpus: %+v, want the .txt indexed again and the .jsonl unchanged", rep)
+	}
+	rep = mustIndex(t, dir, "old", src)
+	if rep.Indexed != 0 || rep.Unchanged != 2 {
+		t.Errorf("third run: %+v, want both unchanged", rep)
+	}
+	c := mustOpen(t, dir, "old")
+	if d := searchOne(t, c, "mudflats"); d.Title != "Tidal Patterns of the Wadden Sea" {
+		t.Errorf("title %q", d.Title)
 	}
 }
