@@ -65,19 +65,21 @@ type fileEntry struct {
 // one is extracted again by the next index run even when it is unchanged,
 // if its format's titles changed since (see retitled).
 //
-//	1: first line of a text file, PDF /Title or the first line of page 1.
+//	1: first line of a text file, PDF /Title or the first line of page 1,
+//	   junk PDF and DOCX metadata titles ignored.
 const titlesVersion = 1
 
 // retitled says whether title extraction for this file's format changed
-// after the entry's version: plain text, markdown and PDF got new titles in
-// version 1; JSONL, HTML, DOCX and EPUB titles did not change, so those
+// after the entry's version: plain text, markdown, PDF and DOCX (junk
+// titles ignored) got new titles in version 1; JSONL, HTML and EPUB titles
+// did not change, so those
 // files (a large JSONL corpus above all) are not read again for it.
 func retitled(path string, e *fileEntry) bool {
 	if e.Titles >= titlesVersion {
 		return false
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".jsonl", ".html", ".htm", ".docx", ".epub":
+	case ".jsonl", ".html", ".htm", ".epub":
 		return false
 	}
 	return true

@@ -28,6 +28,7 @@ func TestDocumentTitles(t *testing.T) {
 		"e.html": "<html><body><h1>Fulmar Flight</h1><p>Fulmars glide low.</p></body></html>",
 		"f.txt":  "Only one line about oystercatchers",
 	})
+	writeDOCX(t, filepath.Join(src, "memo.docx"), "Microsoft Word - memo.doc", "Shearwaters fly far.")
 	if _, err := exec.LookPath("pdfinfo"); err == nil {
 		writePDFTitled(t, filepath.Join(src, "gulls.pdf"), "Gulls of the North", "Herring gulls steal chips", "Kelp gulls drop shellfish")
 		writePDFTitled(t, filepath.Join(src, "junk.pdf"), "Microsoft Word - junk.doc", "Guillemot Ledges", "Guillemots lay pointed eggs")
@@ -44,6 +45,7 @@ func TestDocumentTitles(t *testing.T) {
 		{"kittiwakes ledges", "Kittiwake Colonies"},
 		{"fulmars glide", "Fulmar Flight"},
 		{"oystercatchers", "f"},
+		{"shearwaters", "memo"},
 	} {
 		if d := titleOf(t, c, tc.q); d.Title != tc.want {
 			t.Errorf("%q: title %q, want %q", tc.q, d.Title, tc.want)
