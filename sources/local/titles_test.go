@@ -80,6 +80,7 @@ func TestSeedPaperTitles(t *testing.T) {
 	c := mustOpen(t, dir, "seeds")
 	for _, tc := range []struct{ q, want string }{
 		{"PrefRAG Preference-Driven Multi-Source", "PrefRAG: Preference-Driven Multi-Source Retrieval Augmented Generation"},
+		{"synergizing reasoning preference-driven retrieval", "Towards Multi-Source Retrieval-Augmented Generation via Synergizing Reasoning and Preference-Driven Retrieval"},
 		{"SMARTRAG jointly learn", "SMARTRAG: JOINTLY LEARN RAG-RELATED TASKS FROM THE ENVIRONMENT FEEDBACK"},
 		{"slim proxy models decide when and what to retrieve", "Small Models, Big Insights: Leveraging Slim Proxy Models To Decide When and What to Retrieve for LLMs"},
 	} {
