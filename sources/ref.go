@@ -27,6 +27,40 @@ func (d Document) Ref() string {
 	return id + " (" + place(id, loc) + ")"
 }
 
+// DisplayTitle is the title a person reads: the document's title, followed
+// by its page when the locator points at a page of the file ("Gulls of the
+// North, p. 3"), so every PDF passage shows its page wherever its title is
+// shown. It is "" when the title is.
+func (d Document) DisplayTitle() string {
+	if d.Title == "" {
+		return ""
+	}
+	return d.Title + d.PageNote()
+}
+
+// PageNote is ", p. <n>" for a passage on a page of a file, else "": what
+// follows a title that was shortened for display.
+func (d Document) PageNote() string {
+	if p := d.Page(); p != "" {
+		return ", p. " + p
+	}
+	return ""
+}
+
+// Page is the page number a local "path#p<n>" locator names, or "" (a web
+// address's "#p1" fragment is not a page).
+func (d Document) Page() string {
+	i := strings.LastIndexByte(d.Locator, '#')
+	if i < 0 || strings.Contains(d.Locator, "://") {
+		return ""
+	}
+	frag := d.Locator[i+1:]
+	if strings.HasPrefix(frag, "p") && allDigits(frag[1:]) {
+		return frag[1:]
+	}
+	return ""
+}
+
 // place describes a locator relative to the passage ID: "byte 120",
 // "page 3", "chapter 2", or the locator itself when it points elsewhere.
 func place(id, loc string) string {

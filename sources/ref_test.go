@@ -77,3 +77,22 @@ func FuzzRef(f *testing.F) {
 		}
 	})
 }
+
+func TestDisplayTitle(t *testing.T) {
+	for _, tc := range []struct {
+		d    Document
+		want string
+	}{
+		{Document{Title: "Gulls", ID: "g.pdf#4", Locator: "g.pdf#p3"}, "Gulls, p. 3"},
+		{Document{Title: "Notes", ID: "n.md#2", Locator: "n.md#120"}, "Notes"},
+		{Document{Title: "Book — Ch", ID: "b.epub#2", Locator: "b.epub#ch2"}, "Book — Ch"},
+		{Document{Title: "Web", URL: "https://x.org/a#p1"}, "Web"},
+		{Document{Title: "Web", URL: "https://x.org/a#p1", Locator: "https://x.org/a#p1"}, "Web"},
+		{Document{Title: "", Locator: "g.pdf#p3"}, ""},
+		{Document{Title: "Odd", Locator: "g.pdf#px"}, "Odd"},
+	} {
+		if got := tc.d.DisplayTitle(); got != tc.want {
+			t.Errorf("DisplayTitle(%+v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -295,7 +295,7 @@ func runSearch(e *env, args []string) error {
 		return nil
 	}
 	for i, d := range docs {
-		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, line(d.Title), d.Score, line(d.Ref()),
+		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, line(d.DisplayTitle()), d.Score, line(d.Ref()),
 			textsafe.Truncate(line(d.Text), 200))
 	}
 	return nil

@@ -55,7 +55,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.Retrieval:
 		retrievalLine(w, ev, p)
 		for i, d := range p.Docs {
-			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70), d.Score)
+			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
 		}
 	case engine.Selection:
 		if p.Status != nil && *p.Status {

@@ -69,6 +69,6 @@ func sourceList(w io.Writer, at time.Time, p engine.Final) {
 		if n := d.CacheNote(at); n != "" {
 			extra = " · " + n
 		}
-		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70), badge(d.Source), line(d.Ref()), extra)
+		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), badge(d.Source), line(d.Ref()), extra)
 	}
 }

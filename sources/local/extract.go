@@ -137,6 +137,9 @@ func (x *extraction) text() error {
 	if ext := strings.ToLower(filepath.Ext(x.path)); ext == ".md" || ext == ".markdown" {
 		title = ingest.MarkdownTitle(sample)
 	}
+	if title == "" && enc == ingest.UTF8 {
+		title = ingest.TextTitle(sample)
+	}
 	if title == "" {
 		title = fileTitle(x.path)
 	}

@@ -196,8 +196,14 @@ func (x *extraction) pdf() error {
 	if err != nil {
 		return err
 	}
-	title := fileTitle(x.path)
+	title := ingest.PDFTitle(x.ctx, x.path)
 	err = ingest.ExtractPDF(x.ctx, x.path, func(n int, text []byte) error {
+		if title == "" {
+			title = ingest.FirstLineTitle(text)
+			if title == "" {
+				title = fileTitle(x.path)
+			}
+		}
 		loc := x.path + "#p" + strconv.Itoa(n)
 		sp := x.splitterFor(title, func(int64) string { return loc })
 		if _, err := sp.Write(text); err != nil {

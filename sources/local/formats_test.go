@@ -141,7 +141,7 @@ func TestHTMLDOCXAndPDFFiles(t *testing.T) {
 	if pdfOK {
 		pdf := filepath.Join(src, "paper.pdf")
 		d = searchOne(t, c, "shags cliffs")
-		if d.Locator != pdf+"#p2" || d.Title != "paper" || d.ID != pdf+"#2" {
+		if d.Locator != pdf+"#p2" || d.Title != "Cormorants dry their wings" || d.ID != pdf+"#2" {
 			t.Errorf("pdf passage = %+v", d)
 		}
 		if d = searchOne(t, c, "cormorants"); d.Locator != pdf+"#p1" {
@@ -190,6 +190,13 @@ func writeDOCX(t *testing.T, path, title string, paragraphs ...string) {
 // writePDF writes a PDF with one line of text per page.
 func writePDF(t *testing.T, path string, pages ...string) {
 	t.Helper()
+	writePDFTitled(t, path, "", pages...)
+}
+
+// writePDFTitled is writePDF with an information dictionary /Title when
+// title is not "".
+func writePDFTitled(t *testing.T, path, title string, pages ...string) {
+	t.Helper()
 	var b bytes.Buffer
 	var offsets []int
 	obj := func(s string) {
@@ -209,12 +216,17 @@ func writePDF(t *testing.T, path string, pages ...string) {
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
 		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream))
 	}
+	info := ""
+	if title != "" {
+		obj(fmt.Sprintf("<< /Title (%s) /Producer (prefrag test) >>", title))
+		info = fmt.Sprintf(" /Info %d 0 R", len(offsets))
+	}
 	xref := b.Len()
 	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
 	for _, o := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", o)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, info, xref)
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -191,7 +191,7 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 	if err != nil {
 		return err
 	}
-	if e != nil && e.Complete && e.Size == f.size {
+	if e != nil && e.Complete && e.Size == f.size && !retitled(f.path, e) {
 		if e.ModTime == f.mtime.UnixNano() {
 			rep.Unchanged++
 			return nil

@@ -2,6 +2,7 @@ package local
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -50,11 +51,38 @@ type fileEntry struct {
 	ModTime  int64  `json:"mtime"` // Unix nanoseconds
 	Hash     string `json:"sha256,omitempty"`
 	Complete bool   `json:"complete"`
+	// Titles is the titlesVersion the file's titles were extracted with
+	// (0 before titles had versions).
+	Titles int `json:"titles,omitempty"`
 	// What the file contributed, to undo when it changes or disappears.
 	Documents   int64 `json:"documents"`
 	Passages    int64 `json:"passages"`
 	BodyTokens  int64 `json:"body_tokens"`
 	TitleTokens int64 `json:"title_tokens"`
+}
+
+// titlesVersion numbers the title extraction. A file indexed with an older
+// one is extracted again by the next index run even when it is unchanged,
+// if its format's titles changed since (see retitled).
+//
+//	1: first line of a text file, PDF /Title or the first line of page 1,
+//	   junk PDF and DOCX metadata titles ignored.
+const titlesVersion = 1
+
+// retitled says whether title extraction for this file's format changed
+// after the entry's version: plain text, markdown, PDF and DOCX (junk
+// titles ignored) got new titles in version 1; JSONL, HTML and EPUB titles
+// did not change, so those
+// files (a large JSONL corpus above all) are not read again for it.
+func retitled(path string, e *fileEntry) bool {
+	if e.Titles >= titlesVersion {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jsonl", ".html", ".htm", ".epub":
+		return false
+	}
+	return true
 }
 
 func fileKey(path string) []byte { return []byte(keyFilePrefix + path) }

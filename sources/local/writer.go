@@ -193,7 +193,7 @@ func (w *Writer) idTaken(id string) (string, bool, error) {
 // incomplete until finishFile.
 func (w *Writer) beginFile(file string, size int64, mtime time.Time) {
 	delete(w.dropEntries, file)
-	w.entries[file] = &fileEntry{Size: size, ModTime: mtime.UnixNano()}
+	w.entries[file] = &fileEntry{Size: size, ModTime: mtime.UnixNano(), Titles: titlesVersion}
 }
 
 // add queues one passage of file. newDoc says it starts a new source

@@ -252,7 +252,7 @@ func (r *report) sourceItem(b *strings.Builder, n int) {
 		fmt.Fprintf(b, "- [%d] *(not in the record)*\n", n)
 		return
 	}
-	title := inline(d.Title)
+	title := inline(d.DisplayTitle())
 	if title == "" {
 		title = codeSpan(d.ID)
 	}

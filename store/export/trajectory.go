@@ -95,7 +95,7 @@ func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval)
 	}
 	fmt.Fprintf(b, "**Searched %s** for “%s”: %d %s%s.\n\n", inline(p.Source), inline(p.Query), len(p.Docs), noun, searchMarks(p))
 	for _, d := range p.Docs {
-		title := inline(d.Title)
+		title := inline(d.DisplayTitle())
 		if title == "" {
 			title = "(untitled)"
 		}
@@ -161,7 +161,7 @@ func (r *report) docRefs(ids []string, nums []int) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		if i < len(nums) {
-			title := inline(r.numbered[nums[i]].Title)
+			title := inline(r.numbered[nums[i]].DisplayTitle())
 			if title == "" {
 				title = codeSpan(id)
 			}

@@ -135,7 +135,7 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 	}
 	decided := b.Observation != nil || b.Supplement != nil
 	for _, d := range rt.Docs {
-		title := termtext.Line(d.Title)
+		title := termtext.Line(d.DisplayTitle())
 		if title == "" {
 			title = termtext.Line(d.ID)
 		}
@@ -262,7 +262,7 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	if expanded {
 		arrow = "▾ "
 	}
-	title := termtext.Line(d.Title)
+	title := termtext.Line(d.DisplayTitle())
 	if title == "" {
 		title = termtext.Line(d.ID)
 	}

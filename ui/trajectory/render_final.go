@@ -132,7 +132,7 @@ func (r *Renderer) contextBefore(t *Trajectory, i, w int) []string {
 		if num == 0 {
 			num = j + 1
 		}
-		title := termtext.Line(cd.Doc.Title)
+		title := termtext.Line(cd.Doc.DisplayTitle())
 		if title == "" {
 			title = termtext.Line(cd.Doc.ID)
 		}

@@ -66,7 +66,7 @@ func (r *Renderer) sources(f *engine.Event, w int) []string {
 		if n := d.CacheNote(f.Time); n != "" {
 			where += " · " + n
 		}
-		title := termtext.Line(d.Title)
+		title := termtext.Line(d.DisplayTitle())
 		if title == "" {
 			title = termtext.Line(d.ID)
 		}

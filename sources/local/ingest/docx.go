@@ -46,7 +46,7 @@ func ExtractDOCX(ctx context.Context, path string, w io.Writer) error {
 }
 
 // DOCXTitle returns the title in a .docx file's properties, "" when it has
-// none or cannot be read.
+// none, it names nothing (see MetadataTitle) or cannot be read.
 func DOCXTitle(path string) string {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
@@ -54,7 +54,7 @@ func DOCXTitle(path string) string {
 	}
 	defer zr.Close()
 	if core := zipEntry(&zr.Reader, "docProps/core.xml"); core != nil {
-		return docxTitle(core)
+		return MetadataTitle(docxTitle(core))
 	}
 	return ""
 }

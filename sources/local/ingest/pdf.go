@@ -112,3 +112,32 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// PDFInfo is the command PDFTitle runs.
+var PDFInfo = "pdfinfo"
+
+// PDFTitle returns the /Title of a PDF's document information (through
+// poppler's pdfinfo), cleaned by MetadataTitle; "" when there is none, it
+// is junk, or pdfinfo is missing or fails.
+func PDFTitle(ctx context.Context, path string) string {
+	bin, err := exec.LookPath(PDFInfo)
+	if err != nil {
+		return ""
+	}
+	cmd := exec.CommandContext(ctx, bin, "-enc", "UTF-8", path)
+	var out bytes.Buffer
+	cmd.Stdout = &limitedBuffer{buf: &out, n: 64 << 10}
+	if cmd.Run() != nil {
+		return ""
+	}
+	return parsePDFInfoTitle(out.String())
+}
+
+func parsePDFInfoTitle(info string) string {
+	for _, l := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(l, "Title:"); ok {
+			return MetadataTitle(v)
+		}
+	}
+	return ""
+}
