@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every command's help, reached as `help CMD`, `CMD --help` and `CMD -h`,
+// has its description, usage, and examples, exits 0 and writes nothing on
+// stderr.
+func TestPerCommandHelp(t *testing.T) {
+	configWorld(t, "")
+	cases := []struct {
+		cmd  []string
+		want []string
+	}{
+		{[]string{"ask"}, []string{"Answer one question headless", "prefrag ask [flags] QUESTION", "--max-steps int", "Examples:", `prefrag ask "`}},
+		{[]string{"index"}, []string{"Ingest files", "--corpus", "prefrag index ~/papers"}},
+		{[]string{"corpora"}, []string{"pin or unpin", "--json", "prefrag corpora pin papers"}},
+		{[]string{"search"}, []string{"BM25", "-k int", "Examples:"}},
+		{[]string{"sessions"}, []string{"stored sessions", "prefrag sessions show ID", "prefrag sessions rerun ID", "Examples:"}},
+		{[]string{"sessions", "list"}, []string{"List stored sessions", "--status string", "Examples:"}},
+		{[]string{"sessions", "show"}, []string{"Show one session", "--json ", "prefrag sessions show 3f2a"}},
+		{[]string{"sessions", "search"}, []string{"Find sessions", "Examples:"}},
+		{[]string{"sessions", "export"}, []string{"Export sessions", "--format", "Examples:"}},
+		{[]string{"sessions", "import"}, []string{"Import a session", "Examples:"}},
+		{[]string{"sessions", "rerun"}, []string{"again", "--offline", "Examples:"}},
+		{[]string{"eval"}, []string{"Evaluate strategies", "--data", "Examples:"}},
+		{[]string{"bench", "retrieval"}, []string{"retrieval quality", "Examples:"}},
+		{[]string{"bench", "engine"}, []string{"overhead per LLM call", "Examples:"}},
+		{[]string{"config"}, []string{"effective setting", "Examples:", "prefrag config"}},
+	}
+	for _, c := range cases {
+		forms := [][]string{
+			append([]string{"help"}, c.cmd...),
+			append(append([]string{}, c.cmd...), "--help"),
+			append(append([]string{}, c.cmd...), "-h"),
+		}
+		for _, args := range forms {
+			var out, errb bytes.Buffer
+			code := Main(args, strings.NewReader(""), &out, &errb)
+			if code != ExitOK || errb.Len() != 0 {
+				t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("%q: help lacks %q:\n%s", args, w, out.String())
+				}
+			}
+		}
+	}
+}
+
+// Flag descriptions start in one column: the flags are aligned.
+func TestHelpFlagsAligned(t *testing.T) {
+	configWorld(t, "")
+	var out bytes.Buffer
+	Main([]string{"help", "ask"}, strings.NewReader(""), &out, &bytes.Buffer{})
+	s := out.String()
+	i := strings.Index(s, "Flags:\n")
+	j := strings.Index(s, "\nExamples:")
+	if i < 0 || j < i {
+		t.Fatalf("no Flags/Examples sections:\n%s", s)
+	}
+	col := -1
+	for _, l := range strings.Split(strings.TrimSpace(s[i+len("Flags:\n"):j]), "\n") {
+		l = "  " + strings.TrimLeft(l, " ")
+		m := regexp.MustCompile(`^  \S+( \S+)?  +`).FindString(l)
+		if m == "" {
+			t.Fatalf("flag line without a description column: %q", l)
+		}
+		if col >= 0 && len(m) != col {
+			t.Errorf("misaligned flag line %q (column %d, want %d)", l, len(m), col)
+		}
+		col = len(m)
+	}
+}
+
+// `prefrag help` alone and `prefrag --help` give the general help;
+// an unknown command's help is a usage error printed once.
+func TestGeneralHelpAndUnknown(t *testing.T) {
+	configWorld(t, "")
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &out, &errb); code != ExitOK {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		for _, w := range []string{"prefrag ask", "prefrag sessions", "prefrag help [COMMAND]", "prefrag version"} {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%q lacks %q", args, w)
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"help", "nosuch"}, strings.NewReader(""), &out, &errb); code != ExitUsage {
+		t.Errorf("help nosuch: exit %d", code)
+	}
+	if strings.Count(errb.String(), "prefrag:") != 1 {
+		t.Errorf("error prefix not printed exactly once: %q", errb.String())
+	}
+}
+
+// --version and version print "prefrag VERSION (commit REV, built TIME)".
+func TestVersion(t *testing.T) {
+	configWorld(t, "")
+	re := regexp.MustCompile(`^prefrag \S+ \(commit (?:[0-9a-f]+|unknown)(?:-dirty)?, built \S+\)\n$`)
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &out, &errb); code != ExitOK {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		if !re.MatchString(out.String()) {
+			t.Errorf("%q: %q does not match %s", args, out.String(), re)
+		}
+	}
+}
