@@ -80,6 +80,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return ExitOK
 		case "help":
 			return runHelp(e, args[1:])
+		case "completion":
+			return exitCode(stderr, runCompletion(e, args[1:]))
 		case "version", "--version":
 			fmt.Fprintln(stdout, versionString())
 			return ExitOK
@@ -107,6 +109,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  prefrag %-8s %-40s %s\n", c.name, c.args, c.help)
 	}
 	fmt.Fprintln(w, "  prefrag help [COMMAND]          help for one command (or COMMAND --help)")
+	fmt.Fprintln(w, "  prefrag completion bash|zsh|fish  print a shell completion script (source <(prefrag completion bash))")
 	fmt.Fprintln(w, "  prefrag version                 the version, commit and build date (or --version)")
 	fmt.Fprintln(w, "\nRun `prefrag help COMMAND` for a command's flags and examples; `prefrag help ask` lists the flags shared by ask, the TUI and eval.")
 }
