@@ -31,7 +31,7 @@ func completionWords(cfg *config.Config) (cmds []string, flags map[string]string
 		"index":    "--corpus --help",
 		"corpora":  "--json --yes --names --help",
 		"search":   "--corpus -k --json --help",
-		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --help",
+		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --older-than --yes --help",
 		"eval":     "--data --dataset --strategies --limit --parallel --out --holdout-supporting --store-sessions --report " + askFlags + " --help",
 		"bench":    "--data --datasets --limit --strategies --hops --holdout --no-tokens --large --json --help",
 	}
@@ -45,7 +45,7 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-var sessionsSubs = "list show search export import rerun"
+var sessionsSubs = "list show search export import rerun rm"
 
 func runCompletion(e *env, args []string) error {
 	if len(args) != 1 || (args[0] != "bash" && args[0] != "zsh" && args[0] != "fish") {

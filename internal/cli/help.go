@@ -34,7 +34,7 @@ var helpTexts = map[string]cmdHelp{
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
-	"sessions": {"List, show, search, export, import or re-run stored sessions.", []string{
+	"sessions": {"List, show, search, export, import, re-run or remove stored sessions.", []string{
 		"prefrag sessions list --status answered -n 10",
 		"prefrag sessions show 3f2a",
 		"prefrag sessions export 3f2a --format md -o answer.md"}},
@@ -54,6 +54,9 @@ var helpTexts = map[string]cmdHelp{
 	"sessions rerun": {"Run a stored session's question again with its settings.", []string{
 		"prefrag sessions rerun 3f2a",
 		"prefrag sessions rerun 3f2a --offline"}},
+	"sessions rm": {"Delete sessions with their events and verdicts (asks on a terminal, or --yes).", []string{
+		"prefrag sessions rm 3f2a",
+		"prefrag sessions rm --older-than 30d --yes"}},
 	"eval": {"Evaluate strategies on a QA file (question-answer evaluation).", []string{
 		"prefrag eval --data qa.jsonl",
 		"prefrag eval --data qa.jsonl --strategies prefrag,naive --limit 20"}},
@@ -133,6 +136,7 @@ var sessionSubcommands = []struct{ name, args, help string }{
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
 	{"rerun", "rerun ID [--offline] [--json]", "run a session's question again"},
+	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 
 // runHelp is `prefrag help [CMD [SUB]]`: the command's own -h.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every command's help, reached as `help CMD`, `CMD --help` and `CMD -h`,
@@ -27,6 +28,7 @@ func TestPerCommandHelp(t *testing.T) {
 		{[]string{"sessions", "export"}, []string{"Export sessions", "--format", "Examples:"}},
 		{[]string{"sessions", "import"}, []string{"Import a session", "Examples:"}},
 		{[]string{"sessions", "rerun"}, []string{"again", "--offline", "Examples:"}},
+		{[]string{"sessions", "rm"}, []string{"Delete sessions", "--older-than string", "--yes", "Examples:"}},
 		{[]string{"eval"}, []string{"Evaluate strategies", "--data", "Examples:"}},
 		{[]string{"bench", "retrieval"}, []string{"retrieval quality", "Examples:"}},
 		{[]string{"bench", "engine"}, []string{"overhead per LLM call", "Examples:"}},
@@ -113,6 +115,20 @@ func TestVersion(t *testing.T) {
 		}
 		if !re.MatchString(out.String()) {
 			t.Errorf("%q: %q does not match %s", args, out.String(), re)
+		}
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{{"30d", 30 * 24 * time.Hour, true}, {"12h", 12 * time.Hour, true}, {"1.5d", 36 * time.Hour, true}, {"90m", 90 * time.Minute, true},
+		{"d", 0, false}, {"-3d", 0, false}, {"soon", 0, false}, {"-1h", 0, false}} {
+		got, err := parseAge(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("parseAge(%q) = %v, %v", c.in, got, err)
 		}
 	}
 }

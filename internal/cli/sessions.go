@@ -33,11 +33,13 @@ func runSessions(e *env, args []string) error {
 		return sessionsImport(e, rest)
 	case "rerun":
 		return sessionsRerun(e, rest)
+	case "rm":
+		return sessionsRm(e, rest)
 	case "-h", "--help", "help":
 		sessionsHelp(e.stdout)
 		return nil
 	}
-	return usagef("unknown sessions command %q (list, show, search, export, import, rerun)", sub)
+	return usagef("unknown sessions command %q (list, show, search, export, import, rerun, rm)", sub)
 }
 
 func sessionFilterFlags(fs *flag.FlagSet) func() (store.Filter, error) {
