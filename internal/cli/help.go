@@ -158,8 +158,13 @@ func runHelp(e *env, args []string) int {
 // versionString is "prefrag VERSION (commit REV[-dirty], built TIME)" from
 // the build information Go records in the binary.
 func versionString() string {
-	v, rev, at, dirty := Version, "", "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	bi, _ := debug.ReadBuildInfo()
+	return versionFrom(Version, bi)
+}
+
+func versionFrom(version string, bi *debug.BuildInfo) string {
+	v, rev, at, dirty := version, "", "", false
+	if bi != nil {
 		if v == "dev" {
 			v = bi.Main.Version
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,31 @@ func TestParseAge(t *testing.T) {
 		got, err := parseAge(c.in)
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("parseAge(%q) = %v, %v", c.in, got, err)
+		}
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	vcs := func(rev, at, mod string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: at}, {Key: "vcs.modified", Value: mod}}
+	}
+	bi := func(v string, s []debug.BuildSetting) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Version: v}, Settings: s}
+	}
+	rev := "0123456789abcdef0123456789abcdef01234567"
+	for _, c := range []struct {
+		ver  string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"dev", bi("(devel)", vcs(rev, "2026-11-23T10:00:00Z", "false")), "prefrag devel (commit 0123456789ab, built 2026-11-23T10:00:00Z)"},
+		{"dev", bi("(devel)", vcs(rev, "2026-11-23T10:00:00Z", "true")), "prefrag devel (commit 0123456789ab-dirty, built 2026-11-23T10:00:00Z)"},
+		{"dev", bi("v1.2.3", nil), "prefrag v1.2.3 (commit unknown, built unknown)"},
+		{"v2.0.0", bi("(devel)", vcs(rev, "2026-11-23T10:00:00Z", "false")), "prefrag v2.0.0 (commit 0123456789ab, built 2026-11-23T10:00:00Z)"},
+		{"dev", nil, "prefrag devel (commit unknown, built unknown)"},
+	} {
+		if got := versionFrom(c.ver, c.bi); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
 }
