@@ -46,3 +46,14 @@ func TestCorporaNamesEmpty(t *testing.T) {
 		t.Errorf("exit %d out %q err %q", code, out.String(), errb.String())
 	}
 }
+
+// `help completion` and `completion --help` explain the command.
+func TestCompletionHelp(t *testing.T) {
+	configWorld(t, "")
+	for _, args := range [][]string{{"help", "completion"}, {"completion", "--help"}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &out, &errb); code != ExitOK || !strings.Contains(out.String(), "prefrag completion bash|zsh|fish") {
+			t.Errorf("%q: exit %d %q %q", args, code, out.String(), errb.String())
+		}
+	}
+}

@@ -145,6 +145,13 @@ func runHelp(e *env, args []string) int {
 		printUsage(e.stdout)
 		return ExitOK
 	}
+	switch args[0] {
+	case "completion":
+		return exitCode(e.stderr, runCompletion(e, []string{"-h"}))
+	case "help", "version":
+		printUsage(e.stdout)
+		return ExitOK
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			a := append(append([]string{}, args[1:]...), "-h")
