@@ -78,3 +78,45 @@ func TestSessionsRm(t *testing.T) {
 		t.Errorf("rm zzz: %d %q", code, errOut)
 	}
 }
+
+// On a terminal `sessions rm` asks, and only "y" deletes.
+func TestSessionsRmAsksOnATerminal(t *testing.T) {
+	w := emptyWorld(t, &fakellm.Script{})
+	home := filepath.Join(w.home, "data")
+	os.MkdirAll(home, 0o755)
+	st, err := store.Open(filepath.Join(home, "prefrag.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := st.CreateSession(ctx, store.Session{ID: "ddd555", Question: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FinishSession(ctx, "ddd555", store.StatusAnswered, "a", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	listed := func() bool {
+		out, errOut, code := w.run("sessions", "list", "--json")
+		if code != 0 {
+			t.Fatalf("list: %d %s", code, errOut)
+		}
+		return strings.Contains(out, "ddd555")
+	}
+	for _, answer := range []string{"n", "y"} {
+		s := startTmux(t, w, w.home, "sessions", "rm", "ddd")
+		s.waitFor("prompt", 15*time.Second, "Delete 1 session(s)", "[y/N]")
+		s.text(answer)
+		s.keys("Enter")
+		deadline := time.Now().Add(15 * time.Second)
+		for answer == "y" && listed() && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if answer == "n" {
+			time.Sleep(300 * time.Millisecond)
+		}
+		if listed() != (answer == "n") {
+			t.Fatalf("answer %q: session listed = %v", answer, listed())
+		}
+	}
+}
