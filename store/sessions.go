@@ -296,10 +296,14 @@ func rawOrNil(s string) json.RawMessage {
 
 // DeleteSession removes a session with its events, verdicts, cache-key
 // records and search entry. Cached web results stay (other sessions may use
-// them).
+// them). A running session whose process is alive is not deleted
+// (*RunningError, ErrRunning).
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := s.checkNotRunning(ctx, tx, id); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
 		if err != nil {
 			return err

@@ -75,11 +75,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
 	if len(args) > 0 {
 		switch args[0] {
-		case "help", "-h", "--help", "-help":
+		case "-h", "--help", "-help":
 			printUsage(stdout)
 			return ExitOK
+		case "help":
+			return runHelp(e, args[1:])
+		case "completion":
+			return exitCode(stderr, runCompletion(e, args[1:]))
 		case "version", "--version":
-			fmt.Fprintln(stdout, "prefrag", Version)
+			fmt.Fprintln(stdout, versionString())
 			return ExitOK
 		}
 		for _, c := range commands() {
@@ -104,7 +108,10 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  prefrag %-8s %-40s %s\n", c.name, c.args, c.help)
 	}
-	fmt.Fprintln(w, "\nRun `prefrag ask -h` for the flags shared by ask, the TUI and eval.")
+	fmt.Fprintln(w, "  prefrag help [COMMAND]          help for one command (or COMMAND --help)")
+	fmt.Fprintln(w, "  prefrag completion bash|zsh|fish  print a shell completion script (source <(prefrag completion bash))")
+	fmt.Fprintln(w, "  prefrag version                 the version, commit and build date (or --version)")
+	fmt.Fprintln(w, "\nRun `prefrag help COMMAND` for a command's flags and examples; `prefrag help ask` lists the flags shared by ask, the TUI and eval.")
 }
 
 func exitCode(stderr io.Writer, err error) int {
@@ -162,14 +169,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-}
-
-// helpFlags prints a command's flags for -h.
-func helpFlags(w io.Writer, fs *flag.FlagSet, usage string) {
-	fmt.Fprintf(w, "Usage: prefrag %s\n\nFlags:\n", usage)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
 }
 
 func openApp(e *env) (*app.App, error) {

@@ -150,6 +150,7 @@ func runCorpora(e *env, args []string) error {
 	fs := flag.NewFlagSet("corpora", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "one JSON object per corpus")
 	yes := fs.Bool("yes", false, "with rm: delete without asking (needed when not on a terminal)")
+	names := fs.Bool("names", false, "only the corpus names, one a line (for shell completion)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora unpin | corpora rm NAME [--yes]")
@@ -187,6 +188,12 @@ func runCorpora(e *env, args []string) error {
 	infos, err := local.List(dir)
 	if err != nil {
 		return err
+	}
+	if *names {
+		for _, in := range infos {
+			fmt.Fprintln(e.stdout, in.Name)
+		}
+		return nil
 	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)

@@ -120,6 +120,9 @@ func validFormat(f string) bool {
 func sessionsImport(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions import", flag.ContinueOnError)
 	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions import FILE.json")
+	}
 	if err != nil {
 		return err
 	}

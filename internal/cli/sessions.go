@@ -33,11 +33,13 @@ func runSessions(e *env, args []string) error {
 		return sessionsImport(e, rest)
 	case "rerun":
 		return sessionsRerun(e, rest)
+	case "rm":
+		return sessionsRm(e, rest)
 	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, "Usage: prefrag sessions list|show ID|search TEXT|export ID...|import FILE|rerun ID [--offline]")
+		sessionsHelp(e.stdout)
 		return nil
 	}
-	return usagef("unknown sessions command %q (list, show, search, export, import, rerun)", sub)
+	return usagef("unknown sessions command %q (list, show, search, export, import, rerun, rm)", sub)
 }
 
 func sessionFilterFlags(fs *flag.FlagSet) func() (store.Filter, error) {
@@ -126,6 +128,9 @@ func sessionsShow(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions show", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the events exactly as `ask --json` did")
 	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions show ID [--json]")
+	}
 	if err != nil {
 		return err
 	}
@@ -164,6 +169,9 @@ func sessionsSearch(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions search", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions search WORDS [--json]")
+	}
 	if err != nil {
 		return err
 	}
@@ -187,6 +195,9 @@ func sessionsRerun(e *env, args []string) error {
 	offline := fs.Bool("offline", false, "use only the cached web results; send no web request")
 	asJSON := fs.Bool("json", false, "JSON Lines events on stdout")
 	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions rerun ID [--offline] [--json]")
+	}
 	if err != nil {
 		return err
 	}
