@@ -109,6 +109,12 @@ func (r *run) answerDirectly(ctx context.Context) error {
 // observation block (empty: no documents).
 func (r *run) answerWith(ctx context.Context, block string) error {
 	r.turn++
+	return r.answerNow(ctx, block)
+}
+
+// answerNow answers in one call of the main model at the current turn with
+// a rendered observation block (empty: no documents).
+func (r *run) answerNow(ctx context.Context, block string) error {
 	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
 	if err != nil {
 		return &FatalError{Err: err}

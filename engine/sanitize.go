@@ -57,13 +57,7 @@ func sanitizeDocs(docs []Document) []Document {
 	}
 	out := make([]Document, len(docs))
 	for i, d := range docs {
-		d.ID = textsafe.ForTerminal(d.ID)
-		d.Title = textsafe.OneLine(d.Title)
-		d.Text = textsafe.ForTerminal(d.Text)
-		d.URL = textsafe.OneLine(d.URL)
-		d.Source = textsafe.ForTerminal(d.Source)
-		d.Locator = textsafe.OneLine(d.Locator)
-		out[i] = d
+		out[i] = d.Sanitized()
 	}
 	return out
 }

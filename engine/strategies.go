@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/sources"
 )
@@ -41,11 +40,8 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 		all = append(all, docs...)
 		ns = append(ns, note)
 	}
-	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
-	if err != nil {
-		return &FatalError{Err: err}
-	}
 	var block string
+	var err error
 	if len(kinds) > 0 {
 		source := "mix"
 		if len(kinds) == 1 {
@@ -64,19 +60,5 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 		}
 		r.emit(ev)
 	}
-	prompt, err := r.p.Answer(prompts.AnswerData{Question: r.req.Question, Documents: block, AnswerFormat: format})
-	if err != nil {
-		return &FatalError{Err: err}
-	}
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
-	if err != nil {
-		return err
-	}
-	out := ParseStep(resp.Text)
-	if !out.HasAnswer || out.Answer == "" {
-		out.HasAnswer = true
-		out.Answer = strings.TrimSpace(resp.Text)
-	}
-	r.answer(out, string(llm.PurposeAnswer))
-	return nil
+	return r.answerNow(ctx, block)
 }

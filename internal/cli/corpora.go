@@ -293,7 +293,7 @@ func runSearch(e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, d := range docs {
-			enc.Encode(safeDoc(d))
+			enc.Encode(d.Sanitized())
 		}
 		return nil
 	}

@@ -4,26 +4,12 @@ import (
 	"encoding/json"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
-	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/store"
 )
 
 // line is untrusted text that must stay on one line: titles, locators,
 // URLs, notes, model names.
 func line(s string) string { return textsafe.OneLine(s) }
-
-// safeDoc is a document for JSON output: no terminal control sequences or
-// bidi controls anywhere (`jq -r` prints strings as they are), and a
-// one-line title, URL and locator.
-func safeDoc(d sources.Document) sources.Document {
-	d.ID = textsafe.ForTerminal(d.ID)
-	d.Title = textsafe.OneLine(d.Title)
-	d.Text = textsafe.ForTerminal(d.Text)
-	d.URL = textsafe.OneLine(d.URL)
-	d.Source = textsafe.ForTerminal(d.Source)
-	d.Locator = textsafe.OneLine(d.Locator)
-	return d
-}
 
 // safeSession is a stored session for JSON output. New sessions are stored
 // clean (the engine sanitises what it emits); sessions stored by older
