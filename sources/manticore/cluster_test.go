@@ -1,0 +1,229 @@
+package manticore_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/internal/sphinxtest"
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/manticore"
+)
+
+// The two shards of the test cluster: shard 1 on node 0 (which also serves
+// the distributed index), shard 2 on node 1.
+var shards = [2][]sphinxtest.Doc{
+	{
+		{ID: "a1", Title: "Eiffel Tower", Text: "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. The tower is named after Gustave Eiffel.", URL: "https://example.org/eiffel"},
+		{ID: "a2", Title: "Louvre", Text: "The Louvre is the world's most-visited art museum, in Paris, France."},
+		{ID: "a3", Title: "Rhine", Text: "The Rhine is a river that flows through Switzerland, Germany and the Netherlands."},
+		{ID: "a4", Title: "Quotes \"and\" 'apostrophes'", Text: "A document with a back\\slash, a 'single' and a \"double\" quote, and <angle> & ampersand."},
+	},
+	{
+		{ID: "b1", Title: "Brandenburg Gate", Text: "The Brandenburg Gate is an 18th-century monument in Berlin, Germany."},
+		{ID: "b2", Title: "Paris Commune", Text: "The Paris Commune was a government that ruled Paris in 1871."},
+		{ID: "b3", Title: "Städte: Zürich, Москва", Text: "Zürich is the largest city in Switzerland; Москва is the capital of Russia. Ångström."},
+		{ID: "b4", Title: "Evil\u202etitle\nsecond line", Text: "Bidi control text about sanitizing."},
+	},
+}
+
+func startCluster(t *testing.T) *sphinxtest.Cluster {
+	t.Helper()
+	return sphinxtest.Start(t, shards)
+}
+
+func open(t *testing.T, addr, index string, timeout time.Duration) *manticore.Corpus {
+	t.Helper()
+	c, err := manticore.Open(context.Background(), manticore.Config{
+		Corpus:     "cluster",
+		Addr:       addr,
+		Index:      index,
+		TitleField: sphinxtest.TitleField,
+		TextField:  sphinxtest.TextField,
+		IDField:    sphinxtest.IDField,
+		URLField:   sphinxtest.URLField,
+		Timeout:    timeout,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func ids(docs []sources.Document) []string {
+	var out []string
+	for _, d := range docs {
+		out = append(out, d.ID)
+	}
+	return out
+}
+
+func TestClusterSearch(t *testing.T) {
+	cl := startCluster(t)
+	ctx := context.Background()
+
+	t.Run("distributed index ranks both shards by BM25", func(t *testing.T) {
+		for _, addr := range []string{cl.Addr, "mysql://" + cl.Addr, "sphinxql://" + cl.Addr} {
+			c := open(t, addr, sphinxtest.Distributed, 0)
+			docs, err := c.Search(ctx, "Which tower is in Paris?", 10)
+			if err != nil {
+				t.Fatalf("%s: %v", addr, err)
+			}
+			got := ids(docs)
+			// The Eiffel Tower passage holds both words (tower three
+			// times); the other Paris passages one of them, from both
+			// shards.
+			if len(got) < 3 || got[0] != "a1" || !contains(got, "b2") || !contains(got, "a2") {
+				t.Fatalf("%s: got %v, want a1 first, then a2 and b2 among the rest", addr, got)
+			}
+			for i, d := range docs {
+				if i > 0 && d.Score > docs[i-1].Score {
+					t.Errorf("scores not descending: %v", docs)
+				}
+				if d.Source != "local:cluster" || d.Score <= 0 {
+					t.Errorf("doc %s: source %q score %v", d.ID, d.Source, d.Score)
+				}
+			}
+			a1 := docs[0]
+			if a1.Title != "Eiffel Tower" || !strings.HasPrefix(a1.Text, "The Eiffel Tower is a wrought-iron") || a1.URL != "https://example.org/eiffel" || a1.Locator != a1.URL {
+				t.Errorf("a1 = %+v", a1)
+			}
+			if c.Name() != "local:cluster" || c.Kind() != sources.KindLocal {
+				t.Errorf("Name %q Kind %v", c.Name(), c.Kind())
+			}
+		}
+	})
+
+	t.Run("k bounds", func(t *testing.T) {
+		c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+		for _, tc := range []struct {
+			k, want int
+		}{{-1, 0}, {0, 0}, {1, 1}, {2, 2}, {1 << 30, 3}} {
+			docs, err := c.Search(ctx, "paris", tc.k)
+			if err != nil || len(docs) != tc.want {
+				t.Errorf("k=%d: %d docs (%v), err %v; want %d", tc.k, len(docs), ids(docs), err, tc.want)
+			}
+		}
+	})
+
+	t.Run("unicode", func(t *testing.T) {
+		c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+		for _, q := range []string{"Москва", "Zürich", "Zu\u0308rich", "ÅNGSTRÖM"} {
+			docs, err := c.Search(ctx, q, 5)
+			if err != nil || len(docs) == 0 || docs[0].ID != "b3" {
+				t.Errorf("%q: %v, %v; want b3 first", q, ids(docs), err)
+				continue
+			}
+			if docs[0].Title != "Städte: Zürich, Москва" {
+				t.Errorf("%q: title %q", q, docs[0].Title)
+			}
+		}
+	})
+
+	t.Run("documents are sanitised", func(t *testing.T) {
+		c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+		docs, err := c.Search(ctx, "sanitizing", 5)
+		if err != nil || len(docs) != 1 {
+			t.Fatalf("%v %v", ids(docs), err)
+		}
+		if strings.ContainsAny(docs[0].Title, "\u202e\n") {
+			t.Errorf("title not sanitised: %q", docs[0].Title)
+		}
+	})
+
+	t.Run("hostile questions", func(t *testing.T) {
+		c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+		for _, tc := range []struct {
+			q     string
+			first string // "" = no result expected
+		}{
+			{`"louvre`, "a2"},
+			{`louvre"/1 | @title rhine`, "a2"},
+			{`louvre\`, "a2"},
+			{`\'louvre\'`, "a2"},
+			{`'); DROP TABLE dist; -- louvre`, "a2"},
+			{`louvre' OR '1'='1`, "a2"},
+			{`louvre'; SELECT * FROM dist; #`, "a2"},
+			{`@title -louvre !rhine`, "a2"},
+			{`@@relaxed @(field1,field2) louvre`, "a2"},
+			{`MAYBE NEAR/3 NOTNEAR/2 SENTENCE PARAGRAPH ZONE:(h1) ZONESPAN:x louvre`, "a2"},
+			{`^louvre$ =louvre louvre* *louvre ~louvre <louvre`, "a2"},
+			{`(louvre) [louvre] {louvre} louvre/1 "louvre"~3`, "a2"},
+			{"louvre\x00\x1b[31m\u202e", "a2"},
+			{`back\slash 'single' "double"`, "a4"},
+			{`"" '' \\ // () ;; -- || !! ^^ $$ @@`, ""},
+			{"", ""},
+			{"   ", ""},
+		} {
+			docs, err := c.Search(ctx, tc.q, 5)
+			if err != nil {
+				t.Errorf("%q: %v", tc.q, err)
+				continue
+			}
+			switch {
+			case tc.first == "" && len(docs) != 0:
+				t.Errorf("%q: %v, want nothing", tc.q, ids(docs))
+			case tc.first != "" && (len(docs) == 0 || docs[0].ID != tc.first):
+				t.Errorf("%q: %v, want %s first", tc.q, ids(docs), tc.first)
+			}
+		}
+		// The index is still there and whole.
+		docs, err := c.Search(ctx, "paris berlin rhine louvre", 100)
+		if err != nil || len(docs) != 5 {
+			t.Errorf("after the hostile questions: %v %v", ids(docs), err)
+		}
+	})
+
+	t.Run("unknown index", func(t *testing.T) {
+		c := open(t, cl.Addr, "nosuchindex", 0)
+		_, err := c.Search(ctx, "paris", 5)
+		if !errors.Is(err, manticore.ErrUnknownIndex) || !errors.Is(err, sources.ErrUnavailable) {
+			t.Errorf("Search: %v", err)
+		}
+		if _, err := c.Health(ctx); !errors.Is(err, manticore.ErrUnknownIndex) {
+			t.Errorf("Health: %v", err)
+		}
+	})
+
+	t.Run("unknown column", func(t *testing.T) {
+		c, err := manticore.Open(ctx, manticore.Config{Corpus: "x", Addr: cl.Addr, Index: sphinxtest.Distributed, TextField: "body"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, err = c.Search(ctx, "paris", 5)
+		if !errors.Is(err, manticore.ErrSyntax) || !strings.Contains(err.Error(), "body") {
+			t.Errorf("Search: %v", err)
+		}
+	})
+
+	t.Run("health", func(t *testing.T) {
+		h, err := open(t, cl.Addr, sphinxtest.Distributed, 0).Health(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(h.Version, "2.2.") || h.IndexType != "distributed" || h.Shards != 2 || h.Documents != -1 || h.Latency <= 0 {
+			t.Errorf("distributed: %+v", h)
+		}
+		h, err = open(t, cl.Addr, sphinxtest.ShardName(0), 0).Health(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.IndexType != "local" || h.Documents != int64(len(shards[0])) {
+			t.Errorf("shard: %+v", h)
+		}
+		t.Logf("health: %+v", h)
+	})
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
