@@ -21,6 +21,7 @@ import (
 	"log"
 	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,8 +134,10 @@ func Open(ctx context.Context, cfg Config) (*Corpus, error) {
 	mc.User = cfg.User
 	mc.Passwd = cfg.Password
 	mc.Timeout = cfg.Timeout
-	mc.ReadTimeout = cfg.Timeout
-	mc.WriteTimeout = cfg.Timeout
+	// The search's context expires first (and so a hung server is told
+	// from a broken one); the driver's own deadlines are a backstop.
+	mc.ReadTimeout = cfg.Timeout + 2*time.Second
+	mc.WriteTimeout = cfg.Timeout + 2*time.Second
 	// SphinxQL has no server-side prepared statements: no statement is
 	// ever sent with arguments (values are quoted by QuoteString), and
 	// the driver must never try to prepare one.
@@ -160,6 +163,8 @@ func orDefault(s, def string) string {
 	return s
 }
 
+var schemeRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]{0,15}$`)
+
 // ParseAddr returns host:port for "host:port", "host", "mysql://host:port"
 // or "sphinxql://host:port". A URL with a user or password is refused
 // (without repeating it: the error must not carry a secret), as are paths,
@@ -172,6 +177,9 @@ func ParseAddr(s string) (string, error) {
 	if i := strings.Index(s, "://"); i >= 0 {
 		scheme := strings.ToLower(s[:i])
 		if scheme != "mysql" && scheme != "sphinxql" {
+			if !schemeRE.MatchString(scheme) {
+				scheme = "?"
+			}
 			return "", fmt.Errorf("address scheme %q: use host:port, mysql://host:port or sphinxql://host:port", scheme)
 		}
 		rest := s[i+3:]
@@ -202,7 +210,7 @@ func ParseAddr(s string) (string, error) {
 		return "", errors.New("the address has no valid host")
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return "", fmt.Errorf("port %q is not a port number", port)
+		return "", errors.New("the port is not a number from 1 to 65535")
 	}
 	return net.JoinHostPort(host, port), nil
 }
