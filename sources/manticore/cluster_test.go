@@ -3,6 +3,7 @@ package manticore_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -226,4 +227,49 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// Hundreds of random questions made of operator characters, operator
+// words, SQL and Unicode reach the real server: none is refused, and each
+// one holding a word of a document finds documents.
+func TestRandomHostileQuestions(t *testing.T) {
+	cl := startCluster(t)
+	c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+	pieces := []string{
+		`"`, `'`, `\`, `\\`, `@`, `@title`, `@@relaxed`, `-`, `|`, `!`, `/`, `/1`, `^`, `$`, `(`, `)`, `[`, `]`, `{`, `}`,
+		`<<`, `=`, `*`, `~`, `;`, `:`, `,`, `.`, `#`, `%`, `&`, `--`, `/*`, `*/`, "\x00", "\x1b", "\xff", "\u202e", "\t", "\n",
+		"MAYBE", "NEAR/2", "NOTNEAR/1", "SENTENCE", "PARAGRAPH", "ZONE:(h1)", "ZONESPAN:(p)", "AND", "OR", "NOT",
+		"DROP TABLE dist", "SELECT * FROM dist", "OPTION ranker=none", "LIMIT 0,1", "1=1", "' OR '1'='1",
+		"louvre", "Москва", "zürich", "東京", "42", "½",
+	}
+	rng := rand.New(rand.NewPCG(12, 4))
+	ctx := context.Background()
+	found := 0
+	for i := range 400 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if rng.IntN(3) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		q := b.String()
+		docs, err := c.Search(ctx, q, 3)
+		if err != nil {
+			t.Fatalf("question %d %q: %v", i, q, err)
+		}
+		if len(docs) > 0 {
+			found++
+		}
+		words := manticore.Words(q)
+		for _, w := range []string{"louvre", "москва", "zürich"} {
+			if contains(words, w) && len(docs) == 0 {
+				t.Errorf("question %q holds %q but found nothing", q, w)
+			}
+		}
+	}
+	t.Logf("%d of 400 questions found documents", found)
+	if docs, err := c.Search(ctx, "paris berlin rhine louvre", 100); err != nil || len(docs) != 5 {
+		t.Errorf("afterwards: %v %v", ids(docs), err)
+	}
 }
