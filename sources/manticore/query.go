@@ -152,7 +152,7 @@ func selectStatement(cols []string, index, match string, k int, ranking string, 
 	b.WriteString(index)
 	b.WriteString(" WHERE MATCH(")
 	b.WriteString(QuoteString(match))
-	b.WriteString(") ORDER BY prefrag_weight DESC, id ASC LIMIT 0,")
+	b.WriteString(") ORDER BY WEIGHT() DESC, id ASC LIMIT 0,")
 	b.WriteString(strconv.Itoa(k))
 	b.WriteString(" OPTION ")
 	b.WriteString(ranking)

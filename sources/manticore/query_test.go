@@ -122,7 +122,7 @@ func TestOpenConfig(t *testing.T) {
 	if got := c.String(); strings.Contains(got, "p4ss") || got != "local:c (manticore h:9306)" {
 		t.Errorf("String() = %q", got)
 	}
-	want := "SELECT id, title, text, WEIGHT() AS prefrag_weight FROM a, b_2 WHERE MATCH('\"x\"/1') ORDER BY prefrag_weight DESC, id ASC LIMIT 0,5 OPTION " + Ranking + ", max_query_time=10000"
+	want := "SELECT id, title, text, WEIGHT() AS prefrag_weight FROM a, b_2 WHERE MATCH('\"x\"/1') ORDER BY WEIGHT() DESC, id ASC LIMIT 0,5 OPTION " + Ranking + ", max_query_time=10000"
 	if got := selectStatement(c.cols, c.cfg.Index, MatchExpr("x"), 5, Ranking, c.timeout.Milliseconds()); got != want {
 		t.Errorf("statement:\n%s\nwant\n%s", got, want)
 	}
@@ -274,4 +274,46 @@ func FuzzParseAddr(f *testing.F) {
 			t.Fatalf("ParseAddr(%q) = %q", s, addr)
 		}
 	})
+}
+
+func TestClassifyMessage(t *testing.T) {
+	for _, tc := range []struct {
+		code uint16
+		msg  string
+		want error
+	}{
+		// Sphinx 2.2.11, as seen in the tests.
+		{1064, "unknown local index 'nope' in search request", ErrUnknownIndex},
+		{1146, "no such index 'nope'", ErrUnknownIndex},
+		{1064, "index shard1: syntax error, unexpected $end near ''", ErrSyntax},
+		{1064, "index shard1: parse error: unknown column: body", ErrSyntax},
+		{1064, "index dist: agent 127.0.0.1:9312: connect() failed: errno=111, Connection refused", ErrUnreachable},
+		{1064, "index dist: agent 127.0.0.1:9312: query timed out", ErrUnreachable},
+		{1064, "index dist: agent 127.0.0.1:9312: remote error: unknown local index 'shard9' in search request", ErrUnknownIndex},
+		// Manticore's wording.
+		{1064, "unknown local table(s) 'nope' in search request", ErrUnknownIndex},
+		{1064, "table nope: parse error: unknown column: body", ErrSyntax},
+		{1064, "P01: syntax error, unexpected identifier near 'x'", ErrSyntax},
+	} {
+		if got := classifyMessage(tc.code, tc.msg); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.msg, got, tc.want)
+		}
+	}
+}
+
+func TestRankerRefused(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&Error{Kind: ErrSyntax, Msg: "index x: unknown ranker 'expr'"}, true},
+		{&Error{Kind: ErrSyntax, Msg: "ranking factors: unknown function bm25f"}, true},
+		{&Error{Kind: ErrSyntax, Msg: "unknown column: body"}, false},
+		{&Error{Kind: ErrUnreachable, Msg: "ranker"}, false},
+		{errors.New("ranker"), false},
+	} {
+		if got := rankerRefused(tc.err); got != tc.want {
+			t.Errorf("%v: %v", tc.err, got)
+		}
+	}
 }
