@@ -70,6 +70,7 @@ type Node struct {
 	exited           chan struct{}
 	watchdog         *exec.Cmd
 	lifeline         *os.File // write end of the watchdog's stdin
+	kill             bool     // stop with SIGKILL at once
 	out              *syncBuffer
 }
 
@@ -133,7 +134,7 @@ func Start(t testing.TB, shards [2][]Doc) *Cluster {
 			n.stop()
 		}
 		c.nodes = nil
-		ports, err := freePorts(4)
+		ports, err := pickPorts(4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,6 +165,9 @@ func Start(t testing.TB, shards [2][]Doc) *Cluster {
 	t.Fatalf("starting searchd: %v", last)
 	return nil
 }
+
+// pickPorts is freePorts; the tests replace it to make a port collide.
+var pickPorts = freePorts
 
 func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
@@ -298,8 +302,23 @@ func (n *Node) start(searchd string) error {
 			return fmt.Errorf("searchd exited at start: %s", strings.TrimSpace(n.out.String()))
 		default:
 		}
-		if greets(n.SQLAddr) && greets(n.APIAddr) {
-			return nil
+		if strings.Contains(n.out.String(), "bind() failed") {
+			// Another process took a port (searchd would retry for a
+			// minute): start again with other ports.
+			n.kill = true
+			n.stop()
+			return fmt.Errorf("searchd could not bind its ports: %s", strings.TrimSpace(n.out.String()))
+		}
+		// "accepting connections" is printed once every listener is
+		// bound: a greeting alone could come from another process that
+		// took one of the ports first.
+		if strings.Contains(n.out.String(), "accepting connections") && greets(n.SQLAddr) && greets(n.APIAddr) {
+			select {
+			case <-n.exited:
+				return fmt.Errorf("searchd exited at start: %s", strings.TrimSpace(n.out.String()))
+			default:
+				return nil
+			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -340,7 +359,7 @@ func greets(addr string) bool {
 	return err == nil
 }
 
-// Stop ends the node (SIGTERM, then SIGKILL after 10 s) and waits for it:
+// Stop ends the node (SIGTERM, then SIGKILL after 5 s) and waits for it:
 // the cluster with a node down.
 func (n *Node) Stop() { n.stop() }
 
@@ -362,11 +381,16 @@ func (n *Node) stop() {
 		return
 	default:
 	}
+	if n.kill {
+		_ = n.cmd.Process.Kill()
+		<-n.exited
+		return
+	}
 	_ = n.cmd.Process.Signal(syscall.SIGCONT)
 	_ = n.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-n.exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(5 * time.Second):
 		_ = n.cmd.Process.Kill()
 		<-n.exited
 	}
