@@ -363,10 +363,15 @@ func (c *Corpus) warning(ctx context.Context, conn *sql.Conn) string {
 // partialWarning tells warnings that mean missing results (failed or slow
 // agents, the query time limit) from harmless ones.
 func partialWarning(w string) bool {
-	w = strings.ToLower(w)
-	for _, s := range []string{"agent", "max_query_time", "query time exceeded", "timed out", "timeout", "connect", "failed"} {
-		if strings.Contains(w, s) {
-			return true
+	for _, part := range strings.Split(strings.ToLower(w), ";") {
+		if strings.Contains(part, "remote query warning") {
+			// An agent answered, with a warning about the query.
+			continue
+		}
+		for _, s := range []string{"agent", "max_query_time", "query time exceeded", "timed out", "timeout", "connect", "failed"} {
+			if strings.Contains(part, s) {
+				return true
+			}
 		}
 	}
 	return false

@@ -317,3 +317,21 @@ func TestRankerRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestPartialWarning(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		want bool
+	}{
+		{"index dist: agent 127.0.0.1:37593: connect() failed: errno=111, Operation now in progress", true},
+		{"index dist: agent 127.0.0.1:9312: query timed out", true},
+		{"query time exceeded max_query_time", true},
+		{"index dist: agent 127.0.0.1:1: remote query warning: query warning: modifiers must be applied to keywords, not operators", false},
+		{"index dist: agent 127.0.0.1:1: remote query warning: x; index dist: agent 127.0.0.1:2: connect() failed", true},
+		{"", false},
+	} {
+		if got := partialWarning(tc.w); got != tc.want {
+			t.Errorf("%q: %v", tc.w, got)
+		}
+	}
+}
