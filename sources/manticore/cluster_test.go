@@ -3,6 +3,7 @@ package manticore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -275,5 +276,62 @@ func TestRandomHostileQuestions(t *testing.T) {
 	t.Logf("%d of 400 questions found documents", found)
 	if docs, err := c.Search(ctx, "paris berlin rhine louvre", 100); err != nil || len(docs) != 5 {
 		t.Errorf("afterwards: %v %v", ids(docs), err)
+	}
+}
+
+// One Corpus serves concurrent searches (the engine's reflection searches
+// several sources at once) and its pool stays within its bound.
+func TestConcurrentSearches(t *testing.T) {
+	cl := startCluster(t)
+	c := open(t, cl.Addr, sphinxtest.Distributed, 0)
+	ctx := context.Background()
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 20 {
+				q := []string{"paris", "Москва", "rhine germany", "louvre museum"}[(g+i)%4]
+				docs, err := c.Search(ctx, q, 3)
+				if err == nil && len(docs) == 0 {
+					err = errors.New(q + ": nothing found")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The password never appears in an error.
+func TestPasswordNotInErrors(t *testing.T) {
+	const secret = "hunter2-s3cret"
+	cl := startCluster(t)
+	ctx := context.Background()
+	for _, tc := range []struct{ addr, index string }{
+		{cl.Addr, "nosuchindex"},
+		{"127.0.0.1:1", sphinxtest.Distributed},
+	} {
+		c, err := manticore.Open(ctx, manticore.Config{Corpus: "x", Addr: tc.addr, Index: tc.index, User: "analyst", Password: secret, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, serr := c.Search(ctx, "paris", 3)
+		_, herr := c.Health(ctx)
+		for _, err := range []error{serr, herr} {
+			if err == nil || strings.Contains(err.Error(), secret) || strings.Contains(fmt.Sprintf("%+v %#v", err, err), secret) {
+				t.Errorf("%s/%s: %v", tc.addr, tc.index, err)
+			}
+		}
+		if strings.Contains(c.String(), secret) {
+			t.Errorf("String: %s", c)
+		}
+		c.Close()
 	}
 }
