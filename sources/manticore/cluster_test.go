@@ -204,6 +204,9 @@ func TestClusterSearch(t *testing.T) {
 		if !errors.Is(err, manticore.ErrSyntax) || !strings.Contains(err.Error(), "body") {
 			t.Errorf("Search: %v", err)
 		}
+		if _, err := c.Health(ctx); !errors.Is(err, manticore.ErrSyntax) || !strings.Contains(err.Error(), "body") {
+			t.Errorf("Health: %v", err)
+		}
 	})
 
 	t.Run("health", func(t *testing.T) {

@@ -32,8 +32,12 @@ type Health struct {
 	Latency time.Duration
 }
 
-// Health connects to the server, reads its version and checks that the
-// index exists. Errors are *Error, as for Search.
+// healthMatch matches nothing in any sane index.
+const healthMatch = `"prefraghealthcheckqzxj"/1`
+
+// Health connects to the server, reads its version, checks that the index
+// exists and that a search with the configured fields is accepted (a word
+// that matches nothing). Errors are *Error, as for Search.
 func (c *Corpus) Health(ctx context.Context) (Health, error) {
 	h := Health{Index: c.cfg.Index, Documents: -1}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -60,6 +64,12 @@ func (c *Corpus) Health(ctx context.Context) (Health, error) {
 			h.IndexType = typ
 		}
 		h.Shards += shards
+	}
+	// The search statement itself, for a word no document holds: the
+	// configured fields must be columns of the index and the ranking
+	// accepted.
+	if _, err := c.ranked(ctx, conn, healthMatch, 1); err != nil {
+		return h, err
 	}
 	if h.IndexType == "local" && !strings.Contains(c.cfg.Index, ",") {
 		h.Documents = indexedDocuments(ctx, conn, c.cfg.Index)

@@ -259,6 +259,19 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 		return nil, c.classify(ctx, err)
 	}
 	defer conn.Close()
+	docs, err := c.ranked(ctx, conn, match, k)
+	if err != nil {
+		return nil, err
+	}
+	if w := c.warning(ctx, conn); w != "" && partialWarning(w) {
+		return docs, &PartialError{Corpus: c.cfg.Corpus, Index: c.cfg.Index, Warning: w, Results: len(docs)}
+	}
+	return docs, nil
+}
+
+// ranked runs the search with Ranking, or with fallbackRanking once the
+// server has refused Ranking.
+func (c *Corpus) ranked(ctx context.Context, conn *sql.Conn, match string, k int) ([]sources.Document, error) {
 	ranking := Ranking
 	if c.fallback.Load() {
 		ranking = fallbackRanking
@@ -268,13 +281,7 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 		c.fallback.Store(true)
 		docs, err = c.query(ctx, conn, match, k, fallbackRanking)
 	}
-	if err != nil {
-		return nil, err
-	}
-	if w := c.warning(ctx, conn); w != "" && partialWarning(w) {
-		return docs, &PartialError{Corpus: c.cfg.Corpus, Index: c.cfg.Index, Warning: w, Results: len(docs)}
-	}
-	return docs, nil
+	return docs, err
 }
 
 func (c *Corpus) query(ctx context.Context, conn *sql.Conn, match string, k int, ranking string) ([]sources.Document, error) {
