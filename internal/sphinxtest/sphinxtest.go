@@ -109,9 +109,11 @@ func Installed() (searchd, indexer string, err error) {
 	return searchd, indexer, nil
 }
 
-// Start builds shard i from shards[i] (exactly two shards) and starts the
-// two searchd processes; the test is skipped when Sphinx is not installed.
-// Everything stops at t's cleanup.
+// Start builds shard i from shards[i] (exactly two shards; one may be
+// empty) and starts the two searchd processes; the test is skipped when
+// Sphinx is not installed. Everything stops at t's cleanup. Documents go
+// through xmlpipe2, so characters XML cannot hold (C0 controls other than
+// tab and newline) arrive as U+FFFD.
 func Start(t testing.TB, shards [2][]Doc) *Cluster {
 	t.Helper()
 	searchd, indexer, err := Installed()
@@ -241,8 +243,6 @@ searchd {
   max_children = 16
   read_timeout = 5
   client_timeout = 60
-  seamless_rotate = 0
-  preopen_indexes = 1
 }
 `, docsPath, "title", "text", "doc_id", "url",
 		ShardName(i), filepath.Join(n.dir, ShardName(i)), dist,
