@@ -209,6 +209,22 @@ func TestClusterSearch(t *testing.T) {
 		}
 	})
 
+	t.Run("binary API port", func(t *testing.T) {
+		// The agents' port (9312 by default) is not SphinxQL.
+		c := open(t, cl.Node(0).APIAddr, sphinxtest.Distributed, 2*time.Second)
+		_, err := c.Health(ctx)
+		if !errors.Is(err, manticore.ErrNotSphinxQL) || !errors.Is(err, manticore.ErrUnreachable) {
+			t.Errorf("Health: %v", err)
+		}
+		bounded(t, "search on the API port", 20*time.Second, func() {
+			_, err = c.Search(ctx, "paris", 3)
+			if !errors.Is(err, manticore.ErrNotSphinxQL) || !errors.Is(err, manticore.ErrUnreachable) || !strings.Contains(err.Error(), "9306") {
+				t.Errorf("Search: %v", err)
+			}
+			t.Logf("search on the API port: %v", err)
+		})
+	})
+
 	t.Run("health", func(t *testing.T) {
 		h, err := open(t, cl.Addr, sphinxtest.Distributed, 0).Health(ctx)
 		if err != nil {

@@ -109,9 +109,21 @@ func (c *Corpus) classify(ctx context.Context, err error) error {
 		e.Kind = ErrTimeout
 	default:
 		e.Kind = ErrUnreachable
+		if errors.Is(err, ErrNotSphinxQL) {
+			e.Msg = notSphinxQL
+		} else if errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, mysql.ErrMalformPkt) {
+			// The driver's words say little; a wrong port is the
+			// usual cause, and the greeting tells.
+			if _, gerr := c.serverVersion(ctx); errors.Is(gerr, ErrNotSphinxQL) {
+				e.Msg = notSphinxQL
+				e.Err = fmt.Errorf("%w: %w", ErrNotSphinxQL, err)
+			}
+		}
 	}
 	return e
 }
+
+const notSphinxQL = "the server does not speak SphinxQL (the MySQL protocol) there: give the SphinxQL port (9306 by default), not the HTTP (9308) or binary API (9312) one"
 
 // classifyMessage sorts a server error by its text: SphinxQL reports almost
 // everything as error 1064, so the code alone says little.
