@@ -27,8 +27,8 @@ const secretKey = "c2VjcmV0LWFwaS1rZXktdmFsdWU="
 func open(t *testing.T, srv *fakeelastic.Server, mod func(*elastic.Config)) *elastic.Corpus {
 	t.Helper()
 	cfg := elastic.Config{Corpus: "kb", URL: srv.URL(), Index: "docs",
-		Fields:  elastic.Fields{Title: "title", Text: "text", URL: "url"},
-		APIKey:  secretKey, AuthHint: "$KB_API_KEY", Timeout: 5 * time.Second}
+		Fields: elastic.Fields{Title: "title", Text: "text", URL: "url"},
+		APIKey: secretKey, AuthHint: "$KB_API_KEY", Timeout: 5 * time.Second}
 	if mod != nil {
 		mod(&cfg)
 	}
