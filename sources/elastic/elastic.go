@@ -240,6 +240,9 @@ func (c *Corpus) transportError(ctx context.Context, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("the connection was closed without an answer (the cluster or a proxy dropped it)")
+	}
 	return &sources.UnavailableError{Source: c.Name(), Err: errors.New(c.redact(err.Error()))}
 }
 
