@@ -95,7 +95,7 @@ func openRemote(ctx context.Context, dir, name string, getenv func(string) strin
 		return open(ctx, name, spec, cred)
 	}}
 	if err := lz.connect(ctx); err != nil && (errors.Is(err, ErrNotLinked) || errors.Is(err, remote.ErrInvalidSpec) || errors.Is(err, remote.ErrCredentials)) {
-		return nil, fmt.Errorf("%s", remote.Redact(err.Error(), cred.Secrets()...))
+		return nil, remote.RedactError(err, cred.Secrets()...)
 	}
 	return remote.Guard(lz, remote.GuardOptions{
 		Timeout:  spec.RequestTimeout(),

@@ -213,9 +213,16 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-func (g *Guarded) redact(err error) error {
+func (g *Guarded) redact(err error) error { return RedactError(err, g.opts.Secrets...) }
+
+// RedactError returns err with every secret removed from its message; the
+// chain stays (errors.Is and errors.As still see the original).
+func RedactError(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
 	msg := err.Error()
-	clean := Redact(msg, g.opts.Secrets...)
+	clean := Redact(msg, secrets...)
 	if clean == msg {
 		return err
 	}
