@@ -20,13 +20,21 @@ import (
 const corporaAddUsage = "corpora add NAME (--elasticsearch URL | --manticore HOST:PORT) --index INDEX [--title-field F] [--text-field F] [--url-field F] [--id-field F] [--api-key-env VAR | --user-env VAR --password-env VAR] [--timeout D]"
 
 // corporaAddArgs returns the arguments after "add" when the first
-// positional argument of `corpora` is "add".
+// positional argument of `corpora` is "add" (flags of add may come first).
 func corporaAddArgs(args []string) ([]string, bool) {
-	for i, a := range args {
+	valueFlags := map[string]bool{"elasticsearch": true, "manticore": true, "index": true, "title-field": true,
+		"text-field": true, "url-field": true, "id-field": true, "api-key-env": true, "user-env": true,
+		"password-env": true, "timeout": true}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			return nil, false
 		}
 		if strings.HasPrefix(a, "-") {
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && valueFlags[name] {
+				i++ // its value
+			}
 			continue
 		}
 		if a != "add" {
