@@ -62,8 +62,15 @@ func (e *NotLinkedError) Is(target error) bool { return target == ErrNotLinked }
 //	}
 //	return c, func(ctx context.Context) (remote.Health, error) {
 //		h, err := c.Health(ctx)
-//		return remote.Health{ /* OK, Status, Version, Documents … from h */ }, err
+//		if err != nil {
+//			return remote.Health{Documents: -1}, err
+//		}
+//		return remote.Health{OK: true, Status: "ok", Version: h.Version, Documents: h.Documents, Latency: h.Latency}, nil
 //	}, nil
+//
+// An error of manticore.Open other than the ones openRemote treats as
+// final (not linked, invalid registration, unset credentials) is retried at
+// the next search: a cluster down at start is a notice, not a failed run.
 func openManticore(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error) {
 	return nil, nil, &NotLinkedError{Kind: "manticore", Corpus: name}
 }
