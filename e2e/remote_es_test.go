@@ -262,3 +262,37 @@ func TestRemoteElasticsearchDownMidSession(t *testing.T) {
 	}
 	t.Logf("run took %s; notices:\n%s", took, all)
 }
+
+// An Elasticsearch corpus first, a local corpus second, the web last: the
+// judge's false moves from one to the next exactly as between local corpora.
+func TestRemoteElasticsearchThenLocalThenWeb(t *testing.T) {
+	script := &fakellm.Script{
+		Steps: []string{
+			"Thought: Who assisted Sørensen?\nAction: Search_Engine\nAction Input: Sørensen Carlsberg chemistry",
+			"Thought: Try the web.\nAction: Search_Web\nAction Input: Danish plant ecologist who assisted Sørensen",
+			"Thought: I now know the final answer to the original question\nFinal Answer: 1974\nSelf-Evaluation: CORRECT",
+		},
+		Judges: []string{
+			`{"analysis": "The cluster's passages do not name the assistant.", "status": false}`,
+			`{"analysis": "Still nothing new.", "status": false}`,
+		},
+	}
+	w := newWorld(t, script)
+	es := fakeelastic.New(t, fakeelastic.Options{Index: "kb-docs", Docs: esDocs, Flavor: fakeelastic.Elasticsearch7, ES6Totals: true})
+	if o, e, code := w.run("corpora", "add", "kb", "--elasticsearch", es.URL(), "--index", "kb-docs"); code != 0 {
+		t.Fatalf("add: %s %s", o, e)
+	}
+	out, errOut, code := w.run(w.askArgs("--corpus", "kb", "--corpus", "wiki", "--json", caseQuestion)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	evs := parseEvents(t, out)
+	want := "search local:kb,switch→local:wiki,search local:wiki,observe local:wiki," +
+		"search local:kb,switch→web:searxng,search web:searxng,observe web:searxng"
+	if got := sourceOrder(evs); got != want {
+		t.Errorf("switch order\n got %s\nwant %s", got, want)
+	}
+	if c := evs[0].Config; c == nil || strings.Join(c.Corpora, ",") != "kb,wiki" {
+		t.Errorf("session config corpora %+v", evs[0].Config)
+	}
+}
