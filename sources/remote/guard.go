@@ -56,11 +56,13 @@ var ErrCircuitOpen = errors.New("circuit open")
 type CircuitOpenError struct {
 	Failures int
 	Until    time.Time
-	Last     string
+	// Left is how long the circuit stays open from when it refused.
+	Left time.Duration
+	Last string
 }
 
 func (e *CircuitOpenError) Error() string {
-	msg := fmt.Sprintf("not searched: %d searches in a row failed, so it is skipped for %s", e.Failures, time.Until(e.Until).Round(time.Second))
+	msg := fmt.Sprintf("not searched: %d searches in a row failed, so it is skipped for %s more", e.Failures, e.Left.Round(time.Second))
 	if e.Last != "" {
 		msg += " (last: " + e.Last + ")"
 	}
@@ -146,7 +148,7 @@ func (g *Guarded) Unwrap() Searcher { return g.src }
 func (g *Guarded) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	g.mu.Lock()
 	if now := g.opts.Now(); now.Before(g.openUntil) {
-		err := &CircuitOpenError{Failures: g.fails, Until: g.openUntil, Last: g.last}
+		err := &CircuitOpenError{Failures: g.fails, Until: g.openUntil, Left: g.openUntil.Sub(now), Last: g.last}
 		g.mu.Unlock()
 		return nil, &sources.UnavailableError{Source: g.Name(), Err: err}
 	}
