@@ -99,3 +99,28 @@ func TestCredentials(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// Whatever address is given, a refusal never repeats the password in it,
+// and an accepted address carries none.
+func FuzzNormalizeURL(f *testing.F) {
+	f.Add("https://es.example:9200", "elasticsearch")
+	f.Add("127.0.0.1:9306", "manticore")
+	f.Add("mysql://u@h:1", "manticore")
+	f.Add("http://[::1]:9200/es/", "elasticsearch")
+	f.Add("http://h:9200/%zz", "elasticsearch")
+	const pw = "Zq9pw7secret"
+	f.Fuzz(func(t *testing.T, addr, kind string) {
+		for _, u := range []string{addr, strings.Replace(addr, "://", "://user:"+pw+"@", 1), "user:" + pw + "@" + addr} {
+			got, err := Spec{Kind: kind, URL: u, Index: "kb"}.Normalize("kb")
+			if err != nil {
+				if strings.Contains(err.Error(), pw) {
+					t.Fatalf("error repeats the password: %v", err)
+				}
+				continue
+			}
+			if strings.Contains(got.URL, pw) && !strings.Contains(addr, pw) {
+				t.Fatalf("accepted an address with a password: %q", got.URL)
+			}
+		}
+	})
+}
