@@ -175,7 +175,16 @@ func (l *lazyRemote) Close() error {
 func (a *App) RemoteHealth(ctx context.Context, name string) remote.Health {
 	g, err := a.OpenRemote(ctx, name)
 	if err != nil {
-		return remote.Health{Status: "error", Documents: -1, Problem: err.Error()}
+		status := "error"
+		switch {
+		case errors.Is(err, remote.ErrCredentials):
+			status = "no credentials"
+		case errors.Is(err, ErrNotLinked):
+			status = "not linked"
+		case errors.Is(err, remote.ErrInvalidSpec):
+			status = "invalid"
+		}
+		return remote.Health{Status: status, Documents: -1, Problem: err.Error()}
 	}
 	defer g.Close()
 	return g.Health(ctx)
