@@ -296,3 +296,37 @@ func TestRemoteElasticsearchThenLocalThenWeb(t *testing.T) {
 		t.Errorf("session config corpora %+v", evs[0].Config)
 	}
 }
+
+// Failed shards: the other shards' hits are used, and a notice says the
+// answer was partial.
+func TestRemoteElasticsearchShardFailure(t *testing.T) {
+	script := &fakellm.Script{
+		Steps: []string{
+			"Thought: Search.\nAction: Search_Engine\nAction Input: Danish Carlsberg Sørensen pH",
+			"Thought: I now know the final answer to the original question\nFinal Answer: 1974\nSelf-Evaluation: CORRECT",
+		},
+	}
+	w := newWorld(t, script)
+	es := fakeelastic.New(t, fakeelastic.Options{Index: "kb-docs", Docs: esDocs})
+	if o, e, code := w.run("corpora", "add", "kb", "--elasticsearch", es.URL(), "--index", "kb-docs"); code != 0 {
+		t.Fatalf("add: %s %s", o, e)
+	}
+	es.SetFault(fakeelastic.Fault{ShardsFailed: 1})
+	out, errOut, code := w.run(w.askArgs("--corpus", "kb", "--web", "never", "--json", caseQuestion)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	evs := parseEvents(t, out)
+	ret := ofType(evs, "retrieval")
+	if len(ret) != 1 || len(ret[0].Docs) == 0 || ret[0].Outcome != engine.OutcomeTruncated {
+		t.Fatalf("retrieval %+v", ret)
+	}
+	obs := ofType(evs, "observation")
+	if len(obs) != 1 || obs[0].Source != "local:kb" || len(obs[0].DocIDs) != len(ret[0].Docs) {
+		t.Errorf("observation %+v", obs)
+	}
+	notes := ofType(evs, "error")
+	if len(notes) != 1 || notes[0].Fatal || !strings.Contains(notes[0].Message, "answered from 1 of 2 shards") {
+		t.Errorf("notices %+v", notes)
+	}
+}
