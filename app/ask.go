@@ -16,6 +16,7 @@ import (
 	"github.com/prefrag/prefrag/internal/delivery"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/remote"
 	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
 )
@@ -65,6 +66,9 @@ type CorpusIdentity struct {
 	Documents int64     `json:"documents"`
 	Passages  int64     `json:"passages"`
 	Updated   time.Time `json:"updated"`
+	// Remote identifies a remote corpus (kind, URL without credentials,
+	// index, the cluster's name, uuid and version when known).
+	Remote *remote.Identity `json:"remote,omitempty"`
 }
 
 // NewSessionID returns a time-ordered id.
@@ -212,6 +216,10 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 		m.JudgeDigest, _ = judge.Digest(dctx)
 	}
 	for _, src := range srcs.List {
+		if g, ok := src.(*remote.Guarded); ok {
+			id := g.Identity(dctx)
+			m.Corpora = append(m.Corpora, CorpusIdentity{Name: g.Name(), Documents: id.Documents, Remote: &id})
+		}
 		if c, ok := src.(*local.Corpus); ok {
 			st, err := c.Stats()
 			if err == nil {

@@ -76,6 +76,18 @@ func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID stri
 	}
 	out := &Sources{Corpora: names, Choice: choice}
 	for _, name := range names {
+		if local.IsRemote(a.Cfg.CorporaDir(), name) {
+			// A remote corpus (remote.go) is searched, judged and cited
+			// like a local one: its source is "local:<name>" too.
+			g, err := a.OpenRemote(ctx, name)
+			if err != nil {
+				out.Close()
+				return nil, err
+			}
+			out.List = append(out.List, g)
+			out.closers = append(out.closers, g.Close)
+			continue
+		}
 		c, err := local.Open(a.Cfg.CorporaDir(), name)
 		if err != nil {
 			out.Close()

@@ -50,7 +50,7 @@ func commands() []command {
 	return []command{
 		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", runAsk},
 		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
-		{"corpora", "[--json] | pin NAME | unpin | rm NAME", "list corpora; pin or unpin the preferred one; rm asks (--yes)", runCorpora},
+		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
 		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},

@@ -103,7 +103,7 @@ _prefrag() {
 	completion) [ "$COMP_CWORD" -eq 2 ] && words="bash zsh fish";;
 	help) [ "$COMP_CWORD" -eq 2 ] && words=%q;;
 	corpora)
-		if [ "$COMP_CWORD" -eq 2 ]; then words="pin unpin rm"
+		if [ "$COMP_CWORD" -eq 2 ]; then words="pin unpin rm add"
 		elif [ "$prev" = pin ] || [ "$prev" = rm ]; then words="$(_prefrag_corpora)"; fi;;
 	index) COMPREPLY=( $(compgen -f -- "$cur") ); return 0;;
 	esac

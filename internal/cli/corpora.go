@@ -16,6 +16,7 @@ import (
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -30,6 +31,9 @@ func runIndex(e *env, args []string) error {
 		return err
 	}
 	if err != nil {
+		return err
+	}
+	if err := refuseRemoteIndex(e.cfg.CorporaDir(), *corpus); err != nil {
 		return err
 	}
 	if qa.active() {
@@ -147,13 +151,16 @@ func humanBytes(n int64) string {
 }
 
 func runCorpora(e *env, args []string) error {
+	if rest, ok := corporaAddArgs(args); ok {
+		return runCorporaAdd(e, rest)
+	}
 	fs := flag.NewFlagSet("corpora", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "one JSON object per corpus")
 	yes := fs.Bool("yes", false, "with rm: delete without asking (needed when not on a terminal)")
 	names := fs.Bool("names", false, "only the corpus names, one a line (for shell completion)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora unpin | corpora rm NAME [--yes]")
+		helpFlags(e.stdout, fs, "corpora [--json] | corpora pin NAME | corpora unpin | corpora rm NAME [--yes] | "+corporaAddUsage)
 		return err
 	}
 	if err != nil {
@@ -182,7 +189,7 @@ func runCorpora(e *env, args []string) error {
 			}
 			return removeCorpus(e, dir, pos[1], *yes)
 		default:
-			return usagef("unknown corpora command %q (pin, unpin, rm)", pos[0])
+			return usagef("unknown corpora command %q (add, pin, unpin, rm)", pos[0])
 		}
 	}
 	infos, err := local.List(dir)
@@ -195,6 +202,7 @@ func runCorpora(e *env, args []string) error {
 		}
 		return nil
 	}
+	remotes := remoteRows(e.ctx, e, infos)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, in := range infos {
@@ -202,6 +210,10 @@ func runCorpora(e *env, args []string) error {
 				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy}
 			if in.Problem != "" {
 				obj["damaged"], obj["problem"] = in.Damaged, in.Problem
+			}
+			if in.Remote != "" {
+				r, ok := remotes[in.Name]
+				remoteJSON(obj, in, r, ok)
 			}
 			enc.Encode(obj)
 		}
@@ -225,6 +237,10 @@ func runCorpora(e *env, args []string) error {
 		if in.Busy {
 			upd = "indexing…"
 		}
+		if r, ok := remotes[in.Name]; ok {
+			fmt.Fprint(tw, remoteTableRow(in, r, ok, pin))
+			continue
+		}
 		if in.Problem != "" {
 			upd = "unreadable"
 			if in.Damaged {
@@ -238,6 +254,7 @@ func runCorpora(e *env, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	printRemoteDetails(e, infos, remotes)
 	for _, in := range infos {
 		if in.Problem != "" {
 			fmt.Fprintln(e.stderr, "prefrag:", oneLine(errors.New(in.Problem)))
@@ -281,12 +298,12 @@ func runSearch(e *env, args []string) error {
 		}
 		name = names[0]
 	}
-	c, err := local.Open(e.cfg.CorporaDir(), name)
-	if err != nil {
-		return err
+	var docs []sources.Document
+	if local.IsRemote(e.cfg.CorporaDir(), name) {
+		docs, err = searchRemote(e, name, query, *k)
+	} else {
+		docs, err = searchLocal(e, name, query, *k)
 	}
-	defer c.Close()
-	docs, err := c.Search(e.ctx, query, *k)
 	if err != nil {
 		return err
 	}
@@ -306,4 +323,13 @@ func runSearch(e *env, args []string) error {
 			textsafe.Truncate(line(d.Text), 200))
 	}
 	return nil
+}
+
+func searchLocal(e *env, name, query string, k int) ([]sources.Document, error) {
+	c, err := local.Open(e.cfg.CorporaDir(), name)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.Search(e.ctx, query, k)
 }

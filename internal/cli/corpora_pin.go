@@ -45,6 +45,9 @@ func removeCorpus(e *env, dir, name string, yes bool) error {
 	if info == nil {
 		return &local.NotFoundError{Name: name}
 	}
+	if info.Remote != "" {
+		return removeRemote(e, dir, name, info)
+	}
 	if !yes {
 		in, ok := terminalIn(e.stdin)
 		if !ok {

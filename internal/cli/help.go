@@ -30,7 +30,8 @@ var helpTexts = map[string]cmdHelp{
 	"corpora": {"List corpora; pin or unpin the preferred one; remove one (asks, or --yes).", []string{
 		"prefrag corpora",
 		"prefrag corpora pin papers",
-		"prefrag corpora rm old --yes"}},
+		"prefrag corpora rm old --yes",
+		"prefrag corpora add kb --elasticsearch http://127.0.0.1:9200 --index docs --api-key-env KB_KEY"}},
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},

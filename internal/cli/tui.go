@@ -136,6 +136,7 @@ func (c tuiCorpora) List(ctx context.Context) ([]ui.CorpusInfo, error) {
 		out[i] = ui.CorpusInfo{Name: in.Name, Documents: in.Stats.Documents, Passages: in.Stats.Passages,
 			SizeBytes: in.Stats.SizeBytes, Updated: in.Stats.Updated, Pinned: in.Pinned, Problem: in.Problem}
 	}
+	tuiRemoteHealth(ctx, c.a, infos, out)
 	return out, nil
 }
 
@@ -144,6 +145,9 @@ func (c tuiCorpora) Pin(ctx context.Context, name string) error {
 }
 
 func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, progress func(ui.IndexProgress)) (ui.IndexReport, error) {
+	if err := refuseRemoteIndex(c.a.Cfg.CorporaDir(), name); err != nil {
+		return ui.IndexReport{}, err
+	}
 	rep, err := local.Index(ctx, c.a.Cfg.CorporaDir(), name, paths, local.IndexOptions{Progress: func(p local.Progress) {
 		if progress != nil {
 			progress(ui.IndexProgress{FilesDone: p.FilesDone, FilesTotal: p.FilesTotal, Passages: p.Passages,
@@ -159,6 +163,14 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 }
 
 func (c tuiCorpora) Search(ctx context.Context, name, query string, k int) ([]sources.Document, error) {
+	if local.IsRemote(c.a.Cfg.CorporaDir(), name) {
+		g, err := c.a.OpenRemote(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		defer g.Close()
+		return g.Search(ctx, query, k)
+	}
 	corpus, err := local.Open(c.a.Cfg.CorporaDir(), name)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/prefrag/prefrag/sources/remote"
 )
 
 // pinFile, in the corpora directory, holds the name of the pinned corpus.
@@ -30,6 +32,22 @@ type Info struct {
 	// Damaged is set when the problem is damage to the index files: the
 	// corpus must be deleted and indexed again.
 	Damaged bool `json:"damaged,omitempty"`
+	// Remote is the kind of a remote corpus ("elasticsearch",
+	// "manticore"): a registration (remote.json) with no local index, whose
+	// statistics are its cluster's (see package remote).
+	Remote string `json:"remote,omitempty"`
+}
+
+// registered reports whether <dir>/<name> is a corpus: a local index or a
+// remote registration.
+func registered(dir, name string) bool {
+	return exists(filepath.Join(dir, name)) || remote.IsRemote(dir, name)
+}
+
+// IsRemote reports whether corpus name is a remote registration (and not a
+// local index).
+func IsRemote(dir, name string) bool {
+	return ValidateName(name) == nil && !exists(filepath.Join(dir, name)) && remote.IsRemote(dir, name)
 }
 
 // List returns the corpora under dir, sorted by name. A missing dir is an
@@ -53,6 +71,9 @@ func List(dir string) ([]Info, error) {
 		}
 		path := filepath.Join(dir, e.Name())
 		if !exists(path) {
+			if remote.IsRemote(dir, e.Name()) {
+				out = append(out, remoteInfo(dir, e.Name(), pinned))
+			}
 			continue
 		}
 		info := Info{Name: e.Name(), Pinned: e.Name() == pinned}
@@ -73,13 +94,25 @@ func List(dir string) ([]Info, error) {
 	return out, nil
 }
 
+// remoteInfo lists a remote registration; an unreadable one is damaged.
+func remoteInfo(dir, name, pinned string) Info {
+	info := Info{Name: name, Pinned: name == pinned, Remote: "unknown"}
+	spec, err := remote.Load(dir, name)
+	if err != nil {
+		info.Problem, info.Damaged = err.Error(), true
+		return info
+	}
+	info.Remote = spec.Kind
+	return info
+}
+
 // Pin makes name the preferred corpus.
 func Pin(dir, name string) error {
 	path, err := corpusPath(dir, name)
 	if err != nil {
 		return err
 	}
-	if !exists(path) {
+	if !exists(path) && !remote.IsRemote(dir, name) {
 		return &NotFoundError{Name: name}
 	}
 	if err := writePin(dir, name+"\n"); err != nil {
@@ -136,7 +169,7 @@ func PinIfFirst(dir, name string) bool {
 		return false
 	}
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != name && ValidateName(e.Name()) == nil && exists(filepath.Join(dir, e.Name())) {
+		if e.IsDir() && e.Name() != name && ValidateName(e.Name()) == nil && registered(dir, e.Name()) {
 			return false
 		}
 	}
@@ -166,7 +199,7 @@ func Pinned(dir string) (string, error) {
 		return "", fmt.Errorf("reading the pinned corpus: %w", err)
 	}
 	name := strings.TrimSpace(string(raw))
-	if ValidateName(name) != nil || !exists(filepath.Join(dir, name)) {
+	if ValidateName(name) != nil || !registered(dir, name) {
 		return "", nil
 	}
 	return name, nil
@@ -180,6 +213,9 @@ func Delete(dir, name string) error {
 		return err
 	}
 	if !exists(path) {
+		if remote.IsRemote(dir, name) {
+			return deleteRemote(dir, name, path)
+		}
 		return &NotFoundError{Name: name}
 	}
 	// Take the write lock for a moment: nobody may be indexing it. A
@@ -196,6 +232,20 @@ func Delete(dir, name string) error {
 	}
 	if err := os.RemoveAll(path); err != nil {
 		return fmt.Errorf("deleting corpus %q: %w", name, err)
+	}
+	return nil
+}
+
+// deleteRemote removes a remote registration (never the cluster's data)
+// and its pin.
+func deleteRemote(dir, name, path string) error {
+	if pinned, _ := Pinned(dir); pinned == name {
+		if err := writePin(dir, ""); err != nil {
+			return fmt.Errorf("unpinning corpus %q: %w", name, err)
+		}
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return fmt.Errorf("removing remote corpus %q: %w", name, err)
 	}
 	return nil
 }

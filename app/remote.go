@@ -1,0 +1,172 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/elastic"
+	"github.com/prefrag/prefrag/sources/manticore"
+	"github.com/prefrag/prefrag/sources/remote"
+)
+
+// remoteOpenFunc opens one remote corpus client. It returns the client and
+// a health check (nil when the client has none). It may contact the
+// cluster; an error that is not about the registration or the credentials
+// is retried at the next search.
+type remoteOpenFunc func(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error)
+
+// remoteKinds is the one table of remote corpus kinds.
+var remoteKinds = map[string]remoteOpenFunc{
+	remote.KindElasticsearch: openElastic,
+	remote.KindManticore:     openManticore,
+}
+
+func openElastic(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error) {
+	title, text, url := spec.Fields()
+	c, err := elastic.Open(elastic.Config{Corpus: name, URL: spec.URL, Index: spec.Index,
+		Fields: elastic.Fields{Title: title, Text: text, URL: url, ID: spec.IDField},
+		APIKey: cred.APIKey, User: cred.User, Password: cred.Password, AuthHint: spec.AuthHint(),
+		Timeout: spec.RequestTimeout()})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c.Health, nil
+}
+
+// openManticore opens a Manticore Search or Sphinx corpus over SphinxQL
+// (sources/manticore). manticore.Open does not contact the server: a
+// cluster down at start shows as failed searches (notices), and the health
+// check is the call that connects.
+func openManticore(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error) {
+	title, text, url := spec.Fields()
+	c, err := manticore.Open(ctx, manticore.Config{Corpus: name, Addr: spec.Addr(), Index: spec.Index,
+		TitleField: title, TextField: text, URLField: url, IDField: spec.IDField,
+		User: cred.User, Password: cred.Password, Timeout: spec.RequestTimeout()})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, func(ctx context.Context) (remote.Health, error) {
+		h, err := c.Health(ctx)
+		if err != nil {
+			return remote.Health{Documents: -1}, err
+		}
+		return remote.Health{OK: true, Status: "ok", Version: h.Version, Documents: h.Documents, Latency: h.Latency}, nil
+	}, nil
+}
+
+// OpenRemote opens remote corpus name: its registration, its credentials
+// from the environment, the client of its kind, wrapped in the guard
+// (per-request timeout, circuit breaker, redaction of the credentials).
+// A registration that cannot be read, an unset credential variable or an
+// address the client refuses fail here; a cluster that cannot be reached does not
+// (its searches fail, as notices, until it answers).
+func (a *App) OpenRemote(ctx context.Context, name string) (*remote.Guarded, error) {
+	return openRemote(ctx, a.Cfg.CorporaDir(), name, os.Getenv)
+}
+
+func openRemote(ctx context.Context, dir, name string, getenv func(string) string) (*remote.Guarded, error) {
+	spec, err := remote.Load(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	open, ok := remoteKinds[spec.Kind]
+	if !ok {
+		return nil, &remote.SpecError{Corpus: name, Reason: fmt.Sprintf("unknown kind %q", spec.Kind)}
+	}
+	cred, err := spec.Credentials(name, getenv)
+	if err != nil {
+		return nil, err
+	}
+	lz := &lazyRemote{name: name, open: func(ctx context.Context) (remote.Searcher, remote.HealthFunc, error) {
+		return open(ctx, name, spec, cred)
+	}}
+	if err := lz.connect(ctx); err != nil && (errors.Is(err, manticore.ErrConfig) || errors.Is(err, remote.ErrInvalidSpec) || errors.Is(err, remote.ErrCredentials)) {
+		return nil, remote.RedactError(err, cred.Secrets()...)
+	}
+	return remote.Guard(lz, remote.GuardOptions{
+		Timeout:  spec.RequestTimeout(),
+		Secrets:  cred.Secrets(),
+		Health:   lz.health,
+		Identity: remote.Identity{Kind: spec.Kind, URL: spec.URL, Index: spec.Index},
+	}), nil
+}
+
+// lazyRemote opens its client at the first use and again after an open
+// failed, so a cluster down when the run starts is a notice per search
+// (bounded by the guard's breaker), not a failed run.
+type lazyRemote struct {
+	name string
+	open func(ctx context.Context) (remote.Searcher, remote.HealthFunc, error)
+
+	mu  sync.Mutex
+	src remote.Searcher
+	hf  remote.HealthFunc
+}
+
+func (l *lazyRemote) connect(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.src != nil {
+		return nil
+	}
+	src, hf, err := l.open(ctx)
+	if err != nil {
+		return err
+	}
+	l.src, l.hf = src, hf
+	return nil
+}
+
+func (l *lazyRemote) Name() string       { return "local:" + l.name }
+func (l *lazyRemote) Kind() sources.Kind { return sources.KindLocal }
+
+func (l *lazyRemote) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
+	if err := l.connect(ctx); err != nil {
+		if errors.Is(err, sources.ErrUnavailable) {
+			return nil, err
+		}
+		return nil, &sources.UnavailableError{Source: l.Name(), Err: err}
+	}
+	return l.src.Search(ctx, query, k)
+}
+
+func (l *lazyRemote) health(ctx context.Context) (remote.Health, error) {
+	if err := l.connect(ctx); err != nil {
+		return remote.Health{Status: "unreachable", Documents: -1}, err
+	}
+	if l.hf == nil {
+		return remote.Health{OK: true, Status: "ok", Documents: -1}, nil
+	}
+	return l.hf(ctx)
+}
+
+func (l *lazyRemote) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.src == nil {
+		return nil
+	}
+	return l.src.Close()
+}
+
+// RemoteHealth checks remote corpus name for `prefrag corpora`; every
+// failure is in the Health, never an error.
+func (a *App) RemoteHealth(ctx context.Context, name string) remote.Health {
+	g, err := a.OpenRemote(ctx, name)
+	if err != nil {
+		status := "error"
+		switch {
+		case errors.Is(err, remote.ErrCredentials):
+			status = "no credentials"
+		case errors.Is(err, remote.ErrInvalidSpec), errors.Is(err, manticore.ErrConfig):
+			status = "invalid"
+		}
+		return remote.Health{Status: status, Documents: -1, Problem: err.Error()}
+	}
+	defer g.Close()
+	return g.Health(ctx)
+}
