@@ -76,8 +76,8 @@ func (rf *RunFlags) Apply() error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFlag, Name: st.Flag})
 	}
-	if set["llm"] && !set["llm-url"] && c.Settings.LLM == "llamacpp" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
-		c.Settings.LLMURL = llamacppURL
+	if u := backendURL(c.Settings.LLM); set["llm"] && !set["llm-url"] && u != "" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
+		c.Settings.LLMURL = u
 		c.setOrigin("llm_url", Origin{Kind: FromDefault})
 	}
 	return c.Validate()
