@@ -76,7 +76,10 @@ func (rf *RunFlags) Apply() error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFlag, Name: st.Flag})
 	}
-	if u := backendURL(c.Settings.LLM); set["llm"] && !set["llm-url"] && u != "" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
+	// Ollama's address (its default, or OLLAMA_HOST read while the backend
+	// was still Ollama) is not the other backends'.
+	ollamaAddr := strings.HasSuffix(c.Settings.LLMURL, ":11434") || c.Origin("llm_url") == Origin{Kind: FromEnv, Name: "OLLAMA_HOST"}
+	if u := backendURL(c.Settings.LLM); set["llm"] && !set["llm-url"] && u != "" && ollamaAddr {
 		c.Settings.LLMURL = u
 		c.setOrigin("llm_url", Origin{Kind: FromDefault})
 	}
