@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
@@ -9,8 +10,31 @@ import (
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
-// chat streams one POST /chat/completions.
+// chat streams one POST /chat/completions. A server that refuses it
+// because the prompt plus max_tokens passes the context (vLLM checks
+// both before generating) while the prompt alone fits is asked once more
+// with max_tokens lowered to the room left, so the reply may stop on the
+// limit as on llama.cpp and Ollama instead of failing the run.
 func (c *Client) chat(ctx context.Context, req llm.Request, model string, f format, onToken llm.TokenFunc) (llm.Response, error) {
+	resp, err := c.chatOnce(ctx, req, model, f, onToken)
+	var ce *llm.ContextExceededError
+	if !errors.As(err, &ce) || ce.NCtx <= 0 || ce.PromptTokens <= 0 {
+		return resp, err
+	}
+	room := ce.NCtx - ce.PromptTokens
+	if room < minRoom || room >= c.maxTokens(req) {
+		return resp, err
+	}
+	req.Options.NumPredict = room
+	return c.chatOnce(ctx, req, model, f, onToken)
+}
+
+// minRoom is the fewest output tokens worth asking for after a context
+// refusal.
+const minRoom = 16
+
+// chatOnce streams one POST /chat/completions.
+func (c *Client) chatOnce(ctx context.Context, req llm.Request, model string, f format, onToken llm.TokenFunc) (llm.Response, error) {
 	body := c.body(req, model, f)
 	resp := llm.Response{Model: model}
 	var text strings.Builder

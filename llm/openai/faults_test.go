@@ -288,3 +288,23 @@ func TestNonStreamingAnswer(t *testing.T) {
 		t.Errorf("%+v %v", resp, err)
 	}
 }
+
+// vLLM refuses a prompt that fits when prompt + max_tokens does not: the
+// client asks again with the room left, once.
+func TestMaxTokensLoweredToTheRoomLeft(t *testing.T) {
+	srv := server(t, answer("short answer"), fakellm.ContextLength(1000), fakellm.EnforceContext())
+	c := newClient(t, srv, fakellm.DefaultModel, Auth{})
+	prompt := strings.Repeat("word ", 500) // about 640 tokens with the template
+	resp, err := c.Generate(context.Background(), llm.Request{Prompt: prompt, Options: llm.Options{NumPredict: 512}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].Status != 400 || reqs[1].Status != 200 {
+		t.Fatalf("requests %+v", reqs)
+	}
+	room := reqs[1].BodyMap()["max_tokens"].(float64)
+	if int(room)+resp.PromptTokens != 1000 || resp.Text != "short answer" {
+		t.Errorf("retried with max_tokens %v for a %d-token prompt: %+v", room, resp.PromptTokens, resp)
+	}
+}
