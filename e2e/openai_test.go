@@ -115,3 +115,41 @@ func TestAskOpenAISchemaRefusedAndAPIKey(t *testing.T) {
 		return nil
 	})
 }
+
+// The start-up failures of --llm openai are one sentence saying what to do.
+func TestAskOpenAIFailures(t *testing.T) {
+	w := newWorld(t, caseStudyScript(), fakellm.OpenAI(), fakellm.Models("Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"))
+	closed := fakellm.ClosedURL(t)
+	tests := []struct {
+		name   string
+		args   []string
+		stderr []string
+	}{
+		{"unreachable", []string{"--llm-url", closed + "/v1"}, []string{strings.TrimPrefix(closed, "http://"), "vllm serve"}},
+		{"wrong model", []string{"--llm-url", w.llm.URL() + "/v1", "--model", "qwen2.5:7b"},
+			[]string{"model qwen2.5:7b not found", `"Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"`, "--model"}},
+		{"several served, none given", []string{"--llm-url", w.llm.URL() + "/v1"}, []string{"serves several", `"Qwen/Qwen2.5-7B-Instruct"`}},
+		{"not the API root", []string{"--llm-url", w.llm.URL() + "/api", "--model", "Qwen/Qwen2.5-7B-Instruct"}, []string{"does not look like an OpenAI-compatible server", "/v1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"ask", "--llm", "openai", "--web", "never"}, tt.args...)
+			t0 := time.Now()
+			_, errOut, code := w.run(append(args, "Q?")...)
+			if took := time.Since(t0); took > 8*time.Second {
+				t.Errorf("took %v", took)
+			}
+			if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q", code, errOut)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr %q lacks %q", errOut, s)
+				}
+			}
+		})
+	}
+	if n := len(w.llm.Generations()); n != 0 {
+		t.Errorf("%d generations sent", n)
+	}
+}
