@@ -139,6 +139,7 @@ func TestAskOpenAIFailures(t *testing.T) {
 			if took := time.Since(t0); took > 8*time.Second {
 				t.Errorf("took %v", took)
 			}
+			t.Logf("stderr: %s", errOut)
 			if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 				t.Errorf("exit %d, stderr %q", code, errOut)
 			}
