@@ -363,10 +363,11 @@ func (f *fallbackMemory) set(key string, v format) {
 }
 
 // isFormatRefusal reports whether err is a server's refusal of
-// response_format (400 or 422 naming it or json_schema).
+// response_format: a 400 or 422 naming it or json_schema, or a 5xx doing
+// so (a chat template or grammar that failed on it).
 func isFormatRefusal(err error) bool {
 	var se *llm.ServerError
-	if !errors.As(err, &se) || se.Status != http.StatusBadRequest && se.Status != http.StatusUnprocessableEntity {
+	if !errors.As(err, &se) || se.Status != http.StatusBadRequest && se.Status != http.StatusUnprocessableEntity && se.Status < 500 {
 		return false
 	}
 	m := strings.ToLower(se.Message + " " + se.Type)

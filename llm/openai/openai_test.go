@@ -294,3 +294,23 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestIsFormatRefusal(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{&llm.ServerError{Status: 400, Message: "response_format type json_schema is not supported"}, true},
+		{&llm.ServerError{Status: 422, Message: "Input should be 'text' or 'json_object'"}, true},
+		{&llm.ServerError{Status: 500, Message: "Failed to apply the chat template with json_schema"}, true},
+		{&llm.ServerError{Status: 500, Message: "CUDA out of memory"}, false},
+		{&llm.ServerError{Status: 401, Message: "response_format"}, false},
+		{&llm.ServerError{Status: 400, Message: "temperature must be positive"}, false},
+		{&llm.ContextExceededError{Backend: backend}, false},
+		{nil, false},
+	} {
+		if got := isFormatRefusal(tt.err); got != tt.want {
+			t.Errorf("isFormatRefusal(%v) = %v", tt.err, got)
+		}
+	}
+}
