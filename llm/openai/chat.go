@@ -38,7 +38,7 @@ func (c *Client) chatOnce(ctx context.Context, req llm.Request, model string, f 
 	body := c.body(req, model, f)
 	resp := llm.Response{Model: model}
 	var text strings.Builder
-	finished, stopped := false, false
+	finished, stopped, usage := false, false, false
 	limit := transport.NewOutputLimit(c.maxTokens(req))
 	cut := newStopCutter(req.Stop)
 	emit := func(d string) {
@@ -95,8 +95,10 @@ func (c *Client) chatOnce(ctx context.Context, req llm.Request, model string, f 
 		if u := chunk.Usage; u != nil {
 			resp.PromptTokens, resp.OutputTokens = u.PromptTokens, u.CompletionTokens
 			resp.CachedPromptTokens = u.Cached()
+			usage = true
 		}
-		return false, nil
+		// Finished and counted: nothing more is needed, "[DONE]" or not.
+		return finished && usage, nil
 	})
 	if !stopped {
 		emit(cut.Flush())

@@ -308,3 +308,34 @@ func TestMaxTokensLoweredToTheRoomLeft(t *testing.T) {
 		t.Errorf("retried with max_tokens %v for a %d-token prompt: %+v", room, resp.PromptTokens, resp)
 	}
 }
+
+// A server that sends its finish and usage but then neither "[DONE]" nor
+// the end of the stream does not hold the reply until the idle timeout.
+func TestNoWaitForDoneAfterUsage(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n")
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+		fmt.Fprint(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c, err := New(srv.URL+"/v1", "m", Auth{}, llm.WithIdleTimeout(20*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	resp, err := c.Generate(context.Background(), llm.Request{Prompt: "p"}, nil)
+	if err != nil || resp.Text != "hi" || resp.PromptTokens != 3 {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	if took := time.Since(t0); took > 10*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
