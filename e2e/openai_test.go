@@ -154,3 +154,50 @@ func TestAskOpenAIFailures(t *testing.T) {
 		t.Errorf("%d generations sent", n)
 	}
 }
+
+// A server that ignores max_tokens and streams forever: the client's own
+// limit ends each call, as on the other backends.
+func TestFaultOpenAIStreamsForever(t *testing.T) {
+	w := newWorld(t, fakellm.Rules{List: []fakellm.Rule{{Reply: fakellm.Reply{Text: "and so on ", Endless: true}}}}, fakellm.OpenAI())
+	out, errOut, code, elapsed := w.timed("ask", "--llm", "openai", "--llm-url", w.llm.URL()+"/v1", "--web", "never", "--json", caseQuestion)
+	t.Logf("a server streaming forever ended the run after %s", elapsed.Round(time.Millisecond))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if elapsed > 30*time.Second {
+		t.Errorf("took %s", elapsed)
+	}
+	evs := parseEvents(t, out)
+	final := ofType(evs, "final")
+	if len(final) != 1 || !final[0].Forced {
+		t.Fatalf("final %+v", final)
+	}
+	notices := 0
+	for _, e := range ofType(evs, "error") {
+		if strings.Contains(e.Message, "generation limit (1024 tokens)") && !e.Fatal {
+			notices++
+		}
+	}
+	if gens := w.llm.Generations(); notices != 2 || len(gens) != 2 {
+		t.Errorf("%d generation-limit notices, %d generations; want 2 and 2", notices, len(gens))
+	}
+	if c := final[0].Counts; c.OutputTokens < 2*1024 {
+		t.Errorf("output_tokens %d", c.OutputTokens)
+	}
+}
+
+// A prompt longer than the served model's context (max_model_len from
+// GET /v1/models) stops the run with one sentence, sent once.
+func TestFaultOpenAIContextExceeded(t *testing.T) {
+	w := newWorld(t, fakellm.Rules{List: []fakellm.Rule{{Reply: fakellm.Reply{Text: "Final Answer: never"}}}},
+		fakellm.OpenAI(), fakellm.ContextLength(256), fakellm.EnforceContext())
+	_, errOut, code, elapsed := w.timed("ask", "--llm", "openai", "--llm-url", w.llm.URL()+"/v1", "--web", "never", caseQuestion)
+	msg := oneSentence(t, errOut)
+	t.Logf("context overflow: exit %d after %s: %s", code, elapsed.Round(time.Millisecond), msg)
+	if code != 1 || !strings.Contains(msg, "does not fit") || !strings.Contains(msg, "context of 256 tokens") || !strings.Contains(msg, "--max-model-len") {
+		t.Errorf("exit %d, stderr %q", code, msg)
+	}
+	if n := len(w.llm.Generations()); n != 1 {
+		t.Errorf("%d generation requests, want 1 (no retry)", n)
+	}
+}
