@@ -196,6 +196,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		want      string
 		retryable bool
 	}{
+		{403, "set PREFRAG_OPENAI_API_KEY", false},
 		{429, "rate-limiting", false},
 		{500, "see its log", true},
 		{503, "not ready", true},
