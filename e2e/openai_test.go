@@ -72,6 +72,11 @@ func TestAskOpenAISchemaRefusedAndAPIKey(t *testing.T) {
 	if final.Answer != "1974" {
 		t.Errorf("final %+v", final)
 	}
+	// usage.prompt_tokens_details.cached_tokens reaches the counts: each
+	// step prompt extends the previous one.
+	if c := final.Counts; c.CachedPromptTokens == 0 || c.CachedPromptTokens >= c.PromptTokens {
+		t.Errorf("cached %d of %d prompt tokens", c.CachedPromptTokens, c.PromptTokens)
+	}
 	// json_schema refused once, then json_object for every judge call.
 	var formats []string
 	for _, r := range w.llm.Requests() {
