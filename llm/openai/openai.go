@@ -363,16 +363,22 @@ func (f *fallbackMemory) set(key string, v format) {
 }
 
 // isFormatRefusal reports whether err is a server's refusal of
-// response_format: a 400 or 422 naming it or json_schema, or a 5xx doing
-// so (a chat template or grammar that failed on it).
+// response_format: a 400 or 422 naming it, the JSON schema, a grammar or
+// guided decoding (vLLM: "The provided JSON schema contains features not
+// supported by xgrammar."), or a 5xx doing so (a chat template or grammar
+// that failed on it).
 func isFormatRefusal(err error) bool {
 	var se *llm.ServerError
 	if !errors.As(err, &se) || se.Status != http.StatusBadRequest && se.Status != http.StatusUnprocessableEntity && se.Status < 500 {
 		return false
 	}
 	m := strings.ToLower(se.Message + " " + se.Type)
-	return strings.Contains(m, "response_format") || strings.Contains(m, "json_schema") ||
-		strings.Contains(m, "json_object") || strings.Contains(m, "response format")
+	for _, w := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "grammar", "guided"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxTokens is the max_tokens sent: always one, so the server's own limit

@@ -304,6 +304,7 @@ func TestIsFormatRefusal(t *testing.T) {
 		{&llm.ServerError{Status: 422, Message: "Input should be 'text' or 'json_object'"}, true},
 		{&llm.ServerError{Status: 500, Message: "Failed to apply the chat template with json_schema"}, true},
 		{&llm.ServerError{Status: 500, Message: "CUDA out of memory"}, false},
+		{&llm.ServerError{Status: 400, Message: "The provided JSON schema contains features not supported by xgrammar."}, true},
 		{&llm.ServerError{Status: 401, Message: "response_format"}, false},
 		{&llm.ServerError{Status: 400, Message: "temperature must be positive"}, false},
 		{&llm.ContextExceededError{Backend: backend}, false},
