@@ -315,3 +315,29 @@ func TestIsFormatRefusal(t *testing.T) {
 		}
 	}
 }
+
+// llama-server's own /v1 (the fake without the OpenAI option speaks
+// llama-server's shapes): model adopted, text, usage with cached tokens.
+func TestAgainstLlamaServerV1(t *testing.T) {
+	srv := fakellm.New(t, answer("Final Answer: 42"))
+	c, err := New(srv.URL()+"/v1", "", Auth{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(context.Background()); err != nil || c.Model() != fakellm.DefaultModel {
+		t.Fatalf("check: %v, model %q", err, c.Model())
+	}
+	req := llm.Request{Prompt: strings.Repeat("shared prefix ", 50), Stop: []string{"Observation:"}, Options: llm.Options{NumPredict: 64}}
+	for i := 0; i < 2; i++ {
+		resp, err := c.Generate(context.Background(), req, nil)
+		if err != nil || resp.Text != "Final Answer: 42" || resp.PromptTokens == 0 || resp.OutputTokens == 0 {
+			t.Fatalf("%+v %v", resp, err)
+		}
+		if i == 1 && resp.CachedPromptTokens == 0 {
+			t.Errorf("second call: no cached tokens: %+v", resp)
+		}
+	}
+	if _, err := c.Generate(context.Background(), llm.Request{Prompt: "judge", Schema: judgeSchema}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
