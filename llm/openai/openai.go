@@ -13,13 +13,19 @@
 // has stop sequences, seed when set, and for structured output (the judge)
 // response_format {type: json_schema, json_schema: {name, schema, strict}}.
 //
-// Structured output fallback: a server that refuses json_schema (HTTP
-// 400/422 naming response_format or json_schema; some chat templates make
-// it fail) is asked again with {type: json_object}, and one that refuses
-// that too without response_format; the reply is then validated against
-// the schema (a subset of JSON Schema: type, properties, required, items,
-// enum) and asked once more when it does not match. The fallback is
-// remembered per server and model for the rest of the process.
+// Structured output fallback: a server that refuses json_schema (see
+// isFormatRefusal; some chat templates make it fail) is asked again with
+// {type: json_object}, and one that refuses that too without
+// response_format; the reply is then validated against the schema (a
+// subset of JSON Schema: type, properties, required, items, enum,
+// additionalProperties false) and asked once more when it does not match.
+// The fallback is remembered per server and model for the rest of the
+// process.
+//
+// A refusal because prompt + max_tokens passes the context while the
+// prompt alone fits (vLLM checks both) is asked once more with max_tokens
+// lowered to the room left; a prompt that does not fit is an
+// llm.ContextExceededError and is not retried.
 //
 // The client does not rely on the server honouring stop: it cuts the
 // stream at the first stop sequence itself (holding back a partial match
