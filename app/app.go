@@ -16,6 +16,7 @@ import (
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/llamacpp"
 	"github.com/prefrag/prefrag/llm/ollama"
+	"github.com/prefrag/prefrag/llm/openai"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/store"
 )
@@ -90,6 +91,8 @@ func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
 	switch s.LLM {
 	case "llamacpp":
 		return llamacpp.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
+	case "openai":
+		return openai.New(s.LLMURL, model, openai.AuthFromEnv(nil), llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	default:
 		return ollama.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	}

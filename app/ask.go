@@ -129,7 +129,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		if err := CheckModels(ctx, step, judge); err != nil {
 			return AskResult{}, err
 		}
-	} else if s.Model == "" || s.LLM == "llamacpp" {
+	} else if s.Model == "" || s.LLM == "llamacpp" || s.LLM == "openai" {
 		// The server names its model and slot context only when asked.
 		_ = step.Check(ctx)
 	}

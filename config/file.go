@@ -75,9 +75,9 @@ func (c *Config) applyFile(path string, b []byte) error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFile})
 	}
-	// llama-server listens on 8080 unless the file says otherwise.
-	if c.Settings.LLM == "llamacpp" && c.Origin("llm").Kind == FromFile && c.Origin("llm_url").Kind == FromDefault {
-		c.Settings.LLMURL = llamacppURL
+	// llama-server listens on 8080 (vLLM on 8000) unless the file says otherwise.
+	if u := backendURL(c.Settings.LLM); u != "" && c.Origin("llm").Kind == FromFile && c.Origin("llm_url").Kind == FromDefault {
+		c.Settings.LLMURL = u
 	}
 	return nil
 }

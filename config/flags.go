@@ -76,8 +76,11 @@ func (rf *RunFlags) Apply() error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFlag, Name: st.Flag})
 	}
-	if set["llm"] && !set["llm-url"] && c.Settings.LLM == "llamacpp" && strings.HasSuffix(c.Settings.LLMURL, ":11434") {
-		c.Settings.LLMURL = llamacppURL
+	// Ollama's address (its default, or OLLAMA_HOST read while the backend
+	// was still Ollama) is not the other backends'.
+	ollamaAddr := strings.HasSuffix(c.Settings.LLMURL, ":11434") || c.Origin("llm_url") == Origin{Kind: FromEnv, Name: "OLLAMA_HOST"}
+	if u := backendURL(c.Settings.LLM); set["llm"] && !set["llm-url"] && u != "" && ollamaAddr {
+		c.Settings.LLMURL = u
 		c.setOrigin("llm_url", Origin{Kind: FromDefault})
 	}
 	return c.Validate()

@@ -92,12 +92,25 @@ func isURL(v any) string {
 }
 
 // Backends the configuration accepts (web engines: web.EngineNames()).
-var llmBackends = []string{"ollama", "llamacpp"}
+var llmBackends = []string{"ollama", "llamacpp", "openai"}
 
 const (
 	ollamaURL   = "http://127.0.0.1:11434"
 	llamacppURL = "http://127.0.0.1:8080"
+	// openaiURL is vLLM's default address (`vllm serve` listens on 8000).
+	openaiURL = "http://127.0.0.1:8000/v1"
 )
+
+// backendURL is the default address of a backend other than Ollama.
+func backendURL(backend string) string {
+	switch backend {
+	case "llamacpp":
+		return llamacppURL
+	case "openai":
+		return openaiURL
+	}
+	return ""
+}
 
 // schema is the table of every setting, in the order `prefrag config`
 // prints them. The web engines' endpoint and key rows are generated from
@@ -109,7 +122,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
 	{Key: "proxy_model", Flag: "proxy-model", Help: "small model for the retrieval gate of slimplm, smartrag, prefrag-gated (default: --judge-model)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.ProxyModel })},
-	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama or llamacpp", Setup: true, check: oneOf(llmBackends...),
+	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama, llamacpp or openai (an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
 		field: es(func(s *engine.Settings) any { return &s.LLM })},
 	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: ollamaURL, check: isURL,
 		Env: []EnvVar{{Name: "OLLAMA_HOST", Weak: true,

@@ -137,7 +137,7 @@ func TestValidationWording(t *testing.T) {
 		{"short flag", "", nil, []string{"-k", "0"}, "-k must be between 1 and 50, not 0"},
 		{"key", "temperature = 3\n", nil, nil, "temperature in %s must be between 0 and 2, not 3"},
 		{"key, flag fixes it", "temperature = 3\n", nil, []string{"--temperature", "1"}, ""},
-		{"config-level key", "llm = \"gpt\"\n", nil, nil, `llm in %s must be ollama or llamacpp, not "gpt"`},
+		{"config-level key", "llm = \"gpt\"\n", nil, nil, `llm in %s must be ollama, llamacpp or openai, not "gpt"`},
 		{"config-level flag", "", nil, []string{"--web-engine", "bing"}, `--web-engine must be duckduckgo, searxng or brave, not "bing"`},
 		{"env", "", map[string]string{"OLLAMA_HOST": "http://[::1"}, nil, `OLLAMA_HOST "http://[[::1]:11434" is not a URL`},
 		{"cross-field", "", nil, []string{"--web-engine", "searxng"}, "--web-engine searxng needs --searxng-url"},

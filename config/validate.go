@@ -13,9 +13,10 @@ import (
 // a variable.
 func (c *Config) Validate() error {
 	s := &c.Settings
-	if s.LLM == "llamacpp" && s.Model == DefaultModel && c.Origin("model").Kind == FromDefault {
+	if (s.LLM == "llamacpp" || s.LLM == "openai") && s.Model == DefaultModel && c.Origin("model").Kind == FromDefault {
 		// llama-server serves one model: use it (its name is read from
-		// the server), not Ollama's default name.
+		// the server), not Ollama's default name. An OpenAI-compatible
+		// server's is adopted when it serves exactly one.
 		s.Model = ""
 	}
 	if s.JudgeModel == "" {

@@ -26,13 +26,22 @@ func caseStudyScript() *fakellm.Script {
 }
 
 // The paper's case study shape through the real binary: local, judge true,
-// local, judge false → web, answer — on both backends.
+// local, judge false → web, answer — on every backend (openai: the fake as
+// an OpenAI-compatible server, vLLM's shapes).
 func TestAskCaseStudy(t *testing.T) {
-	for _, backend := range []string{"ollama", "llamacpp"} {
+	for _, backend := range []string{"ollama", "llamacpp", "openai"} {
 		t.Run(backend, func(t *testing.T) {
-			w := newWorld(t, caseStudyScript())
+			var opts []fakellm.Option
+			if backend == "openai" {
+				opts = append(opts, fakellm.OpenAI())
+			}
+			w := newWorld(t, caseStudyScript(), opts...)
+			args := []string{"--llm", backend, "--json", caseQuestion}
+			if backend == "openai" {
+				args = append([]string{"--llm-url", w.llm.URL() + "/v1"}, args...)
+			}
 			t0 := time.Now()
-			out, errOut, code := w.run(w.askArgs("--llm", backend, "--json", caseQuestion)...)
+			out, errOut, code := w.run(w.askArgs(args...)...)
 			elapsed := time.Since(t0)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, errOut)
@@ -98,6 +107,12 @@ func TestAskCaseStudy(t *testing.T) {
 				}
 				if backend == "llamacpp" && g.Endpoint == "/completion" && g.Slot != 0 {
 					t.Errorf("step on slot %d, want 0", g.Slot)
+				}
+				if backend == "openai" {
+					b := g.BodyMap()
+					if b["max_tokens"] == nil || b["model"] != "fake-model" {
+						t.Errorf("openai step request without max_tokens or model: %s", g.Body)
+					}
 				}
 				steps = append(steps, g.Prompt)
 			}

@@ -1,5 +1,5 @@
 // Package llm holds the types shared by the LLM backends (llm/ollama,
-// llm/llamacpp): one request shape, one response shape and typed errors. The
+// llm/llamacpp, llm/openai): one request shape, one response shape and typed errors. The
 // engine declares the interface it needs from a backend; this package only
 // gives both sides a common vocabulary.
 package llm
@@ -83,7 +83,7 @@ var ErrModelNotFound = errors.New("model not found")
 
 // UnreachableError names the address and how to start the server.
 type UnreachableError struct {
-	Backend string // "ollama" or "llamacpp"
+	Backend string // "ollama", "llamacpp" or "openai"
 	Addr    string
 	Err     error
 }
@@ -101,6 +101,16 @@ func StartHint(backend, addr string) string {
 		host, port = u.Hostname(), u.Port()
 	}
 	local := host == "127.0.0.1" || host == "localhost" || host == "::1"
+	if backend == "openai" {
+		if port == "" {
+			port = "8000"
+		}
+		hostFlag := ""
+		if !local {
+			hostFlag = " --host " + host
+		}
+		return fmt.Sprintf("start the OpenAI-compatible server (e.g. `vllm serve MODEL%s --port %s`)", hostFlag, port)
+	}
 	if backend == "llamacpp" {
 		if port == "" {
 			port = "8080"
@@ -159,10 +169,23 @@ func (e *UnreachableError) Is(target error) bool { return target == ErrUnreachab
 // ModelNotFoundError names the missing model.
 type ModelNotFoundError struct {
 	Backend string
-	Model   string
+	Model   string // "" when none was given and the server serves several
+	// Served lists the models the server says it serves, when it said
+	// (OpenAI-compatible servers' GET /v1/models).
+	Served []string
 }
 
 func (e *ModelNotFoundError) Error() string {
+	if e.Backend == "openai" {
+		served := "it did not say which models it serves"
+		if len(e.Served) > 0 {
+			served = "it serves " + ServedList(e.Served)
+		}
+		if e.Model == "" {
+			return "no model given and the OpenAI-compatible server serves several — " + served + "; pass --model with one of them"
+		}
+		return fmt.Sprintf("model %s not found — the OpenAI-compatible server does not serve it; %s: pass --model with one of them", e.Model, served)
+	}
 	if e.Backend == "llamacpp" {
 		return fmt.Sprintf("model %s not found — the llama.cpp server serves a different model; restart it with -m pointing to %s", e.Model, e.Model)
 	}
@@ -170,6 +193,20 @@ func (e *ModelNotFoundError) Error() string {
 }
 
 func (e *ModelNotFoundError) Is(target error) bool { return target == ErrModelNotFound }
+
+// ServedList names served models for a message: at most eight, quoted.
+func ServedList(names []string) string {
+	const most = 8
+	q := make([]string, 0, most)
+	for i, n := range names {
+		if i == most {
+			q = append(q, fmt.Sprintf("and %d more", len(names)-most))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	return strings.Join(q, ", ")
+}
 
 // ServerError is any other non-2xx answer or a stream that broke off.
 type ServerError struct {
@@ -229,14 +266,20 @@ func (e *ContextExceededError) Error() string {
 	size := "context window"
 	if e.NCtx > 0 {
 		size = fmt.Sprintf("context of %d tokens per slot", e.NCtx)
+		if e.Backend == "openai" {
+			size = fmt.Sprintf("context of %d tokens", e.NCtx)
+		}
 	}
 	n := ""
 	if e.PromptTokens > 0 {
 		n = fmt.Sprintf(" (%d tokens)", e.PromptTokens)
 	}
 	hint := "restart the server with a larger context (llama-server: -c is shared by the -np slots) or lower -k and --max-steps"
-	if e.Backend == "ollama" {
+	switch e.Backend {
+	case "ollama":
 		hint = "raise --num-ctx or lower -k and --max-steps"
+	case "openai":
+		hint = "restart the server with a larger context (vLLM: --max-model-len; SGLang: --context-length) or lower -k and --max-steps"
 	}
 	return fmt.Sprintf("the prompt%s does not fit the %s server's %s — %s", n, e.Backend, size, hint)
 }
@@ -259,11 +302,14 @@ type WrongServerError struct {
 }
 
 func (e *WrongServerError) Error() string {
-	name := map[string]string{"ollama": "Ollama", "llamacpp": "a llama.cpp server"}[e.Backend]
+	name := map[string]string{"ollama": "Ollama", "llamacpp": "a llama.cpp server", "openai": "an OpenAI-compatible server"}[e.Backend]
 	if name == "" {
 		name = e.Backend
 	}
 	next := "check --llm-url"
+	if e.Backend == "openai" {
+		next = "check --llm-url: it is the API root, usually ending in /v1 (e.g. http://127.0.0.1:8000/v1)"
+	}
 	switch e.Looks {
 	case "llamacpp":
 		next = "it looks like llama.cpp's llama-server: pass --llm llamacpp"

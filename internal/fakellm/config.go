@@ -30,6 +30,10 @@ type Config struct {
 	ContextLength  int  `json:"context_length"`
 	EnforceContext bool `json:"enforce_context"`
 	LegacyProps    bool `json:"legacy_props"`
+	// OpenAI serves the OpenAI-compatible protocol (vLLM's shapes) instead
+	// of Ollama's and llama.cpp's; RefuseJSONSchema: see the option.
+	OpenAI           bool `json:"openai"`
+	RefuseJSONSchema bool `json:"refuse_json_schema"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -111,6 +115,12 @@ func (c Config) Options() []Option {
 	}
 	if c.LegacyProps {
 		opts = append(opts, LegacyProps())
+	}
+	if c.OpenAI {
+		opts = append(opts, OpenAI())
+	}
+	if c.RefuseJSONSchema {
+		opts = append(opts, RefuseJSONSchema())
 	}
 	return opts
 }

@@ -2,6 +2,8 @@
 // protocols of Ollama (/api/chat streaming NDJSON, /api/show, /api/tags,
 // /api/version) and of llama.cpp's llama-server (/completion SSE,
 // /apply-template, /health, /props, /v1/models, /v1/chat/completions SSE),
+// or with the OpenAI option those of an OpenAI-compatible server such as
+// vLLM (/v1/models, /v1/chat/completions; see openai.go),
 // closely enough that production clients cannot tell it from the real thing,
 // while a Responder decides what the "model" says.
 //
@@ -117,6 +119,11 @@ type config struct {
 	// See limits.go.
 	enforceContext bool
 	legacyProps    bool
+	// See openai.go.
+	openai       bool
+	refuseSchema bool
+	refuseFormat bool
+	apiKey       string
 }
 
 // Option configures a Server.
@@ -297,6 +304,11 @@ func (s *Server) routes() http.Handler {
 			}
 			h(sw, r, idx)
 		})
+	}
+	if s.cfg.openai {
+		s.openaiRoutes(handle)
+		handle("/", "*", func(w http.ResponseWriter, r *http.Request, _ int) { http.NotFound(w, r) })
+		return mux
 	}
 	// Ollama.
 	handle("POST /api/chat", "/api/chat", s.ollamaChat)

@@ -1,7 +1,6 @@
 package llamacpp
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,52 +9,24 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/sse"
 )
 
-// maxEventSize bounds one server-sent event line. The final /completion
-// event echoes the whole prompt, so it must hold a full context window.
-const maxEventSize = 64 << 20
+// The event stream reader and the chat chunk are shared with llm/openai
+// (package sse); these names keep this package's vocabulary.
+type (
+	sseLine   = sse.Line
+	timings   = sse.Timings
+	chatEvent = sse.ChatChunk
+)
 
-// sseLine is one parsed line of an event stream.
-type sseLine struct {
-	Field string // "data", "error", "event", …; empty for blank and comment lines
-	Value []byte
-}
+func parseSSELine(line []byte) sseLine { return sse.ParseLine(line) }
 
-// parseSSELine splits "field: value" (one optional space after the colon,
-// per the SSE specification). Blank lines and ":" comments give an empty
-// Field; a line without a colon is a field with an empty value.
-func parseSSELine(line []byte) sseLine {
-	line = bytes.TrimRight(line, "\r")
-	if len(line) == 0 || line[0] == ':' {
-		return sseLine{}
-	}
-	field, value, found := bytes.Cut(line, []byte(":"))
-	if !found {
-		return sseLine{Field: string(field)}
-	}
-	value = bytes.TrimPrefix(value, []byte(" "))
-	return sseLine{Field: string(field), Value: value}
-}
-
-// readEvents calls fn for every "data" and "error" line of an event
-// stream, in order, until the stream ends, fn returns an error or fn
-// returns done. llama-server writes each event as one line.
 func readEvents(r io.Reader, fn func(ev sseLine) (done bool, err error)) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxEventSize)
-	for sc.Scan() {
-		ev := parseSSELine(sc.Bytes())
-		if ev.Field != "data" && ev.Field != "error" {
-			continue
-		}
-		done, err := fn(ev)
-		if err != nil || done {
-			return err
-		}
-	}
-	return sc.Err()
+	return sse.ReadEvents(r, fn)
 }
+
+func parseChatEvent(data []byte) (chatEvent, error) { return sse.ParseChatChunk(data) }
 
 // apiError is llama-server's error object: {"code","message","type"}.
 type apiError struct {
@@ -112,13 +83,6 @@ func parseErrorBody(body []byte) apiError {
 	return apiError{Message: msg}
 }
 
-// timings is the "timings" object of a final event.
-type timings struct {
-	CacheN     *int `json:"cache_n"`
-	PromptN    int  `json:"prompt_n"`
-	PredictedN int  `json:"predicted_n"`
-}
-
 // completionEvent is one /completion stream event.
 type completionEvent struct {
 	Content         string          `json:"content"`
@@ -152,32 +116,4 @@ func (ev completionEvent) doneReason() string {
 		return "stop"
 	}
 	return ev.StopType
-}
-
-// chatEvent is one /v1/chat/completions stream chunk.
-type chatEvent struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Delta struct {
-			Content *string `json:"content"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *struct {
-		PromptTokens        int `json:"prompt_tokens"`
-		CompletionTokens    int `json:"completion_tokens"`
-		PromptTokensDetails *struct {
-			CachedTokens int `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
-	} `json:"usage"`
-	Timings *timings        `json:"timings"`
-	Error   json.RawMessage `json:"error"`
-}
-
-func parseChatEvent(data []byte) (chatEvent, error) {
-	var ev chatEvent
-	if err := json.Unmarshal(data, &ev); err != nil {
-		return ev, fmt.Errorf("unreadable stream event: %w", err)
-	}
-	return ev, nil
 }

@@ -1,6 +1,7 @@
 // Command fakellm runs the project's fake LLM server (package
 // internal/fakellm) on 127.0.0.1 for end-to-end tests of the real prefrag
-// binary. It speaks Ollama's and llama.cpp's HTTP protocols at once.
+// binary. It speaks Ollama's and llama.cpp's HTTP protocols at once, or
+// with "openai": true in the script an OpenAI-compatible server's (vLLM).
 //
 //	fakellm --script script.json [--port 0] [--max-lifetime 10m] [--record requests.jsonl]
 //

@@ -1,0 +1,447 @@
+// Package openai is the backend for OpenAI-compatible model servers (vLLM,
+// SGLang, LM Studio, LiteLLM, llama-server's /v1, Ollama's /v1): one
+// streaming POST {base}/chat/completions per generation, with the request's
+// prompt as the single user message.
+//
+// The base URL is the API root, e.g. http://host:8000/v1; a URL without a
+// path gets /v1, and a bare host gets port 8000 (vLLM's default).
+//
+// What every request carries: model, messages, stream true,
+// stream_options {include_usage: true}, temperature, top_p, max_tokens
+// (always: the request's NumPredict, else transport.DefaultOutputCap capped
+// at a quarter of the server's context when known), stop when the request
+// has stop sequences, seed when set, and for structured output (the judge)
+// response_format {type: json_schema, json_schema: {name, schema, strict}}.
+//
+// Structured output fallback: a server that refuses json_schema (see
+// isFormatRefusal; some chat templates make it fail) is asked again with
+// {type: json_object}, and one that refuses that too without
+// response_format; the reply is then validated against the schema (a
+// subset of JSON Schema: type, properties, required, items, enum,
+// additionalProperties false) and asked once more when it does not match.
+// The fallback is remembered per server and model for the rest of the
+// process.
+//
+// A refusal because prompt + max_tokens passes the context while the
+// prompt alone fits (vLLM checks both) is asked once more with max_tokens
+// lowered to the room left; a prompt that does not fit is an
+// llm.ContextExceededError and is not retried.
+//
+// The client does not rely on the server honouring stop: it cuts the
+// stream at the first stop sequence itself (holding back a partial match
+// so that no streamed delta shows part of one) and stops reading; and the
+// generation limit is enforced on the client side as on the other
+// backends (DoneReason "length", CutByClient).
+//
+// Token accounting comes from the final usage chunk: prompt_tokens,
+// completion_tokens and prompt_tokens_details.cached_tokens (absent: 0).
+// finish_reason "length" is DoneReason "length".
+//
+// An API key (Auth, from PREFRAG_OPENAI_API_KEY or else OPENAI_API_KEY) is
+// sent as "Authorization: Bearer …" and never appears in an error message:
+// the client replaces it in anything the server says.
+//
+// Limits and errors are those of the other backends: a dial timeout, a
+// first-byte timeout, an idle timeout between chunks, no overall timeout,
+// no retries; errors are typed (llm.UnreachableError,
+// llm.ModelNotFoundError naming the served models, llm.ContextExceededError
+// for a prompt that does not fit, llm.WrongServerError, llm.ServerError
+// whose message says what to do for 401/403/404/429/5xx).
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
+)
+
+const backend = "openai"
+
+// DefaultURL is where an OpenAI-compatible server is looked for when no
+// address is given: vLLM's default port.
+const DefaultURL = "http://127.0.0.1:8000/v1"
+
+// Key variables, in order of preference.
+const (
+	KeyVar         = "PREFRAG_OPENAI_API_KEY"
+	FallbackKeyVar = "OPENAI_API_KEY"
+)
+
+// Auth is the API key sent as a bearer token, and the name of the
+// variable it came from (for messages; the key itself is never shown).
+type Auth struct {
+	Key string
+	Var string
+}
+
+// AuthFromEnv reads the key: PREFRAG_OPENAI_API_KEY when it is set (even
+// empty, which means: send no key), else OPENAI_API_KEY. lookup is
+// os.LookupEnv when nil.
+func AuthFromEnv(lookup func(string) (string, bool)) Auth {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	if v, ok := lookup(KeyVar); ok {
+		return Auth{Key: strings.TrimSpace(v), Var: KeyVar}
+	}
+	if v, ok := lookup(FallbackKeyVar); ok && strings.TrimSpace(v) != "" {
+		return Auth{Key: strings.TrimSpace(v), Var: FallbackKeyVar}
+	}
+	return Auth{}
+}
+
+// Option configures a Client's timeouts: llm.WithFirstByteTimeout,
+// llm.WithIdleTimeout, llm.WithCheckTimeout.
+type Option = llm.Option
+
+// Client talks to one OpenAI-compatible server about one model. It is safe
+// for concurrent use.
+type Client struct {
+	base     *url.URL
+	addr     string // base with the password redacted, for messages
+	http     *http.Client
+	timeouts transport.Timeouts
+	auth     Auth
+
+	mu     sync.Mutex
+	model  string
+	listed bool     // GET /models answered
+	served []string // its ids
+	root   string   // the served model's "root" (vLLM: its path or repository)
+	nCtx   int      // max_model_len or similar; 0 when unknown
+}
+
+// New returns a client for the server whose API root is baseURL. model may
+// be empty: Check (or the first generation) then adopts the served model
+// when the server serves exactly one. It does not contact the server.
+func New(baseURL, model string, auth Auth, opts ...Option) (*Client, error) {
+	ep, err := transport.Open(backend, baseURL, "8000", opts)
+	if err != nil {
+		return nil, err
+	}
+	if ep.Base.Path == "" {
+		ep.Base.Path = "/v1"
+		ep.Addr = llm.RedactURL(ep.Base.String())
+	}
+	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: auth,
+		model: strings.TrimSpace(model)}, nil
+}
+
+// Model is the model name given, or the served one once adopted.
+func (c *Client) Model() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
+// URL is the server address in use, without its password.
+func (c *Client) URL() string { return c.addr }
+
+// NumCtx is the served model's context as GET /models reported it (vLLM
+// and SGLang: max_model_len); 0 before Check or when the server does not
+// say.
+func (c *Client) NumCtx() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nCtx
+}
+
+// modelEntry is one entry of GET /models.
+type modelEntry struct {
+	ID            string `json:"id"`
+	Root          string `json:"root"`
+	MaxModelLen   int    `json:"max_model_len"`
+	ContextLength int    `json:"context_length"`
+	ContextWindow int    `json:"context_window"`
+}
+
+func (m modelEntry) context() int {
+	for _, n := range []int{m.MaxModelLen, m.ContextLength, m.ContextWindow} {
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// list reads GET /models and remembers what it says.
+func (c *Client) list(ctx context.Context) error {
+	var out struct {
+		Data []modelEntry `json:"data"`
+	}
+	if err := c.doJSON(ctx, http.MethodGet, "/models", nil, &out, 0); err != nil {
+		if errors.Is(err, errNoEndpoint) {
+			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: "GET " + c.pathOf("/models") + " answered 404"}
+		}
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.listed = true
+	c.served = c.served[:0]
+	for _, m := range out.Data {
+		if m.ID != "" {
+			c.served = append(c.served, m.ID)
+		}
+	}
+	if c.model == "" && len(out.Data) == 1 {
+		c.model = out.Data[0].ID
+	}
+	for _, m := range out.Data {
+		if m.ID == c.model {
+			c.nCtx, c.root = m.context(), m.Root
+		}
+	}
+	return nil
+}
+
+// pathOf is the full request path of an endpoint, for messages.
+func (c *Client) pathOf(p string) string { return c.base.Path + p }
+
+// Check answers quickly whether the server is up, takes the API key and
+// serves the model (adopting the served model when none was given): nil,
+// *llm.UnreachableError, *llm.ModelNotFoundError, *llm.WrongServerError or
+// *llm.ServerError.
+func (c *Client) Check(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	if err := c.list(cctx); err != nil {
+		return c.checkError(ctx, cctx, err)
+	}
+	return c.servedCheck()
+}
+
+// servedCheck compares the model with what GET /models listed.
+func (c *Client) servedCheck() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model == "" {
+		return &llm.ModelNotFoundError{Backend: backend, Served: append([]string(nil), c.served...)}
+	}
+	if len(c.served) == 0 {
+		return nil // a proxy that lists nothing: let the generation tell
+	}
+	for _, s := range c.served {
+		if s == c.model {
+			return nil
+		}
+	}
+	return &llm.ModelNotFoundError{Backend: backend, Model: c.model, Served: append([]string(nil), c.served...)}
+}
+
+func (c *Client) checkError(parent, cctx context.Context, err error) error {
+	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
+			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
+	}
+	return err
+}
+
+// ensureModel lists the served models once when no model was given.
+func (c *Client) ensureModel(ctx context.Context) (string, error) {
+	if m := c.Model(); m != "" {
+		return m, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	defer cancel()
+	if err := c.list(cctx); err != nil {
+		return "", c.checkError(ctx, cctx, err)
+	}
+	if err := c.servedCheck(); err != nil {
+		return "", err
+	}
+	return c.Model(), nil
+}
+
+// Digest identifies the served model for the session manifest: its "root"
+// (vLLM: the weights' path or repository) when the server says, else its
+// id.
+func (c *Client) Digest(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	listed, root, model := c.listed, c.root, c.model
+	c.mu.Unlock()
+	if !listed {
+		cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+		defer cancel()
+		if err := c.list(cctx); err != nil {
+			return "", c.checkError(ctx, cctx, err)
+		}
+		c.mu.Lock()
+		root, model = c.root, c.model
+		c.mu.Unlock()
+	}
+	if root != "" && root != model {
+		return root, nil
+	}
+	if model == "" {
+		return "", &llm.ServerError{Backend: backend, Message: "the server does not say which model it serves — pass --model"}
+	}
+	return model, nil
+}
+
+// Generate runs one streaming chat completion; onToken (may be nil)
+// receives each text delta.
+func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error) {
+	start := time.Now()
+	model, err := c.ensureModel(ctx)
+	if err != nil {
+		return llm.Response{Duration: time.Since(start)}, err
+	}
+	if len(req.Schema) == 0 {
+		resp, err := c.chat(ctx, req, model, formatNone, onToken)
+		resp.Duration = time.Since(start)
+		return resp, err
+	}
+	resp, err := c.structured(ctx, req, model, onToken)
+	resp.Duration = time.Since(start)
+	return resp, err
+}
+
+// structured runs a generation with structured output, falling back when
+// the server refuses the schema, and validating what a fallback returns.
+func (c *Client) structured(ctx context.Context, req llm.Request, model string, onToken llm.TokenFunc) (llm.Response, error) {
+	key := c.addr + "\x00" + model
+	f := fallbacks.get(key)
+	var resp llm.Response
+	var err error
+	for {
+		resp, err = c.chat(ctx, req, model, f, onToken)
+		if f < formatNone && isFormatRefusal(err) {
+			f++
+			fallbacks.set(key, f)
+			continue
+		}
+		break
+	}
+	if err != nil || f == formatSchema || resp.Truncated() {
+		return resp, err
+	}
+	if validate(req.Schema, resp.Text) == nil {
+		return resp, nil
+	}
+	// json_object guarantees JSON, not its shape: ask once more.
+	again, err := c.chat(ctx, req, model, f, onToken)
+	again.PromptTokens += resp.PromptTokens
+	again.CachedPromptTokens += resp.CachedPromptTokens
+	again.OutputTokens += resp.OutputTokens
+	return again, err
+}
+
+// format is how structured output is asked for.
+type format int
+
+const (
+	formatSchema format = iota // response_format json_schema
+	formatObject               // response_format json_object + validation
+	formatNone                 // no response_format + validation
+)
+
+// fallbackMemory remembers, per server and model, the structured-output
+// format that server accepts.
+type fallbackMemory struct {
+	mu sync.Mutex
+	m  map[string]format
+}
+
+var fallbacks = &fallbackMemory{m: map[string]format{}}
+
+func (f *fallbackMemory) get(key string) format {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.m[key]
+}
+
+func (f *fallbackMemory) set(key string, v format) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if v > f.m[key] {
+		f.m[key] = v
+	}
+}
+
+// isFormatRefusal reports whether err is a server's refusal of
+// response_format: a 400 or 422 naming it, the JSON schema, a grammar or
+// guided decoding (vLLM: "The provided JSON schema contains features not
+// supported by xgrammar."), or a 5xx doing so (a chat template or grammar
+// that failed on it).
+func isFormatRefusal(err error) bool {
+	var se *llm.ServerError
+	if !errors.As(err, &se) || se.Status != http.StatusBadRequest && se.Status != http.StatusUnprocessableEntity && se.Status < 500 {
+		return false
+	}
+	m := strings.ToLower(se.Message + " " + se.Type)
+	for _, w := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "grammar", "guided"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxTokens is the max_tokens sent: always one, so the server's own limit
+// holds even where it defaults to "until the context is full".
+func (c *Client) maxTokens(req llm.Request) int {
+	if req.Options.NumPredict > 0 {
+		return req.Options.NumPredict
+	}
+	n := transport.DefaultOutputCap
+	if nc := c.NumCtx(); nc > 0 {
+		n = min(n, max(nc/4, 16))
+	}
+	if req.Options.NumCtx > 0 {
+		n = min(n, max(req.Options.NumCtx/4, 16))
+	}
+	return n
+}
+
+// body is the JSON of one chat completion request.
+func (c *Client) body(req llm.Request, model string, f format) map[string]any {
+	o := req.Options
+	body := map[string]any{
+		"model":          model,
+		"messages":       []map[string]string{{"role": "user", "content": req.Prompt}},
+		"stream":         true,
+		"stream_options": map[string]bool{"include_usage": true},
+		"temperature":    o.Temperature,
+		"top_p":          o.TopP,
+		"max_tokens":     c.maxTokens(req),
+	}
+	if stops := nonEmpty(req.Stop); len(stops) > 0 {
+		body["stop"] = stops
+	}
+	if o.Seed != nil {
+		body["seed"] = *o.Seed
+	}
+	if len(req.Schema) > 0 {
+		switch f {
+		case formatSchema:
+			body["response_format"] = map[string]any{
+				"type": "json_schema",
+				"json_schema": map[string]any{"name": "response", "schema": strictSchema(req.Schema),
+					"strict": true},
+			}
+		case formatObject:
+			body["response_format"] = map[string]string{"type": "json_object"}
+		}
+	}
+	return body
+}
+
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
