@@ -80,7 +80,7 @@ func TestWriteReleaseDB(t *testing.T) {
 	if err := s.AppendEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
-	// Owned by a process that is gone.
+	// Owned by a process on another host (its status stays running).
 	if _, err := s.w.ExecContext(ctx, "UPDATE sessions SET owner_host = 'gone-host', owner_pid = 1, owner_start = 1, owner_boot = 'gone' WHERE id = ?", releaseInterrupted); err != nil {
 		t.Fatal(err)
 	}
