@@ -109,7 +109,7 @@ func (a *askScreen) threadHeight() int {
 func (a *askScreen) threadView() string {
 	st := a.sh.st
 	head := st.Warn.Render(fmt.Sprintf(" ↪ follow-up · turn %d", a.fu.turns+1))
-	rest := st.Dim.Render(" of “" + termtext.Line(a.fu.question) + "” · ctrl+n new thread")
+	rest := st.Dim.Render(" · ctrl+n new thread · in the thread of “" + termtext.Line(a.fu.question) + "”")
 	return truncateTo(head+rest, a.width)
 }
 
