@@ -13,13 +13,14 @@ type askInputKeys struct {
 }
 
 func newAskInputKeys() askInputKeys {
-	return askInputKeys{
-		Send:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:   key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"), key.WithHelp("shift+enter/ctrl+j", "new line")),
-		Focus:     key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "to trajectory")),
-		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run / leave input")),
-		NewThread: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new thread (not a follow-up)")),
+	k := askInputKeys{
+		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline: key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"), key.WithHelp("shift+enter/ctrl+j", "new line")),
+		Focus:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "to trajectory")),
+		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run / leave input")),
 	}
+	k.NewThread = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new thread (not a follow-up)"))
+	return k
 }
 
 func (k askInputKeys) bindings() []key.Binding {

@@ -164,18 +164,17 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 
 // jsonlLine is one session of a JSON Lines export.
 type jsonlLine struct {
-	ID       string          `json:"id"`
-	Question string          `json:"question"`
-	Answer   string          `json:"answer"`
-	Label    string          `json:"label"`
-	Status   string          `json:"status"`
-	Counts   json.RawMessage `json:"counts"`
-	Model    string          `json:"model"`
-	Started  time.Time       `json:"started"`
-	Finished *time.Time      `json:"finished"`
-	Corpora  []string        `json:"corpora"`
-	// Turns is the number of questions of the session's thread.
-	Turns      int               `json:"turns"`
+	ID         string            `json:"id"`
+	Question   string            `json:"question"`
+	Answer     string            `json:"answer"`
+	Label      string            `json:"label"`
+	Status     string            `json:"status"`
+	Counts     json.RawMessage   `json:"counts"`
+	Model      string            `json:"model"`
+	Started    time.Time         `json:"started"`
+	Finished   *time.Time        `json:"finished"`
+	Corpora    []string          `json:"corpora"`
+	Turns      int               `json:"turns"` // questions in the session's thread
 	Trajectory []json.RawMessage `json:"trajectory"`
 }
 
