@@ -198,7 +198,8 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		status = store.StatusFailed
 	}
 	counts, _ := json.Marshal(res.Counts)
-	if err := a.Store.FinishSession(context.WithoutCancel(ctx), id, status, res.Answer, res.Label, counts); err != nil && runErr == nil {
+	answer, label := sessionAnswer(res, thread)
+	if err := a.Store.FinishSession(context.WithoutCancel(ctx), id, status, answer, label, counts); err != nil && runErr == nil {
 		runErr = err
 	}
 	if runErr == nil && storeErr != nil {

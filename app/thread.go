@@ -58,3 +58,14 @@ func (a *App) openSession(ctx context.Context, sess store.Session, thread *engin
 	}
 	return a.Store.ContinueSession(ctx, sess.ID)
 }
+
+// sessionAnswer is the answer and label a session shows after a run: the
+// run's, or for a follow-up that gave none (failed, cancelled early) the
+// thread's latest answer.
+func sessionAnswer(res engine.Result, thread *engine.Thread) (string, string) {
+	if res.Answer != "" || thread == nil || len(thread.Turns) == 0 {
+		return res.Answer, res.Label
+	}
+	prev := thread.Turns[len(thread.Turns)-1]
+	return prev.Answer, prev.Label
+}

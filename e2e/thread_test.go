@@ -33,6 +33,14 @@ func followUpSteps(cite string) []string {
 type queue struct {
 	mu            sync.Mutex
 	steps, judges []string
+	// broken answers every call with HTTP 400.
+	broken bool
+}
+
+func (q *queue) breakDown() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.broken = true
 }
 
 func (q *queue) add(steps, judges []string) {
@@ -45,6 +53,9 @@ func (q *queue) add(steps, judges []string) {
 func (q *queue) Respond(c fakellm.Call) fakellm.Reply {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.broken {
+		return fakellm.Reply{Status: 400, Error: "the model is broken"}
+	}
 	list := &q.steps
 	if c.Kind() == fakellm.KindJudge {
 		list = &q.judges
@@ -211,6 +222,40 @@ func TestAskContinueThread(t *testing.T) {
 	}
 	if q := w.search.Queries()[webBefore:]; len(q) != 0 {
 		t.Errorf("an offline re-run sent web queries %q", q)
+	}
+}
+
+// A follow-up whose model fails: the rewrite falls back to the question as
+// asked (a notice), the run fails (exit 1), and the session keeps the
+// thread's latest answer.
+func TestAskContinueFails(t *testing.T) {
+	cs := caseStudyScript()
+	script := &queue{}
+	script.add(cs.Steps, cs.Judges)
+	w := newWorld(t, script)
+	if _, errOut, code := w.run(w.askArgs(caseQuestion)...); code != 0 {
+		t.Fatalf("first question: %s", errOut)
+	}
+	script.breakDown()
+	out, errOut, code := w.run(w.askArgs("--json", "--continue", "last", followUp)...)
+	if code != 1 {
+		t.Fatalf("follow-up with a broken model: exit %d\n%s", code, errOut)
+	}
+	evs := parseEvents(t, out)
+	if rw := ofType(evs, "rewrite"); len(rw) != 1 || rw[0].Payload().(engine.Rewrite).Rewritten != followUp {
+		t.Fatalf("rewrite events %+v", rw)
+	}
+	notices := ofType(evs, "error")
+	if len(notices) < 2 || notices[0].Fatal || !strings.Contains(notices[0].Message, "as asked") || !notices[len(notices)-1].Fatal {
+		t.Fatalf("notices %+v", notices)
+	}
+	list, _, _ := w.run("sessions", "list", "--json")
+	var s map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(list, "\n", 2)[0]), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s["status"] != "failed" || s["answer"] != "1974" || s["turns"] != 2.0 {
+		t.Errorf("session after a failed follow-up: %v", s)
 	}
 }
 

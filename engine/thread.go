@@ -33,6 +33,8 @@ type PriorTurn struct {
 	// or the question as asked for the first turn).
 	Question string
 	Answer   string
+	// Label is the final answer's self-evaluation label.
+	Label string
 }
 
 // purposeRewrite is the follow-up rewrite call: plain text, no structured

@@ -54,9 +54,9 @@ func ThreadFrom(events []Event) *Thread {
 				pt.Question = rw.Rewritten
 			}
 		case EventAnswer:
-			pt.Answer = ev.Text
+			pt.Answer, pt.Label = ev.Text, ev.Label
 		case EventFinal:
-			pt.Answer = ev.Answer
+			pt.Answer, pt.Label = ev.Answer, ev.Label
 			for i, d := range ev.Sources {
 				if i < len(ev.SourceNums) {
 					put(ev.SourceNums[i], d)
