@@ -32,6 +32,7 @@ func (t *Trajectory) enterTurn(ev engine.Event) {
 	if n > 1 {
 		t.Final = nil
 		t.clearLive()
+		t.liveEv = Live{} // steps are numbered per turn
 	}
 	if rw, ok := ev.Payload().(engine.Rewrite); ok {
 		cur := t.turn()

@@ -22,6 +22,7 @@ func threadEvents() []engine.Event {
 		{Type: engine.EventSelection, Step: 1, Status: &tr},
 		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"d1"}, DocNums: []int{1}},
 		{Type: engine.EventAnswer, Step: 2, Text: "Sørensen [1]", Label: "CORRECT"},
+		{Type: engine.EventToken, Step: 2, Text: "Final Answer: Sørensen"},
 		{Type: engine.EventFinal, Answer: "Sørensen [1]", Label: "CORRECT", Counts: &engine.Counts{LocalRetrievals: 1}},
 		{Type: engine.EventRewrite, Turn: 2, Extra: engine.Rewrite{Original: "where did he study?", Rewritten: "Where did Sørensen study?"}},
 		{Type: engine.EventError, Turn: 2, Message: "a notice before the first step"},
@@ -73,7 +74,7 @@ func TestFoldTurns(t *testing.T) {
 		t.Fatalf("errors %v", tr.Errors)
 	}
 	// A single-question session is one turn.
-	one := FromEvents(evs[:8])
+	one := FromEvents(evs[:9])
 	if len(one.Turns) != 1 || one.Final == nil || one.Turns[0].Final != one.Final || one.Turns[0].Question != "Who introduced pH?" {
 		t.Fatalf("one turn: %+v", one.Turns)
 	}
