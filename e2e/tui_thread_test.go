@@ -54,11 +54,19 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 
 	s.text(followUp)
 	s.keys("Enter")
-	s.waitFor("rewrite", 20*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
 	scr := s.waitFor("follow-up answer", 20*time.Second, "Final answer · turn 2", "assisting Sørensen "+cite)
 	if !strings.Contains(scr, "follow-up · turn 3") {
 		t.Errorf("after the follow-up the input does not offer turn 3:\n%s", scr)
 	}
+	// The rewrite is its own block, after the first turn's answer: scroll
+	// the trajectory from the top to it (the run may be over before a
+	// screenshot catches it going by).
+	s.keys("Tab", "g")
+	for i := 0; i < 40 && !strings.Contains(s.screen(), "Turn 2 · follow-up"); i++ {
+		s.keys("f")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("rewrite", 5*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
 	if q := w.search.Queries()[webBefore:]; len(q) != 1 || q[0] != rewritten {
 		t.Errorf("the web engine received %q, want the rewritten question", q)
 	}
@@ -78,7 +86,6 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	}
 
 	// The stepper walks both turns.
-	s.keys("Tab")
 	s.keys("2")
 	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
 	s.keys("Enter")
