@@ -35,6 +35,10 @@ type AskRequest struct {
 	SkipCheck bool
 	// SessionID, when set, is used instead of a new id.
 	SessionID string
+	// Continue, when set, is the id (or unique prefix) of a stored session
+	// the question follows up: it runs as the next turn of that thread
+	// (thread.go).
+	Continue string
 }
 
 // AskResult is a recorded run.
@@ -142,6 +146,12 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	if id == "" {
 		id = NewSessionID()
 	}
+	var thread *engine.Thread
+	if req.Continue != "" {
+		if id, thread, err = a.threadOf(ctx, req.Continue); err != nil {
+			return AskResult{}, err
+		}
+	}
 	srcs, err := a.OpenSources(ctx, s, id)
 	if err != nil {
 		return AskResult{}, err
@@ -158,7 +168,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	manJSON, _ := json.Marshal(manifest)
 	sess := store.Session{ID: id, Question: req.Question, Model: s.Model, Started: time.Now().UTC(),
 		Corpora: srcs.Corpora, Config: cfgJSON, Manifest: manJSON}
-	if err := a.Store.CreateSession(ctx, sess); err != nil {
+	if err := a.openSession(ctx, sess, thread); err != nil {
 		return AskResult{}, err
 	}
 	// engine → persist (batched commits) → req.Emit, off the engine's
@@ -180,7 +190,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent})
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent, Thread: thread})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
 	storeErr := pipe.Close()
@@ -192,7 +202,8 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		status = store.StatusFailed
 	}
 	counts, _ := json.Marshal(res.Counts)
-	if err := a.Store.FinishSession(context.WithoutCancel(ctx), id, status, res.Answer, res.Label, counts); err != nil && runErr == nil {
+	answer, label := sessionAnswer(res, thread)
+	if err := a.Store.FinishSession(context.WithoutCancel(ctx), id, status, answer, label, counts); err != nil && runErr == nil {
 		runErr = err
 	}
 	if runErr == nil && storeErr != nil {

@@ -120,7 +120,9 @@ func TestTUIInTmux(t *testing.T) {
 	s.waitFor("switch to web", 15*time.Second, "switching to web", "nothing about the ecologist")
 	s.waitFor("answer", 15*time.Second, "Final answer", "CORRECT", "1974", "Sources", "Carsten Olsen")
 
-	// Esc mid-run keeps the partial trajectory and session.
+	// Esc mid-run keeps the partial trajectory and session (a new thread:
+	// after an answer the input would ask a follow-up).
+	s.keys("C-n")
 	s.text("SLOW QUESTION: what takes long?")
 	s.keys("Enter")
 	s.waitFor("slow run streams", 15*time.Second, "very long think")

@@ -66,6 +66,9 @@ type Request struct {
 	// Consent is asked before web requests under policy "ask"; nil makes
 	// "ask" behave as "never" (headless), and the observation says so.
 	Consent ConsentFunc
+	// Thread makes the question a follow-up of a stored session (thread.go);
+	// nil for a new session.
+	Thread *Thread
 }
 
 // Result summarises a finished run; the events tell the whole story.
@@ -102,8 +105,15 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	if !ok {
 		return Result{}, fmt.Errorf("%w: unknown strategy %q", ErrInvalidSettings, req.Settings.Strategy)
 	}
+	if err := validThread(req.Thread); err != nil {
+		return Result{}, err
+	}
 	r := newRun(e, req)
-	r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+	if req.Thread == nil {
+		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+	} else if err := r.startTurn(ctx); err != nil {
+		return r.finish(ctx, err)
+	}
 	r.noticeSources()
 	err := strat.runner()(ctx, r)
 	return r.finish(ctx, err)

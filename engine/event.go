@@ -155,6 +155,8 @@ type Counts struct {
 	Switches            int `json:"switches"`
 	// Refinements counts observation refinements under the context budget.
 	Refinements int `json:"refinements,omitempty"`
+	// RewriteCalls counts the follow-up rewrite calls (also in LLMCalls).
+	RewriteCalls int `json:"rewrite_calls,omitempty"`
 	// Retrieval gate: calls of the proxy model (also in LLMCalls and the
 	// token totals) and their tokens.
 	ProxyCalls        int `json:"proxy_calls,omitempty"`

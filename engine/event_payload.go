@@ -156,7 +156,7 @@ type Refinement struct {
 }
 
 // Rewrite is a follow-up question rewritten into a standalone one
-// ("rewrite", CONTRACT.md). Nothing emits it yet.
+// ("rewrite", CONTRACT.md): the first event of a follow-up turn (thread.go).
 type Rewrite struct {
 	Original  string `json:"original"`
 	Rewritten string `json:"rewritten"`

@@ -119,7 +119,7 @@ func (r *run) answerNow(ctx context.Context, block string) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	prompt, err := r.p.Answer(prompts.AnswerData{Question: r.req.Question, Documents: block, AnswerFormat: format})
+	prompt, err := r.p.Answer(prompts.AnswerData{Question: r.req.Question, Documents: r.thread + block, AnswerFormat: format})
 	if err != nil {
 		return &FatalError{Err: err}
 	}

@@ -18,7 +18,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	data := prompts.StepData{Tools: tools, MaxSteps: r.s.MaxSteps, AnswerFormat: format, Question: r.req.Question}
+	data := prompts.StepData{Tools: tools, MaxSteps: r.s.MaxSteps, AnswerFormat: format, Question: r.req.Question, Thread: r.thread}
 	if m.Preference {
 		data.Preference = r.preferenceSentence()
 	}

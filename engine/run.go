@@ -55,11 +55,18 @@ type run struct {
 	proxying bool
 	// seeds are searches run before the loop's first step (gate.go).
 	seeds []string
+	// threadTurn is the turn of a follow-up (0 for a session's first
+	// question); thread is the thread block of its prompts (thread.go).
+	threadTurn int
+	thread     string
 }
 
 func newRun(e *Engine, req Request) *run {
 	r := &run{e: e, req: req, s: req.Settings, p: e.cfg.Prompts, start: e.cfg.Now(), docNum: map[string]int{}, safe: map[string]prompts.ObservedDoc{}}
 	r.local, r.web = e.sourceList()
+	if th := req.Thread; th != nil {
+		r.threadTurn, r.seq = th.Turn, th.LastSeq
+	}
 	if r.s.Model == "" {
 		r.s.Model = "unknown"
 	}
@@ -75,6 +82,9 @@ func (r *run) emit(ev Event) {
 	ev = sanitize(ev)
 	ev.Session = r.req.SessionID
 	ev.Seq = r.seq
+	if r.threadTurn > 1 {
+		ev.Turn = r.threadTurn
+	}
 	ev.Time = r.e.cfg.Now()
 	if r.req.Emit != nil {
 		r.req.Emit(ev)
@@ -96,7 +106,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	onToken := func(delta string) {
 		r.emit(Event{Type: EventToken, Step: step, Role: role, Text: delta})
 	}
-	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine {
+	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine || req.Purpose == purposeRewrite {
 		onToken = nil
 	}
 	if req.Options.NumPredict == 0 {
@@ -156,6 +166,8 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 	case p == llm.PurposeForced:
 		r.counts.ForcedCalls++
 	case p == llm.PurposeRefine: // counted as Refinements
+	case p == purposeRewrite:
+		r.counts.RewriteCalls++
 	default:
 		r.counts.StepCalls++
 	}

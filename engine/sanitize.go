@@ -37,6 +37,9 @@ func sanitize(ev Event) Event {
 	if g, ok := ev.Extra.(Gate); ok {
 		ev.Extra = sanitizeGate(g)
 	}
+	if rw, ok := ev.Extra.(Rewrite); ok {
+		ev.Extra = Rewrite{Original: c(rw.Original), Rewritten: c(rw.Rewritten)}
+	}
 	return ev
 }
 

@@ -134,6 +134,9 @@ type StepData struct {
 	// Preference is a sentence stating the source preference in the prompt
 	// (the PrefRAG-Direct baseline); empty otherwise.
 	Preference string
+	// Thread is the rendered thread block of a follow-up (prompts_thread.go);
+	// empty otherwise.
+	Thread string
 }
 
 // ToolNames joins the tool names for the format line.

@@ -43,10 +43,10 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 		counts = ""
 	}
 	type row struct {
-		seq, step int
-		typ       string
-		timeNs    int64
-		line      string
+		seq, step, turn int
+		typ             string
+		timeNs          int64
+		line            string
 	}
 	rows := make([]row, 0, len(lines))
 	for i, l := range lines {
@@ -55,6 +55,7 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 			Session string    `json:"session"`
 			Seq     int       `json:"seq"`
 			Step    int       `json:"step"`
+			Turn    int       `json:"turn"`
 			Time    time.Time `json:"time"`
 		}
 		if err := json.Unmarshal(l, &head); err != nil {
@@ -67,7 +68,7 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 		if err := json.Compact(&buf, l); err != nil {
 			return fmt.Errorf("import session %s: event %d: %w", sess.ID, i+1, err)
 		}
-		rows = append(rows, row{seq: head.Seq, step: head.Step, typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
+		rows = append(rows, row{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
 	}
 	var finished any
 	if sess.Finished != nil {
@@ -90,8 +91,11 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 			return err
 		}
 		for _, r := range rows {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
-				sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json, turn) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line, r.turn); err != nil {
+				return err
+			}
+			if err := importTurn(ctx, tx, r.typ, r.line, r.timeNs); err != nil {
 				return err
 			}
 		}

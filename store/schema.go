@@ -107,6 +107,9 @@ CREATE TABLE judge_verdicts (
 	FOREIGN KEY (session_id, seq) REFERENCES events(session_id, seq) ON DELETE CASCADE
 ) WITHOUT ROWID;
 `,
+	// 3 → 4: threads. A session holds turns (a question and its follow-ups);
+	// every existing session becomes a thread of one turn (turns.go).
+	migrationTurns,
 }
 
 // SchemaVersion is the schema this binary writes.

@@ -58,6 +58,11 @@ type Session struct {
 	// Owner is the process that ran (or runs) the session. It is not
 	// exported: it says nothing about the session once it is over.
 	Owner Owner `json:"-"`
+	// Turns is the number of questions in the session's thread (1 without
+	// follow-ups); LastQuestion is the latest follow-up as asked ("" for
+	// a single question).
+	Turns        int    `json:"turns"`
+	LastQuestion string `json:"last_question,omitempty"`
 }
 
 // CreateSession records a new session with status running, owned by this
@@ -182,8 +187,11 @@ func (s *Store) AppendEvents(ctx context.Context, evs []engine.Event) error {
 		for _, r := range rows {
 			ev := r.ev
 			failed = ev
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json) VALUES (?, ?, ?, ?, ?, ?)`,
-				ev.Session, ev.Seq, ev.Type, ev.Step, r.t, r.line); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json, turn) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				ev.Session, ev.Seq, ev.Type, ev.Step, r.t, r.line, engine.TurnOf(ev)); err != nil {
+				return err
+			}
+			if err := recordTurn(ctx, tx, ev, r.t); err != nil {
 				return err
 			}
 			if ev.Type != engine.EventFinal {
@@ -253,7 +261,9 @@ func (s *Store) FinishSession(ctx context.Context, id, status, answer, label str
 // sessionColumns are read by scanSession, in this order.
 const sessionColumns = `s.id, s.question, s.answer, s.label, s.status, s.model, s.started_ns, s.finished_ns,
 	(SELECT group_concat(corpus, char(31)) FROM (SELECT corpus FROM session_corpora c WHERE c.session_id = s.id ORDER BY position)),
-	s.counts, s.config, s.manifest, s.owner_host, s.owner_pid, s.owner_start, s.owner_boot`
+	s.counts, s.config, s.manifest, s.owner_host, s.owner_pid, s.owner_start, s.owner_boot,
+	(SELECT count(*) FROM turns t WHERE t.session_id = s.id),
+	COALESCE((SELECT question FROM turns t WHERE t.session_id = s.id ORDER BY turn DESC LIMIT 1), s.question)`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -267,7 +277,8 @@ func scanSession(sc scanner) (Session, error) {
 		ownerStart           int64
 	)
 	err := sc.Scan(&ss.ID, &ss.Question, &ss.Answer, &ss.Label, &ss.Status, &ss.Model, &started, &finished,
-		&corpora, &counts, &config, &mani, &ss.Owner.Host, &ss.Owner.PID, &ownerStart, &ss.Owner.Boot)
+		&corpora, &counts, &config, &mani, &ss.Owner.Host, &ss.Owner.PID, &ownerStart, &ss.Owner.Boot,
+		&ss.Turns, &ss.LastQuestion)
 	if err != nil {
 		return ss, err
 	}
@@ -281,6 +292,9 @@ func scanSession(sc scanner) (Session, error) {
 		ss.Corpora = strings.Split(corpora.String, "\x1f")
 	}
 	ss.Owner.Start = uint64(ownerStart)
+	if ss.Turns <= 1 {
+		ss.LastQuestion = ""
+	}
 	ss.Counts = rawOrNil(counts)
 	ss.Config = rawOrNil(config)
 	ss.Manifest = rawOrNil(mani)

@@ -195,8 +195,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case openSessionMsg:
 		m.screen = screenStepper
 		return m.stepper.load(msg.id)
+	case followUpMsg:
+		m.screen = screenAsk
+		return m.ask.openThread(msg.id, msg.traj)
 	case reaskMsg:
 		m.screen = screenAsk
+		m.ask.fu = thread{} // a re-ask starts a new thread
 		cmd := m.ask.start(msg.question)
 		m.ask.blurInput()
 		return cmd

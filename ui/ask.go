@@ -20,6 +20,9 @@ import (
 // inputLines is the height of the question input.
 const inputLines = 3
 
+// askPlaceholder is the question input's placeholder for a new thread.
+const askPlaceholder = "Ask a question…  (Enter sends · Shift+Enter or Ctrl+J: new line)"
+
 // refreshEvery is the most often a streaming trajectory is re-rendered.
 const refreshEvery = 120 * time.Millisecond
 
@@ -47,6 +50,8 @@ type askScreen struct {
 
 	notice    string
 	noticeErr bool
+	// fu is the thread the next question follows up (thread.go).
+	fu thread
 
 	// inputBox caches the rendered question box; it is rebuilt only after
 	// something that can change it (a key, focus, size, style).
@@ -74,7 +79,7 @@ func newAskScreen(sh *shared) *askScreen {
 	a.input = textarea.New()
 	a.input.ShowLineNumbers = false
 	a.input.Prompt = ""
-	a.input.Placeholder = "Ask a question…  (Enter sends · Shift+Enter or Ctrl+J: new line)"
+	a.input.Placeholder = askPlaceholder
 	a.input.CharLimit = 0 // questionLimit, enforced with a notice (ask_input.go)
 	a.input.SetHeight(inputLines)
 	a.input.KeyMap.InsertNewline = a.ikeys.Newline
@@ -126,7 +131,7 @@ func (a *askScreen) paneHeight() int {
 	if b := a.bannerView(); b != "" {
 		banner = lipgloss.Height(b)
 	}
-	return max(a.height-(inputLines+2)-banner-a.noticeHeight(), 1)
+	return max(a.height-(inputLines+2)-banner-a.noticeHeight()-a.threadHeight(), 1)
 }
 
 func (a *askScreen) noticeHeight() int {
@@ -196,6 +201,9 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 			a.sent()
 		}
 		return cmd
+	case key.Matches(msg, a.ikeys.NewThread):
+		a.newThread()
+		return nil
 	case key.Matches(msg, a.ikeys.Focus):
 		a.blurInput()
 		return nil
@@ -252,15 +260,25 @@ func (a *askScreen) start(question string) tea.Cmd {
 	// A refresh tick of the previous run may still be on its way; it will be
 	// ignored (other stream), so this run starts with its own throttle.
 	a.tickPending, a.dirty = false, false
-	a.traj = trajectory.New()
-	a.traj.Question = question
+	follow, threadID := a.threadRunner(), a.fu.id
+	if follow == nil {
+		// A new thread: a new trajectory; a follow-up's events go on in
+		// the thread's own.
+		a.traj = trajectory.New()
+		a.traj.Question = question
+		a.sessionID = ""
+	}
 	a.tv.set(a.traj, true)
-	a.started, a.ended, a.runErr, a.sessionID = a.sh.now(), time.Time{}, nil, ""
+	a.started, a.ended, a.runErr = a.sh.now(), time.Time{}, nil
 	a.notice = ""
 	a.setSize(a.width, a.height)
 	runner, settings, policy := a.sh.deps.Runner, a.sh.runSettings(), a.sh.webPolicy
 	return tea.Batch(func() tea.Msg {
-		startRun(ctx, runner, s, question, settings, policy)
+		if follow != nil {
+			startFollowUp(ctx, follow, threadID, s, question, settings, policy)
+		} else {
+			startRun(ctx, runner, s, question, settings, policy)
+		}
 		return s.next()()
 	}, a.clock())
 }
@@ -339,6 +357,7 @@ func (a *askScreen) finish(err error) {
 		a.cancel()
 	}
 	a.runErr = err
+	defer a.followAnswered(err)
 	switch {
 	case a.stopping || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrCancelled):
 		a.note("Cancelled. The partial trajectory is saved with the session.", false)
@@ -378,6 +397,9 @@ func (a *askScreen) view() string {
 	parts = append(parts, a.tv.view())
 	if a.notice != "" {
 		parts = append(parts, a.noticeView())
+	}
+	if a.fu.id != "" {
+		parts = append(parts, a.threadView())
 	}
 	if !a.inputBoxValid {
 		a.inputBox, a.inputBoxValid = box.Width(a.width).Render(a.input.View()), true

@@ -8,19 +8,23 @@ type askInputKeys struct {
 	Newline key.Binding
 	Focus   key.Binding
 	Cancel  key.Binding
+	// NewThread leaves follow-up mode (thread.go).
+	NewThread key.Binding
 }
 
 func newAskInputKeys() askInputKeys {
-	return askInputKeys{
+	k := askInputKeys{
 		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline: key.NewBinding(key.WithKeys("shift+enter", "ctrl+j", "alt+enter"), key.WithHelp("shift+enter/ctrl+j", "new line")),
 		Focus:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "to trajectory")),
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run / leave input")),
 	}
+	k.NewThread = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new thread (not a follow-up)"))
+	return k
 }
 
 func (k askInputKeys) bindings() []key.Binding {
-	return []key.Binding{k.Send, k.Newline, k.Focus, k.Cancel}
+	return []key.Binding{k.Send, k.Newline, k.Focus, k.Cancel, k.NewThread}
 }
 
 // trajKeys apply while a trajectory (live or replayed) has focus.

@@ -173,6 +173,13 @@ type policyFunc func() string
 // to auto allows the web for the rest of the run, switching to never
 // denies it, and only "ask" shows the dialog.
 func startRun(ctx context.Context, r Runner, s *stream, question string, set engine.Settings, policy policyFunc) {
+	startRunFunc(s, policy, func(consent engine.ConsentFunc, emit func(engine.Event)) error {
+		return r.Run(ctx, question, set, consent, emit)
+	})
+}
+
+// startRunFunc runs run in its own goroutine, feeding s (startRun).
+func startRunFunc(s *stream, policy policyFunc, run func(consent engine.ConsentFunc, emit func(engine.Event)) error) {
 	consent := func(cctx context.Context, req engine.ConsentRequest) (engine.Consent, error) {
 		switch policy() {
 		case engine.WebAuto:
@@ -198,7 +205,7 @@ func startRun(ctx context.Context, r Runner, s *stream, question string, set eng
 	go func() {
 		defer close(s.finished)
 		defer s.close()
-		err := r.Run(ctx, question, set, consent, emit)
+		err := run(consent, emit)
 		s.send(runDoneMsg{err: err})
 	}()
 }

@@ -145,6 +145,11 @@ func (s *stepperScreen) update(msg tea.Msg) tea.Cmd {
 				q := s.traj.Question
 				return func() tea.Msg { return reaskMsg{question: q} }
 			}
+		case key.Matches(msg, s.keys.Follow):
+			if s.traj != nil && s.id != "" {
+				id, t := s.id, s.traj
+				return func() tea.Msg { return followUpMsg{id: id, traj: t} }
+			}
 		case key.Matches(msg, s.keys.Export):
 			if s.id != "" {
 				id := s.id
@@ -226,9 +231,10 @@ func (s *stepperScreen) view() string {
 		head = st.Dim.Render(" No session open.")
 	default:
 		where := "final answer"
+		turn := s.traj.CurrentTurn()
 		if s.pos <= len(s.traj.Blocks) && s.pos >= 1 {
 			b := s.traj.Blocks[s.pos-1]
-			where = fmt.Sprintf("step %d", b.Step)
+			where, turn = fmt.Sprintf("step %d", b.Step), b.Turn
 			switch {
 			case b.Kind == trajectory.KindSupplement:
 				where = "reflection supplement"
@@ -236,6 +242,7 @@ func (s *stepperScreen) view() string {
 				where = noteStop(b.Note.Type)
 			}
 		}
+		where = turnStop(s.traj, turn, where)
 		head = st.Bold.Render(fmt.Sprintf(" %d/%d", s.pos, s.stops())) + st.Dim.Render(" · "+where+" · ") +
 			st.Text.Render(oneLine(s.traj.Question))
 	}

@@ -9,6 +9,7 @@ type stepperKeys struct {
 	First  key.Binding
 	Last   key.Binding
 	Reask  key.Binding
+	Follow key.Binding
 	Export key.Binding
 	Agree  key.Binding
 	Object key.Binding
@@ -22,6 +23,7 @@ func newStepperKeys() stepperKeys {
 		First:  key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first step")),
 		Last:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last step")),
 		Reask:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "re-ask")),
+		Follow: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue: ask a follow-up")),
 		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export")),
 		Agree:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "judge was right")),
 		Object: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "judge was wrong")),
@@ -30,5 +32,5 @@ func newStepperKeys() stepperKeys {
 }
 
 func (k stepperKeys) bindings() []key.Binding {
-	return []key.Binding{k.Next, k.Prev, k.First, k.Last, k.Reask, k.Export, k.Agree, k.Object, k.Back}
+	return []key.Binding{k.Next, k.Prev, k.First, k.Last, k.Reask, k.Follow, k.Export, k.Agree, k.Object, k.Back}
 }

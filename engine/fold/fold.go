@@ -48,6 +48,8 @@ type Retrieval struct {
 type Block struct {
 	Kind Kind
 	Step int
+	// Turn is the question of the thread the block belongs to (1, 2, …).
+	Turn int
 
 	Thought     string
 	ThoughtRole string
@@ -95,7 +97,12 @@ type Trajectory struct {
 	Started  time.Time
 
 	Blocks []*Block
-	Final  *engine.Event
+	// Final is the final event of the current (latest) turn; nil while it
+	// runs. Turns keeps every turn's (turns.go).
+	Final *engine.Event
+	// Turns are the questions of the session's thread, in order: one for
+	// a session without follow-ups.
+	Turns []*Turn
 	// Errors are error events that belong to no block (before the first
 	// step, or after the final answer).
 	Errors []engine.Event
@@ -111,6 +118,7 @@ type Trajectory struct {
 	version int
 
 	docs    map[string]sources.Document
+	cur     int // the current turn
 	live    strings.Builder
 	liveEv  Live
 	liveVer int
@@ -160,6 +168,9 @@ func (t *Trajectory) Doc(id string) (sources.Document, bool) {
 func (t *Trajectory) CurrentStep() int {
 	n := t.liveEv.Step
 	for _, b := range t.Blocks {
+		if b.Turn < t.cur {
+			continue // steps are numbered per turn
+		}
 		if b.Step > n {
 			n = b.Step
 		}
@@ -182,9 +193,12 @@ func (t *Trajectory) Label() string {
 }
 
 // RetrievalCounts counts local and web searches and the observations whose
-// documents entered the context.
+// documents entered the context, in the current turn.
 func (t *Trajectory) RetrievalCounts() (local, web, used int) {
 	for _, b := range t.Blocks {
+		if b.Turn < t.cur {
+			continue
+		}
 		for _, r := range b.Retrievals {
 			if strings.HasPrefix(r.Source, "web:") {
 				web++
@@ -213,11 +227,13 @@ func (t *Trajectory) Apply(ev engine.Event) {
 	if t.Session == "" {
 		t.Session = ev.Session
 	}
+	t.enterTurn(ev)
 	switch ev.Type {
 	case engine.EventSession:
 		t.Question = ev.Question
 		t.Config = ev.Config
 		t.Started = ev.Time
+		t.turn().Question = ev.Question
 	case engine.EventThought:
 		t.clearLive()
 		b := t.last()
@@ -284,11 +300,12 @@ func (t *Trajectory) Apply(ev engine.Event) {
 		b.version++
 	case engine.EventGate, engine.EventRewrite, engine.EventRefinement:
 		e := ev
-		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Note: &e})
+		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Turn: engine.TurnOf(ev), Note: &e})
 	case engine.EventFinal:
 		t.clearLive()
 		e := ev
 		t.Final = &e
+		t.turn().Final = &e
 	case engine.EventError:
 		b := t.last()
 		if b != nil && t.Final == nil && (ev.Step == 0 || ev.Step == b.Step) {
@@ -331,7 +348,11 @@ func (t *Trajectory) clearLive() {
 // not a note.
 func (t *Trajectory) last() *Block {
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
-		if b := t.Blocks[i]; b.Kind != KindNote {
+		b := t.Blocks[i]
+		if b.Turn < t.cur {
+			return nil // a new turn folds into blocks of its own
+		}
+		if b.Kind != KindNote {
 			return b
 		}
 	}
@@ -339,7 +360,7 @@ func (t *Trajectory) last() *Block {
 }
 
 func (t *Trajectory) add(k Kind, step int) *Block {
-	b := &Block{Kind: k, Step: step}
+	b := &Block{Kind: k, Step: step, Turn: max(t.cur, 1)}
 	t.Blocks = append(t.Blocks, b)
 	return b
 }

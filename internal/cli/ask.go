@@ -25,6 +25,7 @@ func runAsk(e *env, args []string) (err error) {
 	}
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
+	cont := fs.String("continue", "", continueHelp)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "ask [flags] QUESTION")
@@ -49,8 +50,15 @@ func runAsk(e *env, args []string) (err error) {
 		return err
 	}
 	defer a.Close()
+	req := app.AskRequest{Question: question, Settings: s}
+	if *cont != "" {
+		if req.Continue, err = prepareContinue(e, a, rf, &req.Settings, *cont); err != nil {
+			return err
+		}
+	}
 	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
-	res, err := a.Ask(e.ctx, app.AskRequest{Question: question, Settings: s, Emit: out.write})
+	req.Emit = out.write
+	res, err := a.Ask(e.ctx, req)
 	out.flush()
 	if err != nil {
 		var de *app.DeadlineError

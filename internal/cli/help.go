@@ -23,7 +23,8 @@ var helpTexts = map[string]cmdHelp{
 	"ask": {"Answer one question headless, streaming the steps to stdout.", []string{
 		`prefrag ask "What does the PrefRAG paper propose?"`,
 		`prefrag ask --corpus papers --max-hops 3 "Who founded X?"`,
-		`prefrag ask --json "Question" > events.jsonl`}},
+		`prefrag ask --json "Question" > events.jsonl`,
+		`prefrag ask --continue last "and where did he study?"`}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
 		"prefrag index ~/papers",
 		"prefrag index --corpus notes notes/*.md"}},

@@ -107,7 +107,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "[%d] Refinement: observations%s cut from %d to %d characters to fit the context\n",
 			step, stepList(p.Steps), p.BeforeChars, p.AfterChars)
 	case engine.Rewrite:
-		fmt.Fprintf(w, "Rewritten question: %s\n      (was: %s)\n", hang(p.Rewritten), line(p.Original))
+		rewriteBlock(w, ev, p)
 	}
 	// Tokens are shown by the streaming printer; a type this build does
 	// not know (nil payload) prints nothing.

@@ -25,8 +25,10 @@ func TestRenderGateRefinementRewrite(t *testing.T) {
 			[]string{"Gate: answered without retrieval", "heuristic answer: Paris"}, []string{"queries"}, 2},
 		{"refinement", engine.NewEvent(h, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1, 2}}),
 			[]string{"[2] Refinement: observations of steps 1, 2 cut from 9000 to 3000 characters"}, nil, 1},
-		{"rewrite", engine.NewEvent(h, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was Sørensen's wife?"}),
-			[]string{"Rewritten question: Who was Sørensen's wife?", "(was: and his wife?)"}, nil, 2},
+		{"rewrite", engine.NewEvent(engine.Header{Session: "s", Seq: 30, Turn: 2}, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was Sørensen's wife?"}),
+			[]string{"════ Turn 2 ════", "Follow-up: and his wife?", "Rewritten question: Who was Sørensen's wife?"}, nil, 4},
+		{"rewrite unchanged", engine.NewEvent(engine.Header{Session: "s", Seq: 30, Turn: 3}, engine.Rewrite{Original: "Who is X?", Rewritten: "Who is X?"}),
+			[]string{"Turn 3", "Rewritten question: (unchanged) Who is X?"}, nil, 4},
 		{"unknown type", engine.Event{Type: "from_the_future", Step: 1}, nil, nil, 0},
 	}
 	for _, c := range cases {

@@ -108,7 +108,7 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
-			line(s.Label), line(s.Model), oneLineTrunc(s.Question, 50), oneLineTrunc(s.Answer, 40))
+			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
 }
@@ -223,6 +223,10 @@ func sessionsRerun(e *env, args []string) error {
 	}
 	out := newEventWriter(e.stdout, *asJSON, false)
 	res, err := a.Ask(e.ctx, app.AskRequest{Question: rec.Session.Question, Settings: s, Emit: out.write})
+	if err == nil {
+		// A thread is re-run turn by turn.
+		err = rerunFollowUps(e, a, res.SessionID, followUps(rec.Events), s, out.write)
+	}
 	out.flush()
 	if err != nil {
 		var fe *engine.FatalError

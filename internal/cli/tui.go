@@ -91,7 +91,7 @@ func (s tuiSessions) List(ctx context.Context, filter string) ([]ui.SessionSumma
 	}
 	out := make([]ui.SessionSummary, len(list))
 	for i, x := range list {
-		out[i] = ui.SessionSummary{ID: x.ID, Question: x.Question, Answer: x.Answer, Label: x.Label,
+		out[i] = ui.SessionSummary{ID: x.ID, Question: threadQuestion(x, 1<<20), Answer: x.Answer, Label: x.Label,
 			Status: x.Status, Model: x.Model, Started: x.Started}
 		if x.Finished != nil {
 			out[i].Finished = *x.Finished

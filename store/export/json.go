@@ -174,6 +174,7 @@ type jsonlLine struct {
 	Started    time.Time         `json:"started"`
 	Finished   *time.Time        `json:"finished"`
 	Corpora    []string          `json:"corpora"`
+	Turns      int               `json:"turns"` // questions in the session's thread
 	Trajectory []json.RawMessage `json:"trajectory"`
 }
 
@@ -184,7 +185,7 @@ func JSONL(w io.Writer, recs ...*store.Record) error {
 		s := rec.Session
 		line := jsonlLine{ID: s.ID, Question: s.Question, Answer: s.Answer, Label: s.Label, Status: s.Status,
 			Counts: s.Counts, Model: s.Model, Started: s.Started, Finished: s.Finished, Corpora: s.Corpora,
-			Trajectory: rec.Lines}
+			Turns: max(s.Turns, 1), Trajectory: rec.Lines}
 		if line.Trajectory == nil {
 			line.Trajectory = []json.RawMessage{}
 		}
@@ -210,7 +211,11 @@ type Pair struct {
 	Session string `json:"session"`
 	Seq     int    `json:"seq"`
 	Step    int    `json:"step"`
-	// Inputs, exactly as the judge saw them.
+	// Turn is the question of a thread the decision belongs to (omitted
+	// for the first).
+	Turn int `json:"turn,omitempty"`
+	// Inputs, exactly as the judge saw them: Question is the standalone
+	// question of the decision's turn.
 	Question      string `json:"question"`
 	JudgeObtained string `json:"judge_obtained"`
 	JudgeNew      string `json:"judge_new"`
@@ -246,11 +251,19 @@ func Pairs(rec *store.Record) []Pair {
 		}
 	}
 	var out []Pair
+	first := question
 	for i, ev := range rec.Events {
+		if rw, ok := ev.Payload().(engine.Rewrite); ok {
+			question = rw.Rewritten
+		}
 		if ev.Type != engine.EventSelection {
 			continue
 		}
-		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Question: question,
+		q := question
+		if engine.TurnOf(ev) == 1 {
+			q = first
+		}
+		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Turn: ev.Turn, Question: q,
 			JudgeObtained: ev.JudgeObtained, JudgeNew: ev.JudgeNew, Source: ev.Source, JudgeModel: judgeModel,
 			Analysis: ev.Analysis, Status: ev.Status != nil && *ev.Status, NextSource: ev.NextSource,
 			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}

@@ -24,8 +24,13 @@ import (
 // settings and the counts. All stored text is untrusted: control characters
 // and escape sequences are removed and inline text is escaped.
 func Markdown(w io.Writer, rec *store.Record) error {
-	r := newReport(rec)
 	var b strings.Builder
+	if turns := splitTurns(rec); len(turns) > 1 {
+		threadMarkdown(&b, rec, turns)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	r := newReport(rec)
 	r.header(&b)
 	r.answer(&b)
 	r.trajectory(&b)

@@ -257,6 +257,9 @@ func (r *report) countsTable(b *strings.Builder) {
 	b.WriteString("## Counts\n\n| measure | value |\n|---|---|\n")
 	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, v) }
 	row("LLM calls", fmt.Sprintf("%d (reasoning %d, judge %d, forced %d)", c.LLMCalls, c.StepCalls, c.JudgeCalls, c.ForcedCalls))
+	if c.RewriteCalls > 0 {
+		row("follow-up rewrite calls", strconv.Itoa(c.RewriteCalls))
+	}
 	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
 	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))
 	row("documents used", strconv.Itoa(c.UsedDocs))

@@ -13,6 +13,9 @@ import (
 
 func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, docs []string, docLine []int) {
 	b := t.Blocks[i]
+	if lines := r.turnStart(t, b, w); lines != nil {
+		return lines, nil, nil
+	}
 	if b.Kind == KindNote {
 		lines = append(lines, "")
 		lines = append(lines, r.note(b, w)...)

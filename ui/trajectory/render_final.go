@@ -71,11 +71,18 @@ func (r *Renderer) live(t *Trajectory, w int) []string {
 }
 
 func (r *Renderer) final(t *Trajectory, w int) []string {
-	f := t.Final
 	title := "Final answer"
+	if n := len(t.Turns); n > 1 {
+		title = fmt.Sprintf("Final answer · turn %d", n)
+	}
+	return r.finalOf(t.Final, t.Label(), title, w)
+}
+
+// finalOf renders a final event under title, with its label.
+func (r *Renderer) finalOf(f *engine.Event, label, title string, w int) []string {
 	out := []string{"", r.rule(title, w, false)}
 	var tags []string
-	if l := t.Label(); l != "" {
+	if l := label; l != "" {
 		tags = append(tags, r.st.LabelBadge(l))
 	}
 	if f.Forced {

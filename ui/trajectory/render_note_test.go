@@ -23,7 +23,8 @@ func TestRenderNotes(t *testing.T) {
 	})
 	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 	for _, want := range []string{
-		"Rewritten    “Who was?” (was “and his?”)",
+		"Follow-up    and his?",
+		"Rewritten    Who was?",
 		"Gate         retrieval needed · “a”, “b” — needs facts",
 		"Refined      observations cut from 9000 to 3000 characters to fit the context",
 	} {

@@ -1,0 +1,132 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/internal/fakellm"
+)
+
+// A follow-up in the TUI: after an answer the input is in follow-up mode
+// (said above it); the follow-up is rewritten visibly, the loop runs on the
+// rewritten question (its step prompt, and the reflection's search of the
+// web), the answer cites the first turn's document under its number, and
+// the stepper and the Markdown export show both turns.
+func TestTUIFollowUpInTmux(t *testing.T) {
+	cs := caseStudyScript()
+	script := &queue{}
+	script.add(cs.Steps, cs.Judges)
+	w := newWorld(t, script, fakellm.ChunkDelay(5*time.Millisecond))
+	work := t.TempDir()
+	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model", "--web-engine", "searxng", "--searxng-url", w.search.URL()}
+	s := startTmux(t, w, work, args...)
+	s.waitFor("start", 15*time.Second, "Ask a question", "pref wiki")
+
+	s.text(caseQuestion)
+	s.keys("Enter")
+	s.waitFor("answer", 20*time.Second, "Final answer", "1974")
+	s.waitFor("follow-up mode", 10*time.Second, "follow-up · turn 2", "ctrl+n new thread")
+
+	// The number the first turn gave the corpus's Sørensen passage.
+	out, _, code := w.run("sessions", "list", "--json")
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("sessions: %q", out)
+	}
+	id := strings.SplitN(strings.SplitN(out, `"id":"`, 2)[1], `"`, 2)[0]
+	shown, _, _ := w.run("sessions", "show", id, "--json")
+	evs := parseEvents(t, shown)
+	final1 := ofType(evs, "final")[0]
+	num := 0
+	for i, d := range final1.Sources {
+		if strings.Contains(d.Text, "concept of pH") && strings.HasPrefix(d.Source, "local:") {
+			num = final1.SourceNums[i]
+		}
+	}
+	if num == 0 {
+		t.Fatalf("the first turn did not observe the Sørensen passage: %+v", final1.Sources)
+	}
+	cite := "[" + itoa(num) + "]"
+	script.add(followUpSteps(cite), nil)
+	webBefore := len(w.search.Queries())
+
+	s.text(followUp)
+	s.keys("Enter")
+	scr := s.waitFor("follow-up answer", 20*time.Second, "Final answer · turn 2", "assisting Sørensen "+cite)
+	if !strings.Contains(scr, "follow-up · turn 3") {
+		t.Errorf("after the follow-up the input does not offer turn 3:\n%s", scr)
+	}
+	// The rewrite is its own block, after the first turn's answer: scroll
+	// the trajectory from the top to it (the run may be over before a
+	// screenshot catches it going by).
+	s.keys("Tab", "g")
+	for i := 0; i < 40 && !strings.Contains(s.screen(), "Turn 2 · follow-up"); i++ {
+		s.keys("f")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("rewrite", 5*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
+	if q := w.search.Queries()[webBefore:]; len(q) != 1 || q[0] != rewritten {
+		t.Errorf("the web engine received %q, want the rewritten question", q)
+	}
+	stepPrompt := ""
+	for _, g := range w.llm.Generations() {
+		if g.Schema == nil && strings.Contains(g.Prompt, "Question: "+rewritten) {
+			stepPrompt = g.Prompt
+			break
+		}
+	}
+	if stepPrompt == "" || !strings.Contains(stepPrompt, cite+" title: ") {
+		t.Errorf("no step prompt asks the rewritten question with the first turn's %s in context", cite)
+	}
+	// Still one session: the thread.
+	if out, _, _ := w.run("sessions", "list", "--json"); strings.Count(out, "\n") != 1 || !strings.Contains(out, `"turns":2`) {
+		t.Errorf("sessions after the follow-up: %s", out)
+	}
+
+	// The stepper walks both turns.
+	s.keys("2")
+	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
+	s.keys("Enter")
+	s.waitFor("stepper", 10*time.Second, "turn 1/2 · step 1")
+	s.keys("End")
+	s.waitFor("last stop", 5*time.Second, "turn 2/2 · final answer")
+	for i := 0; i < 30 && !strings.Contains(s.screen(), "turn 2/2 · rewritten question"); i++ {
+		s.keys("Left")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("turn boundary", 5*time.Second, "turn 2/2 · rewritten question", "Final answer · turn 1", "Rewritten    "+rewritten)
+
+	// Export from the stepper: both turns in the Markdown.
+	s.keys("x")
+	s.waitFor("export dialog", 5*time.Second, "format", "path")
+	s.keys("Enter")
+	deadline := time.Now().Add(10 * time.Second)
+	var exported []string
+	for len(exported) == 0 && time.Now().Before(deadline) {
+		exported, _ = filepath.Glob(filepath.Join(work, "prefrag-*.md"))
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(exported) != 1 {
+		t.Fatalf("no Markdown export in %s:\n%s", work, s.screen())
+	}
+	md, _ := os.ReadFile(exported[0])
+	for _, want := range []string{"## Turn 1: ", "## Turn 2: " + followUp, "*Rewritten as:* " + rewritten, "- " + cite + " **"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
+	}
+
+	// ctrl+n leaves follow-up mode: the next question is a new session.
+	s.keys("Escape")
+	time.Sleep(700 * time.Millisecond) // a lone Esc, not Alt+key
+	s.keys("1")
+	s.waitFor("ask screen", 5*time.Second, "follow-up · turn 3")
+	s.keys("Tab")
+	s.keys("C-n")
+	s.waitFor("new thread", 5*time.Second, "New thread")
+	if strings.Contains(s.screen(), "follow-up · turn") {
+		t.Errorf("ctrl+n left the follow-up indicator:\n%s", s.screen())
+	}
+}

@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/prompts"
+)
+
+// Thread is what a follow-up question needs from the earlier turns of its
+// session (a thread). The caller builds it from the stored events
+// (fold.Thread does).
+type Thread struct {
+	// Turn is the number of the turn to run: 2 for the first follow-up.
+	Turn int
+	// LastSeq is the seq of the session's last stored event: the follow-up's
+	// events continue from it.
+	LastSeq int
+	// Turns are the earlier turns, oldest first.
+	Turns []PriorTurn
+	// Docs are the documents the earlier turns observed, in number order:
+	// Docs[i] was cited as [i+1], and keeps that number.
+	Docs []Document
+}
+
+// PriorTurn is one earlier question of a thread and its final answer.
+type PriorTurn struct {
+	// Question is the standalone question the turn answered (its rewrite,
+	// or the question as asked for the first turn).
+	Question string
+	Answer   string
+	// Label is the final answer's self-evaluation label.
+	Label string
+}
+
+// purposeRewrite is the follow-up rewrite call: plain text, no structured
+// output, no stop sequence, not streamed.
+const purposeRewrite llm.Purpose = "rewrite"
+
+// Limits of the rewrite: its reply, and the earlier answers it is shown.
+const (
+	rewriteOutputTokens = 200
+	rewriteMaxRunes     = 600
+	priorAnswerRunes    = 1500
+)
+
+// ErrThread is matched by an unusable Thread in a Request.
+var ErrThread = errors.New("invalid thread")
+
+// startTurn opens a follow-up turn: it rewrites the follow-up into a
+// standalone question (the rewrite event), which the rest of the run
+// answers, and puts the documents of the earlier turns into the context
+// with their numbers.
+func (r *run) startTurn(ctx context.Context) error {
+	th := r.req.Thread
+	original := r.req.Question
+	rewritten, err := r.rewrite(ctx, th, original)
+	if err != nil {
+		return err
+	}
+	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten}})
+	r.req.Question = rewritten
+	return r.primeThread(th)
+}
+
+// rewrite asks the model for the standalone form of a follow-up. A failed
+// or empty rewrite keeps the follow-up as asked, with a notice; only a
+// cancelled run stops here.
+func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string, error) {
+	data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
+	for _, t := range th.Turns {
+		data.Turns = append(data.Turns, prompts.PriorTurn{
+			Question: textsafe.ForPrompt(t.Question),
+			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
+		})
+	}
+	prompt, err := r.p.Rewrite(data)
+	if err != nil {
+		return "", &FatalError{Err: err}
+	}
+	opts := r.options()
+	opts.NumPredict = min(rewriteOutputTokens, r.s.OutputLimit(false))
+	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if err != nil {
+		r.warn(0, "", fmt.Sprintf("the follow-up could not be rewritten (%v); searching with it as asked", err))
+		return followUp, nil
+	}
+	q := ParseRewrite(resp.Text)
+	if q == "" {
+		r.warn(0, "", "the model gave no standalone question for the follow-up; searching with it as asked")
+		return followUp, nil
+	}
+	return q, nil
+}
+
+// rewriteLabels are labels a model may put before its rewritten question.
+var rewriteLabels = []string{"standalone question", "rewritten question", "follow-up question", "follow up question", "question", "rewritten", "query"}
+
+// ParseRewrite reads the rewrite call's plain-text reply: the first
+// non-empty line, without a leading label ("Standalone question:"),
+// markdown emphasis or surrounding quotes, made safe for a prompt (it is
+// the question of the loop and the reflection's query) and capped in
+// length. It returns "" when nothing usable is left.
+func ParseRewrite(text string) string {
+	text = textsafe.ForTerminal(text)
+	line := ""
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		// A bare label on a line of its own ("Standalone question:") is
+		// followed by the question on the next line.
+		if l == "" || strings.HasSuffix(l, ":") && isRewriteLabel(strings.TrimSuffix(strings.Trim(l, "*_ "), ":")) {
+			continue
+		}
+		line = l
+		break
+	}
+	for i := 0; i < 3; i++ {
+		before := line
+		line = strings.TrimSpace(strings.Trim(line, "*_`"))
+		if k := strings.IndexAny(line, ":："); k > 0 && isRewriteLabel(strings.Trim(line[:k], "*_ ")) {
+			line = strings.TrimSpace(line[k+len(string([]rune(line[k:])[0])):])
+		}
+		line = trimQuotes(line)
+		if line == before {
+			break
+		}
+	}
+	line = textsafe.ForPrompt(line)
+	return textsafe.Truncate(line, rewriteMaxRunes)
+}
+
+func isRewriteLabel(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, l := range rewriteLabels {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+func trimQuotes(s string) string {
+	pairs := [][2]string{{`"`, `"`}, {"'", "'"}, {"“", "”"}, {"«", "»"}, {"„", "“"}}
+	for _, p := range pairs {
+		if len(s) >= len(p[0])+len(p[1]) && strings.HasPrefix(s, p[0]) && strings.HasSuffix(s, p[1]) {
+			return strings.TrimSpace(s[len(p[0]) : len(s)-len(p[1])])
+		}
+	}
+	return s
+}
+
+// primeThread numbers the earlier turns' documents as they were numbered
+// (new documents get numbers after them), puts them into the judge's
+// "already obtained" text, and renders the thread block of the step prompt.
+func (r *run) primeThread(th *Thread) error {
+	obs := make([]prompts.ObservedDoc, 0, len(th.Docs))
+	for _, d := range th.Docs {
+		r.docs = append(r.docs, d)
+		n := len(r.docs)
+		if _, dup := r.docNum[docKey(d)]; !dup {
+			r.docNum[docKey(d)] = n
+		}
+		obs = append(obs, r.promptDoc(n, d))
+	}
+	data := prompts.ThreadData{}
+	for _, t := range th.Turns {
+		data.Turns = append(data.Turns, prompts.PriorTurn{
+			Question: textsafe.ForPrompt(t.Question),
+			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
+		})
+	}
+	if len(obs) > 0 {
+		block, err := r.p.Observation(prompts.ObservationData{Docs: obs})
+		if err != nil {
+			return &FatalError{Err: err}
+		}
+		data.Documents = block
+		r.obtained.WriteString(block)
+	}
+	text, err := r.p.ThreadContext(data)
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	r.thread = text
+	return nil
+}
+
+// validThread checks a follow-up's thread.
+func validThread(th *Thread) error {
+	switch {
+	case th == nil:
+		return nil
+	case th.Turn < 2:
+		return fmt.Errorf("%w: a follow-up is turn 2 or later, not %d", ErrThread, th.Turn)
+	case th.LastSeq < 1:
+		return fmt.Errorf("%w: the thread has no stored events", ErrThread)
+	}
+	return nil
+}

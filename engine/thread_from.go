@@ -1,0 +1,106 @@
+package engine
+
+// TurnOf is the turn an event belongs to: its turn field, 1 when omitted
+// (CONTRACT.md: events of the first turn may omit it).
+func TurnOf(ev Event) int {
+	if ev.Turn > 1 {
+		return ev.Turn
+	}
+	return 1
+}
+
+// ThreadFrom builds the thread a follow-up of a stored session continues
+// from its events: the earlier turns' standalone questions (the session's
+// question, then each rewrite) and final answers, and every document the
+// context held, under the number it had. It returns nil for no events.
+func ThreadFrom(events []Event) *Thread {
+	if len(events) == 0 {
+		return nil
+	}
+	th := &Thread{}
+	byNum := map[int]Document{}
+	maxNum := 0
+	put := func(n int, d Document) {
+		if n < 1 {
+			return
+		}
+		if _, ok := byNum[n]; !ok || byNum[n].Text == "" {
+			byNum[n] = d
+		}
+		maxNum = max(maxNum, n)
+	}
+	// Documents each turn retrieved, to resolve the ids of observations.
+	type key struct {
+		turn int
+		id   string
+	}
+	retrieved := map[key][]Document{}
+	turnOf := map[int]*PriorTurn{}
+	last := 0
+	for _, ev := range events {
+		t := TurnOf(ev)
+		last = max(last, t)
+		th.LastSeq = max(th.LastSeq, ev.Seq)
+		pt := turnOf[t]
+		if pt == nil {
+			pt = &PriorTurn{}
+			turnOf[t] = pt
+		}
+		switch ev.Type {
+		case EventSession:
+			pt.Question = ev.Question
+		case EventRewrite:
+			if rw, ok := ev.Payload().(Rewrite); ok {
+				pt.Question = rw.Rewritten
+			}
+		case EventAnswer:
+			pt.Answer, pt.Label = ev.Text, ev.Label
+		case EventFinal:
+			pt.Answer, pt.Label = ev.Answer, ev.Label
+			for i, d := range ev.Sources {
+				if i < len(ev.SourceNums) {
+					put(ev.SourceNums[i], d)
+				}
+			}
+		case EventRetrieval:
+			for _, d := range ev.Docs {
+				k := key{t, d.ID}
+				retrieved[k] = append(retrieved[k], d)
+			}
+		case EventObservation, EventSupplement:
+			for i, id := range ev.DocIDs {
+				if i >= len(ev.DocNums) {
+					break
+				}
+				cands := retrieved[key{t, id}]
+				if len(cands) == 0 {
+					continue
+				}
+				d := cands[0]
+				for _, c := range cands {
+					if ev.Type == EventObservation && c.Source == ev.Source {
+						d = c
+						break
+					}
+				}
+				put(ev.DocNums[i], d)
+			}
+		}
+	}
+	for n := 1; n <= maxNum; n++ {
+		d, ok := byNum[n]
+		if !ok {
+			// A number whose document no event kept: hold its place so the
+			// numbers after it stay right.
+			d = Document{ID: "", Title: "(not recorded)"}
+		}
+		th.Docs = append(th.Docs, d)
+	}
+	for t := 1; t <= last; t++ {
+		if pt := turnOf[t]; pt != nil {
+			th.Turns = append(th.Turns, *pt)
+		}
+	}
+	th.Turn = last + 1
+	return th
+}

@@ -1,0 +1,54 @@
+package trajectory
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/ui/internal/termtext"
+)
+
+// turnStart renders the rewrite block that opens a follow-up turn: the
+// earlier turn's final answer (the trajectory's Final is the latest
+// turn's), then the turn's heading, the follow-up as asked and the
+// standalone question it was rewritten into. It returns nil for any other
+// block.
+func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
+	if b.Kind != KindNote || b.Note == nil {
+		return nil
+	}
+	rw, ok := b.Note.Payload().(engine.Rewrite)
+	if !ok {
+		return nil
+	}
+	n := max(b.Turn, 2)
+	var out []string
+	if n-2 < len(t.Turns) {
+		if f := t.Turns[n-2].Final; f != nil {
+			out = append(out, r.finalOf(f, f.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
+		}
+	}
+	head := fmt.Sprintf("══ Turn %d · follow-up ", n)
+	out = append(out, "", r.st.Current.Render(head)+r.st.StepRule.Render(repeatRule(w-ansi.StringWidth(head))))
+	out = append(out, r.field("Follow-up", r.st.Bold, termtext.Line(rw.Original), w)...)
+	label := "Rewritten"
+	text := termtext.Line(rw.Rewritten)
+	if text == termtext.Line(rw.Original) {
+		text += " (unchanged)"
+	}
+	out = append(out, r.field(label, r.st.Query, text, w)...)
+	fit(out, w)
+	return out
+}
+
+func repeatRule(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	b := make([]rune, n)
+	for i := range b {
+		b[i] = '═'
+	}
+	return string(b)
+}
