@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -50,6 +51,7 @@ func runAsk(e *env, args []string) (err error) {
 	}
 	defer a.Close()
 	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
+	out.attachTerminal(e.stdout, os.Getenv)
 	res, err := a.Ask(e.ctx, app.AskRequest{Question: question, Settings: s, Emit: out.write})
 	out.flush()
 	if err != nil {
@@ -77,6 +79,13 @@ type eventWriter struct {
 	json   bool
 	tokens bool
 	text   textRenderer
+
+	// A terminal's spinner line (spinner.go); nil when plain.
+	spin     *spinner
+	phases   phaseTracker
+	stopTick chan struct{}
+	tickDone chan struct{}
+	stopOnce sync.Once
 }
 
 func newEventWriter(w io.Writer, asJSON, tokens bool) *eventWriter {
@@ -99,6 +108,10 @@ func (o *eventWriter) write(ev engine.Event) {
 		o.w.Flush()
 		return
 	}
+	if o.spin != nil {
+		o.spinEvent(ev)
+		return
+	}
 	if ev.Type == engine.EventToken {
 		return
 	}
@@ -107,6 +120,10 @@ func (o *eventWriter) write(ev engine.Event) {
 }
 
 func (o *eventWriter) flush() {
+	if o.spin != nil {
+		o.stopSpinner()
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.w.Flush()

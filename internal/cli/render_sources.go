@@ -13,9 +13,9 @@ import (
 // retrievalLine says what a search gave: its documents, or that it was
 // blocked, cut or unavailable — never "0 document(s)" for a search that
 // failed — and whether the results came from the web cache.
-func retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
+func (r textRenderer) retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
 	q := line(p.Query)
-	who := badge(p.Source)
+	who := r.badge(p.Source)
 	if p.Reflection {
 		who = "Reflection search · " + who
 	}
@@ -47,7 +47,7 @@ func cacheMark(docs []sources.Document, at time.Time) string {
 // sourceList prints the final answer's sources with the numbers the
 // answer cites them by: the cited ones first, then the rest of the context
 // under its own heading, marked as not cited.
-func sourceList(w io.Writer, at time.Time, p engine.Final) {
+func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final) {
 	if len(p.Sources) == 0 {
 		return
 	}
@@ -69,6 +69,6 @@ func sourceList(w io.Writer, at time.Time, p engine.Final) {
 		if n := d.CacheNote(at); n != "" {
 			extra = " · " + n
 		}
-		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), badge(d.Source), line(d.Ref()), extra)
+		fmt.Fprintf(w, "%s %s %s %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), r.tag(d.Source), line(d.Ref()), extra)
 	}
 }
