@@ -88,6 +88,9 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		if p.cfg != nil {
 			if m, ok := engine.LookupStrategy(p.cfg.Strategy); ok {
 				p.judge = m.Judge
+				if m.Loop {
+					return step(1, "thinking")
+				}
 			}
 		}
 		return "thinking"

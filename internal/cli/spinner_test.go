@@ -42,7 +42,7 @@ func spinnerRun() []engine.Event {
 
 func TestSpinnerPhasesFromEvents(t *testing.T) {
 	want := []string{
-		"thinking",
+		"step 1 · thinking",
 		"step 1 · thinking",
 		"step 1 · thinking",
 		"step 1 · thinking",
