@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/ui/styles"
 )
@@ -72,7 +73,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.Analysis))
 		}
 	case engine.Observation:
-		fmt.Fprintf(w, "[%d] Observation: %d document(s) from %s", step, len(p.DocIDs), r.badge(p.Source))
+		fmt.Fprintf(w, "[%d] Observation: %s from %s", step, plural.N(len(p.DocIDs), "document"), r.badge(p.Source))
 		if len(p.Discarded) > 0 {
 			fmt.Fprintf(w, " (%d local discarded)", len(p.Discarded))
 		}
@@ -93,7 +94,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      suggestions: %s\n", subHang(p.Suggestions))
 		}
 	case engine.Supplement:
-		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", step, len(p.DocIDs))
+		fmt.Fprintf(w, "[%d] Reflection: supplementing with %s from every source for the original question\n", step, plural.N(len(p.DocIDs), "document"))
 		if p.Note != "" {
 			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 )
@@ -25,11 +26,11 @@ func (r textRenderer) retrievalLine(w io.Writer, ev engine.Event, p engine.Retri
 	case p.Outcome == engine.OutcomeTruncated && len(p.Docs) == 0:
 		fmt.Fprintf(w, "[%d] %s: answer truncated at the size limit for %q — no documents could be read\n", ev.Step, who, q)
 	case p.Outcome == engine.OutcomeTruncated:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q — answer truncated, later results lost\n", ev.Step, who, len(p.Docs), q)
+		fmt.Fprintf(w, "[%d] %s: %s for %q — answer truncated, later results lost\n", ev.Step, who, plural.N(len(p.Docs), "document"), q)
 	case p.Outcome != "":
 		fmt.Fprintf(w, "[%d] %s: unavailable for %q — no documents\n", ev.Step, who, q)
 	default:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q%s\n", ev.Step, who, len(p.Docs), q, cacheMark(p.Docs, ev.Time))
+		fmt.Fprintf(w, "[%d] %s: %s for %q%s\n", ev.Step, who, plural.N(len(p.Docs), "document"), q, cacheMark(p.Docs, ev.Time))
 	}
 }
 
