@@ -142,7 +142,7 @@ func TestCachedWebResultsAreMarked(t *testing.T) {
 	if !strings.Contains(rerun, `"cached":true`) || !strings.Contains(rerun, `"cached_at":"`) {
 		t.Error("the offline re-run's JSON events lack cached/cached_at")
 	}
-	if !regexp.MustCompile(`\[2\] WEB searxng: 2 document\(s\) for "[^"]+" \(cached, \d+ s old\)`).MatchString(text) {
+	if !regexp.MustCompile(`\[2\] WEB searxng: 2 documents for "[^"]+" \(cached, \d+ s old\)`).MatchString(text) {
 		t.Errorf("the repeated run's text output does not mark the cached search:\n%s", text)
 	}
 	if !regexp.MustCompile(`https://en\.wikipedia\.org/wiki/Carsten_Olsen · cached, \d+ s old`).MatchString(text) {
