@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -232,5 +233,31 @@ func TestPlainWhenNotATerminal(t *testing.T) {
 	out.flush()
 	if strings.Contains(buf.String(), "\x1b") || strings.Contains(buf.String(), "\r") {
 		t.Errorf("escape sequences in plain output:\n%q", buf.String())
+	}
+}
+
+// The ticker turns the spinner while events are written from another
+// goroutine, and flush stops it with the line erased (run with -race).
+func TestSpinnerTickerStopsCleanly(t *testing.T) {
+	var term bytes.Buffer
+	tw := newEventWriter(&term, false, false)
+	tw.withSpinner(styles.New(true, false), func() int { return 80 }, time.Now)
+	tw.startTicker(time.Millisecond)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, ev := range spinnerRun()[:9] {
+			tw.write(ev)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	<-done
+	tw.flush()
+	tw.flush() // twice is harmless
+	if _, last := screen(term.String()); last != "" {
+		t.Errorf("spinner left on screen: %q", last)
+	}
+	if tw.spin.frame == 0 {
+		t.Error("the spinner never turned")
 	}
 }
