@@ -162,17 +162,24 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 	return out
 }
 
-// stayedLocal reports whether a judge's switch did not happen: the step's
-// observation came from elsewhere than the source it switched to (consent
-// denied, the web blocked or off).
+// stayedLocal reports whether a judge's switch did not happen: the next
+// source was never searched (consent denied, the web off) and the step's
+// observation came from elsewhere. A switch whose search failed (blocked)
+// did happen and is shown as one.
 func stayedLocal(b *Block, sel engine.Event) bool {
 	if sel.Status != nil && *sel.Status || b.Observation == nil {
 		return false
 	}
+	target := func(src string) bool { return strings.HasPrefix(src, "web:") }
 	if sel.NextSource != nil {
-		return b.Observation.Source != *sel.NextSource
+		target = func(src string) bool { return src == *sel.NextSource }
 	}
-	return strings.HasPrefix(b.Observation.Source, "local:")
+	for _, rt := range b.Retrievals {
+		if target(rt.Source) {
+			return false
+		}
+	}
+	return !target(b.Observation.Source)
 }
 
 func (r *Renderer) selection(e engine.Event, w int, detail, stayed bool) []string {

@@ -39,6 +39,11 @@ func TestRenderSwitchNotMade(t *testing.T) {
 		{"waiting for consent", []engine.Event{
 			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
 		}, "switching to web (duckduckgo)", "not used"},
+		{"switched, the web search blocked", []engine.Event{
+			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
+			{Type: engine.EventRetrieval, Step: 1, Source: web, Query: "q", Outcome: engine.OutcomeBlocked},
+			{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"a"}, Note: "web unavailable"},
+		}, "switching to web (duckduckgo)", "not used"},
 		{"switched", []engine.Event{
 			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
 			{Type: engine.EventRetrieval, Step: 1, Source: web, Query: "q", Docs: []sources.Document{wdoc}},
