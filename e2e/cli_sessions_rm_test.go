@@ -105,7 +105,7 @@ func TestSessionsRmAsksOnATerminal(t *testing.T) {
 	}
 	for _, answer := range []string{"n", "y"} {
 		s := startTmux(t, w, w.home, "sessions", "rm", "ddd")
-		s.waitFor("prompt", 15*time.Second, "Delete 1 session(s)", "[y/N]")
+		s.waitFor("prompt", 15*time.Second, "Delete 1 session with its events", "[y/N]")
 		s.text(answer)
 		s.keys("Enter")
 		deadline := time.Now().Add(15 * time.Second)

@@ -355,7 +355,7 @@ func TestFaultUnreadableFolder(t *testing.T) {
 	}
 	sub := filepath.Join(w.docs, "sub")
 	if !strings.Contains(out, sub+": cannot read this folder (permission denied)") || !strings.Contains(out, "1 removed") ||
-		!strings.Contains(out, "2 indexed file(s) could not be read or found, and are kept") {
+		!strings.Contains(out, "2 indexed files could not be read or found, and are kept") {
 		t.Errorf("the report does not list the folder and what was kept:\n%s", out)
 	}
 	corpusSentence(t, "index with an unreadable folder", errOut, "corpus notes", "incomplete", "run the same command again")

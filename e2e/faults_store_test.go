@@ -325,7 +325,7 @@ func TestExportSkipsBadEventRow(t *testing.T) {
 		_, errOut, code := w.run("sessions", "export", "--all", "--format", format, "-o", out)
 		noPanic(t, "export", errOut)
 		if code != 1 || !strings.Contains(errOut, "skipped session "+bad) || !strings.Contains(errOut, "stored event 4") ||
-			!strings.Contains(errOut, "export incomplete: wrote 2 of 3 session(s)") {
+			!strings.Contains(errOut, "export incomplete: wrote 2 of 3 sessions") {
 			t.Errorf("export --all --format %s: exit %d\n%s", format, code, errOut)
 		}
 		if format == "json" {

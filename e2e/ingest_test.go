@@ -54,7 +54,7 @@ func TestIngestBadFilesAndALargeOne(t *testing.T) {
 		t.Fatalf("index: %v\n%s", err, out)
 	}
 	text := string(out)
-	if !strings.Contains(text, "2 file(s) could not be read") || !strings.Contains(text, "broken.pdf") || !strings.Contains(text, "photo.txt") {
+	if !strings.Contains(text, "2 files could not be read") || !strings.Contains(text, "broken.pdf") || !strings.Contains(text, "photo.txt") {
 		t.Errorf("the two failures are not listed:\n%s", text)
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)

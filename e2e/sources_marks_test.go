@@ -142,7 +142,7 @@ func TestCachedWebResultsAreMarked(t *testing.T) {
 	if !strings.Contains(rerun, `"cached":true`) || !strings.Contains(rerun, `"cached_at":"`) {
 		t.Error("the offline re-run's JSON events lack cached/cached_at")
 	}
-	if !regexp.MustCompile(`\[2\] WEB searxng: 2 document\(s\) for "[^"]+" \(cached, \d+ s old\)`).MatchString(text) {
+	if !regexp.MustCompile(`\[2\] WEB searxng: 2 documents for "[^"]+" \(cached, \d+ s old\)`).MatchString(text) {
 		t.Errorf("the repeated run's text output does not mark the cached search:\n%s", text)
 	}
 	if !regexp.MustCompile(`https://en\.wikipedia\.org/wiki/Carsten_Olsen · cached, \d+ s old`).MatchString(text) {
@@ -159,7 +159,7 @@ func TestCachedWebResultsAreMarked(t *testing.T) {
 
 // A blocked web search, an answer cut at the size limit and a
 // decompression bomb are said as such — in the retrieval event, the text
-// output and the stored session — never as "0 document(s)".
+// output and the stored session — never as "0 documents".
 func TestBlockedAndTruncatedWebSearchesAreNotEmpty(t *testing.T) {
 	cases := []struct {
 		mode    fakesearch.Mode
@@ -184,7 +184,7 @@ func TestBlockedAndTruncatedWebSearchesAreNotEmpty(t *testing.T) {
 			if !strings.Contains(text, c.line) {
 				t.Errorf("text output lacks %q:\n%s", c.line, text)
 			}
-			if strings.Contains(text, "WEB searxng: 0 document(s)") {
+			if strings.Contains(text, "WEB searxng: 0 documents") {
 				t.Errorf("text output reports the failed search as 0 documents:\n%s", text)
 			}
 			js, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)

@@ -187,6 +187,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.dialog = newFirstRunDialog(m.sh)
 		}
 		return nil
+	case confirmQuitMsg:
+		if m.dialog == nil {
+			m.dialog = newQuitDialog(m.sh)
+		}
+		return nil
 	case openExportMsg:
 		if m.sh.deps.Sessions != nil && len(msg.ids) > 0 {
 			m.dialog = newExportDialog(m.sh, msg.ids)

@@ -230,6 +230,9 @@ func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, a.tkeys.Quit):
+		if a.running {
+			return func() tea.Msg { return confirmQuitMsg{} }
+		}
 		return tea.Quit
 	case key.Matches(msg, a.tkeys.Export):
 		if a.sessionID == "" || a.running {

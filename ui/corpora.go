@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/components/pager"
 	"github.com/prefrag/prefrag/ui/trajectory"
@@ -239,9 +240,10 @@ func (c *corporaScreen) updateList(msg tea.KeyPressMsg) tea.Cmd {
 		c.name.SetValue(name)
 		c.path.SetValue(c.sh.opts.WorkDir)
 		c.path.CursorEnd()
-		c.mode, c.field = modeAdd, 1
-		c.name.Blur()
-		return c.path.Focus()
+		c.name.CursorEnd()
+		c.mode, c.field = modeAdd, 0
+		c.path.Blur()
+		return c.name.Focus()
 	case key.Matches(msg, c.keys.Search):
 		if c.selectedCorpus() == "" {
 			return nil
@@ -411,15 +413,15 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 	var sb strings.Builder
 	switch {
 	case m.err != nil && errors.Is(m.err, context.Canceled):
-		fmt.Fprintf(&sb, "Cancelled: %d of %d files indexed into %s (%s passages); add the folder again to resume.", r.Indexed, r.Files, m.corpus, thousands(r.Passages))
+		fmt.Fprintf(&sb, "Cancelled: %d of %s indexed into %s (%s); add the folder again to resume.", r.Indexed, plural.N(r.Files, "file"), m.corpus, passages(r.Passages))
 	case m.err != nil:
 		c.say("Indexing "+m.corpus+" failed: "+oneLine(m.err.Error()), true)
 		return func() tea.Msg { return reloadCorporaMsg{} }
 	default:
-		fmt.Fprintf(&sb, "Indexed %s: %d files read, %d unchanged, %d removed, %s passages added in %s.",
-			m.corpus, r.Indexed, r.Unchanged, r.Removed, thousands(r.Passages), clockText(r.Duration))
+		fmt.Fprintf(&sb, "Indexed %s: %s read, %d unchanged, %d removed, %s added in %s.",
+			m.corpus, plural.N(r.Indexed, "file"), r.Unchanged, r.Removed, passages(r.Passages), clockText(r.Duration))
 		if r.Files == 0 {
-			sb.WriteString(" No supported files (.txt .md .jsonl .html .docx .pdf) were found there.")
+			sb.WriteString(" No supported files (" + supportedFiles + ") were found there.")
 		}
 	}
 	if n := len(r.Failed); n > 0 {

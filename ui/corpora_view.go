@@ -9,12 +9,21 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/ui/styles"
 )
 
 func userHome() (string, error) { return os.UserHomeDir() }
 
 // thousands writes 12345 as 12,345.
+// supportedFiles are the file types indexing reads (sources/local).
+const supportedFiles = ".txt .md .jsonl .html .docx .pdf .epub"
+
+// passages is "1 passage", "12,345 passages".
+func passages[T int | int64](n T) string {
+	return thousands(n) + " " + plural.Noun(n, "passage", "passages")
+}
+
 func thousands[T int | int64](n T) string {
 	s := fmt.Sprint(n)
 	if n < 0 {
@@ -37,7 +46,7 @@ func (c *corporaScreen) view() string {
 	case modeIndexing:
 		out = append(out, c.indexingView()...)
 	case modeResults:
-		head := fmt.Sprintf(" %d passages in %s for “%s”", len(c.results), oneLine(c.selectedCorpus()), oneLine(c.searched))
+		head := fmt.Sprintf(" %s in %s for “%s”", plural.N(len(c.results), "passage"), oneLine(c.selectedCorpus()), oneLine(c.searched))
 		if len(c.results) == 0 {
 			head = fmt.Sprintf(" Nothing in %s matches “%s”.", oneLine(c.selectedCorpus()), oneLine(c.searched))
 		}
@@ -93,7 +102,7 @@ func (c *corporaScreen) listView() []string {
 	case len(c.sh.corpora) == 0:
 		lines := []string{
 			"No corpus yet. prefrag answers from your own documents first, so give it some:",
-			"  a  add a folder (.txt .md .jsonl .html .docx .pdf; default: the current directory)",
+			"  a  add a folder (" + supportedFiles + "; default: the current directory)",
 			"  i  index the bundled user guide, to try prefrag on its own documentation",
 		}
 		for _, l := range lines {
@@ -154,7 +163,7 @@ func (c *corporaScreen) indexingView() []string {
 	if elapsed == 0 {
 		elapsed = c.sh.now().Sub(c.started)
 	}
-	parts := []string{fmt.Sprintf("files %d/%d", p.FilesDone, p.FilesTotal), thousands(p.Passages) + " passages"}
+	parts := []string{fmt.Sprintf("files %d/%d", p.FilesDone, p.FilesTotal), passages(p.Passages)}
 	if p.Rate > 0 {
 		parts = append(parts, fmt.Sprintf("%.0f passages/s", p.Rate))
 	}

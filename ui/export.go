@@ -12,7 +12,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-var exportFormats = []string{"md", "json", "jsonl"}
+var exportFormats = []string{"md", "json", "jsonl", "pairs"}
+
+// exportFormatHelp says what the selected format writes.
+var exportFormatHelp = map[string]string{
+	"md":    "md: a readable report",
+	"json":  "json: the session and its events",
+	"jsonl": "jsonl: one line per session",
+	"pairs": "pairs: one line per judge decision, with your verdicts",
+}
+
+// exportExt is a format's file extension: pairs are JSON Lines.
+func exportExt(format string) string {
+	if format == "pairs" {
+		return "pairs.jsonl"
+	}
+	return format
+}
 
 // exportDialog exports the open session or a selection of sessions as
 // Markdown, JSON or JSON Lines to a path the user chooses.
@@ -54,7 +70,7 @@ func (d *exportDialog) defaultPath() string {
 	if len(d.ids) > 1 {
 		name = fmt.Sprintf("prefrag-%d-sessions", len(d.ids))
 	}
-	return filepath.Join(d.sh.opts.WorkDir, name+"."+exportFormats[d.format])
+	return filepath.Join(d.sh.opts.WorkDir, name+"."+exportExt(exportFormats[d.format]))
 }
 
 // typing reports whether the path field takes the keys.
@@ -132,7 +148,7 @@ func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !d.edited {
 			d.path.SetValue(d.defaultPath())
 		} else {
-			d.path.SetValue(withExt(d.path.Value(), exportFormats[d.format]))
+			d.path.SetValue(withExt(d.path.Value(), exportExt(exportFormats[d.format])))
 		}
 		return nil, false
 	}
@@ -150,7 +166,8 @@ func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // withExt replaces a known export extension at the end of p.
 func withExt(p, ext string) string {
-	for _, e := range exportFormats {
+	// The longest first: .pairs.jsonl before .jsonl.
+	for _, e := range []string{"pairs.jsonl", "jsonl", "json", "md"} {
 		if strings.HasSuffix(p, "."+e) {
 			return strings.TrimSuffix(p, "."+e) + "." + ext
 		}
@@ -216,7 +233,7 @@ func (d *exportDialog) view(width int) string {
 				lines = append(lines, st.Error.Render(l))
 			}
 		}
-		lines = append(lines, st.Dim.Render(truncateTo("md: readable report · json: session and events · jsonl: one line per session", inner)))
+		lines = append(lines, st.Dim.Render(truncateTo(exportFormatHelp[exportFormats[d.format]], inner)))
 		lines = append(lines, st.Dim.Render(truncateTo("enter export · tab field · ←/→ format · esc cancel", inner)))
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))

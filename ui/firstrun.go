@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,13 +10,15 @@ import (
 )
 
 // firstRunDialog appears when there is no corpus at all: index a folder
-// (default: the current directory) or the bundled guide, so a first
-// question can be asked right away.
+// the user types (nothing is preselected: the current directory may be a
+// home directory) or the bundled guide, so a first question can be asked
+// right away.
 type firstRunDialog struct {
 	sh     *shared
 	keys   formKeys
 	choice int
 	path   textinput.Model
+	hint   bool // Enter was pressed with no folder typed
 }
 
 var firstRunChoices = []string{"Index a folder", "Index the bundled user guide", "Not now"}
@@ -28,8 +31,7 @@ func newFirstRunDialog(sh *shared) *firstRunDialog {
 	d.path = textinput.New()
 	d.path.Prompt = ""
 	d.path.CharLimit = 4096
-	d.path.SetValue(sh.opts.WorkDir)
-	d.path.CursorEnd()
+	d.path.Placeholder = "a folder to index, e.g. ~/notes"
 	d.path.Focus()
 	return d
 }
@@ -57,7 +59,11 @@ func (d *firstRunDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 			case 0:
 				path := expandHome(strings.TrimSpace(d.path.Value()))
 				if path == "" {
+					d.hint = true
 					return nil, false
+				}
+				if !filepath.IsAbs(path) && d.sh.opts.WorkDir != "" {
+					path = filepath.Join(d.sh.opts.WorkDir, path)
 				}
 				req := startIndexMsg{corpus: firstRunCorpus, paths: []string{path}, pinAfter: true}
 				return func() tea.Msg { return req }, true
@@ -107,10 +113,13 @@ func (d *firstRunDialog) view(width int) string {
 		lines = append(lines, style.Render(mark+c))
 		if i == 0 {
 			lines = append(lines, "    "+d.path.View())
+			if d.hint && d.choice == 0 && strings.TrimSpace(d.path.Value()) == "" {
+				lines = append(lines, st.Warn.Render(truncateTo("    Type a folder first (. is the current directory).", inner)))
+			}
 		}
 	}
 	lines = append(lines, "")
-	add("The folder goes into corpus “default”, the guide into “guide”; either is pinned as the preferred corpus. Supported: .txt .md .jsonl .html .docx .pdf.", st.Dim.Render)
+	add("The folder goes into corpus “default”, the guide into “guide”; either is pinned as the preferred corpus. Supported: "+supportedFiles+".", st.Dim.Render)
 	lines = append(lines, st.Dim.Render(truncateTo("↑/↓ choose · enter confirm · esc not now", inner)))
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }

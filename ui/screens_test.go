@@ -147,7 +147,7 @@ func TestCorpusSearch(t *testing.T) {
 
 func TestFirstRunGuide(t *testing.T) {
 	h := newHarness(t, withEmptyCorpora())
-	h.golden("dialog", "Welcome to prefrag", testWorkDir)
+	h.golden("dialog", "Welcome to prefrag", "a folder to index")
 	h.keys("down", "enter")
 	h.waitFor("Indexing into guide")
 	close(h.corpora.step)
@@ -160,6 +160,7 @@ func TestFirstRunGuide(t *testing.T) {
 func TestFirstRunFolder(t *testing.T) {
 	h := newHarness(t, withEmptyCorpora())
 	h.waitFor("Welcome to prefrag")
+	h.typeText(".") // the current directory, typed: nothing is preselected
 	h.keys("enter")
 	h.waitFor("Indexing into default")
 	close(h.corpora.step)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,9 +36,8 @@ func (m *Model) statusView() string {
 func (m *Model) statusSig() string {
 	sh := m.sh
 	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
-	if a := m.ask; a.traj != nil {
-		step, elapsed, tps, local, web, used := a.runState()
-		sig += fmt.Sprintf("|%d|%v|%s|%.1f|%d|%d|%d|%d", step, a.running, clockText(elapsed), tps, local, web, used, len(a.traj.Blocks))
+	if r, ok := m.statusRun(); ok {
+		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks))
 	}
 	return sig
 }
@@ -47,6 +47,10 @@ func (m *Model) renderStatus() string {
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.StatusValue.Render(v) }
 	var segs []statusSegment
 	model := sh.settings.Model
+	r, shown := m.statusRun()
+	if shown && r.traj.Config != nil && r.traj.Config.Model != "" && !r.running {
+		model = r.traj.Config.Model // the model the session on screen used
+	}
 	if model == "" {
 		model = "—"
 	}
@@ -66,21 +70,14 @@ func (m *Model) renderStatus() string {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
-	a := m.ask
-	if a.traj != nil {
-		step, elapsed, tps, local, webN, used := a.runState()
+	if shown {
+		elapsed, tps, local, webN, used := r.elapsed, r.tps, r.local, r.web, r.used
 		maxSteps := sh.settings.MaxSteps
-		if a.traj.Config != nil {
-			maxSteps = a.traj.Config.MaxSteps
+		if r.traj.Config != nil {
+			maxSteps = r.traj.Config.MaxSteps
 		}
-		// A reflection supplement grants a turn that consumes no step.
-		for _, b := range a.traj.Blocks {
-			if b.Kind == trajectory.KindSupplement {
-				maxSteps++
-			}
-		}
-		stepText := fmt.Sprintf("%d/%d", step, maxSteps)
-		if a.running {
+		stepText := fmt.Sprintf("%d/%d", r.step, maxSteps)
+		if r.running {
 			segs = append(segs, statusSegment{kv("step", stepText), 2})
 		} else {
 			segs = append(segs, statusSegment{kv("steps", stepText), 6})
@@ -109,4 +106,57 @@ func (m *Model) renderStatus() string {
 		}
 		segs = append(segs[:drop], segs[drop+1:]...)
 	}
+}
+
+// statusRunView is the run the status line describes.
+type statusRunView struct {
+	traj              *trajectory.Trajectory
+	running           bool
+	step, reflections int
+	elapsed           time.Duration
+	tps               float64
+	local, web, used  int
+}
+
+// statusRun is the session on screen: the stepper's on the stepper, the
+// ask screen's run on the ask screen, and on the other screens the ask
+// screen's run only while it runs (its progress stays visible).
+func (m *Model) statusRun() (statusRunView, bool) {
+	var r statusRunView
+	switch {
+	case m.screen == screenStepper:
+		s := m.stepper
+		if s.traj == nil {
+			return r, false
+		}
+		r.traj = s.traj
+		r.step = s.traj.CurrentStep()
+		r.local, r.web, r.used = s.traj.RetrievalCounts()
+		if f := s.traj.Final; f != nil && f.Counts != nil {
+			c := f.Counts
+			r.local, r.web, r.used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
+			r.elapsed = time.Duration(c.TotalMillis) * time.Millisecond
+			if c.LLMMillis > 0 {
+				r.tps = float64(c.OutputTokens) / (float64(c.LLMMillis) / 1000)
+			}
+		}
+	case m.screen == screenAsk || m.ask.running:
+		a := m.ask
+		if a.traj == nil {
+			return r, false
+		}
+		r.traj, r.running = a.traj, a.running
+		r.step, r.elapsed, r.tps, r.local, r.web, r.used = a.runState()
+	default:
+		return r, false
+	}
+	// A reflection turn consumes no step (DESIGN.md, step 5): the steps
+	// after a reflection keep the count where it was.
+	for _, b := range r.traj.Blocks {
+		if b.Kind == trajectory.KindSupplement && b.Step < r.step {
+			r.reflections++
+		}
+	}
+	r.step -= r.reflections
+	return r, true
 }

@@ -30,7 +30,7 @@ func TestStatusLineKeepsWebPolicyWhenNarrow(t *testing.T) {
 		if !strings.Contains(s, "web auto") {
 			t.Errorf("width %d: web policy dropped: %q", width, s)
 		}
-		if width >= 80 && !strings.Contains(s, "step 4/4") {
+		if width >= 80 && !strings.Contains(s, "step 3/3") {
 			t.Errorf("width %d: step dropped: %q", width, s)
 		}
 		if width >= 120 && !strings.Contains(s, "1:15") {

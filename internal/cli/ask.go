@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -58,6 +59,7 @@ func runAsk(e *env, args []string) (err error) {
 	}
 	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
 	req.Emit = out.write
+	out.attachTerminal(e.stdout, os.Getenv)
 	res, err := a.Ask(e.ctx, req)
 	out.flush()
 	if err != nil {
@@ -85,6 +87,13 @@ type eventWriter struct {
 	json   bool
 	tokens bool
 	text   textRenderer
+
+	// A terminal's spinner line (spinner.go); nil when plain.
+	spin     *spinner
+	phases   phaseTracker
+	stopTick chan struct{}
+	tickDone chan struct{}
+	stopOnce sync.Once
 }
 
 func newEventWriter(w io.Writer, asJSON, tokens bool) *eventWriter {
@@ -107,6 +116,10 @@ func (o *eventWriter) write(ev engine.Event) {
 		o.w.Flush()
 		return
 	}
+	if o.spin != nil {
+		o.spinEvent(ev)
+		return
+	}
 	if ev.Type == engine.EventToken {
 		return
 	}
@@ -115,6 +128,10 @@ func (o *eventWriter) write(ev engine.Event) {
 }
 
 func (o *eventWriter) flush() {
+	if o.spin != nil {
+		o.stopSpinner()
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.w.Flush()

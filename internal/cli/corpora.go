@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local"
@@ -66,21 +67,21 @@ func runIndex(e *env, args []string) error {
 		b, _ := json.Marshal(rep)
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
-		fmt.Fprintf(e.stdout, "corpus %s: %d file(s) found, %d indexed, %d unchanged, %d removed; %d passages added in %.1fs\n",
-			rep.Corpus, rep.Files, rep.Indexed, rep.Unchanged, rep.Removed, rep.Passages, rep.Duration.Seconds())
-		fmt.Fprintf(e.stdout, "corpus %s now holds %d documents, %d passages (%s)\n", rep.Corpus, rep.Stats.Documents, rep.Stats.Passages, humanBytes(rep.Stats.SizeBytes))
+		fmt.Fprintf(e.stdout, "corpus %s: %s found, %d indexed, %d unchanged, %d removed; %s added in %.1fs\n",
+			rep.Corpus, plural.N(rep.Files, "file"), rep.Indexed, rep.Unchanged, rep.Removed, plural.N(rep.Passages, "passage"), rep.Duration.Seconds())
+		fmt.Fprintf(e.stdout, "corpus %s now holds %s, %s (%s)\n", rep.Corpus, plural.N(rep.Stats.Documents, "document"), plural.N(rep.Stats.Passages, "passage"), humanBytes(rep.Stats.SizeBytes))
 		if rep.Pinned {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
 		}
 		if len(rep.Failed) > 0 {
-			fmt.Fprintf(e.stdout, "%d file(s) could not be read:\n", len(rep.Failed))
+			fmt.Fprintf(e.stdout, "%s could not be read:\n", plural.N(len(rep.Failed), "file"))
 			for _, f := range rep.Failed {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
 		}
 
 		if rep.Kept > 0 {
-			fmt.Fprintf(e.stdout, "%d indexed file(s) could not be read or found, and are kept as they were\n", rep.Kept)
+			fmt.Fprintf(e.stdout, "%s could not be read or found, and %s kept as %s\n", plural.Of(rep.Kept, "indexed file", "indexed files"), plural.Noun(rep.Kept, "is", "are"), plural.Noun(rep.Kept, "it was", "they were"))
 		}
 	}
 	if errors.Is(err, context.Canceled) {
@@ -125,7 +126,7 @@ func (p *progressLine) update(pr local.Progress) {
 		left := time.Duration(float64(pr.Elapsed) / float64(pr.FilesDone) * float64(pr.FilesTotal-pr.FilesDone))
 		eta = " · ETA " + left.Round(time.Second).String()
 	}
-	line := fmt.Sprintf("indexing: %d/%d files · %d passages · %.0f passages/s%s", pr.FilesDone, pr.FilesTotal, pr.Passages, pr.Rate, eta)
+	line := fmt.Sprintf("indexing: %d/%s · %s · %.0f passages/s%s", pr.FilesDone, plural.N(pr.FilesTotal, "file"), plural.N(pr.Passages, "passage"), pr.Rate, eta)
 	fmt.Fprintf(p.w, "\r%-*s", p.wide, line)
 	if len(line) > p.wide {
 		p.wide = len(line)

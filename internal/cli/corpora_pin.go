@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -57,8 +58,8 @@ func removeCorpus(e *env, dir, name string, yes bool) error {
 		if info.Pinned {
 			pinned = "; it is the pinned corpus, and nothing will be pinned afterwards"
 		}
-		q := fmt.Sprintf("Delete corpus %s (%d documents, %d passages%s)? This cannot be undone. [y/N] ",
-			name, info.Stats.Documents, info.Stats.Passages, pinned)
+		q := fmt.Sprintf("Delete corpus %s (%s, %s%s)? This cannot be undone. [y/N] ",
+			name, plural.N(info.Stats.Documents, "document"), plural.N(info.Stats.Passages, "passage"), pinned)
 		if !confirm(in, e.stderr, q) {
 			fmt.Fprintf(e.stdout, "kept corpus %s\n", name)
 			return nil

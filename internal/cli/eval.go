@@ -14,6 +14,7 @@ import (
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/eval"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
@@ -123,7 +124,7 @@ func runEval(e *env, args []string) error {
 			return err
 		}
 		defer standIn.Close()
-		fmt.Fprintf(e.stderr, "prefrag eval: the web is a local search-engine stand-in at %s serving %d paragraphs (held-out supporting ones and distractors)\n", standIn.URL(), standIn.Len())
+		fmt.Fprintf(e.stderr, "prefrag eval: the web is a local search-engine stand-in at %s serving %s (held-out supporting ones and distractors)\n", standIn.URL(), plural.N(standIn.Len(), "paragraph"))
 	}
 	setup, err := eval.NewSetup(e.ctx, a, s, eval.SetupOptions{StoreSessions: *store, StandIn: standIn})
 	if err != nil {
@@ -149,11 +150,11 @@ func runEval(e *env, args []string) error {
 	}
 	switch {
 	case runErr != nil && e.ctx.Err() != nil:
-		return fmt.Errorf("cancelled; %d answers are saved in %s: run the same command to resume", rep.Answered+rep.Skipped, *out)
+		return fmt.Errorf("cancelled; %s saved in %s: run the same command to resume", plural.Of(rep.Answered+rep.Skipped, "answer is", "answers are"), *out)
 	case runErr != nil:
 		return runErr
 	case len(rep.Failed) > 0:
-		return fmt.Errorf("%d question(s) failed (listed above); run the same command to retry them", len(rep.Failed))
+		return fmt.Errorf("%s failed (listed above); run the same command to retry %s", plural.N(len(rep.Failed), "question"), plural.Noun(len(rep.Failed), "it", "them"))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/internal/plural"
 	"os"
 	"strings"
 
@@ -80,7 +81,7 @@ func sessionsExport(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(sk.ID), msg)
 	}
 	if len(recs) == 0 {
-		return fmt.Errorf("none of the %d session(s) could be read (listed above); nothing was exported", len(ids))
+		return fmt.Errorf("none of the %s could be read (listed above); nothing was exported", plural.N(len(ids), "session"))
 	}
 	where := "stdout"
 	if *out == "" || *out == "-" {
@@ -98,11 +99,11 @@ func sessionsExport(e *env, args []string) error {
 		}
 		where = path
 		if len(skipped) == 0 {
-			fmt.Fprintf(e.stderr, "prefrag: wrote %d session(s) to %s\n", len(recs), path)
+			fmt.Fprintf(e.stderr, "prefrag: wrote %s to %s\n", plural.N(len(recs), "session"), path)
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %d session(s) to %s; %d skipped (listed above)\n", len(recs), len(ids), clean(where), len(skipped))
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %s to %s; %d skipped (listed above)\n", len(recs), plural.N(len(ids), "session"), clean(where), len(skipped))
 		return errExportIncomplete
 	}
 	return nil
@@ -143,7 +144,7 @@ func sessionsImport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %d session(s)\n", len(ids))
+	fmt.Fprintf(e.stdout, "imported %s\n", plural.N(len(ids), "session"))
 	return nil
 }
 

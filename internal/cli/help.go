@@ -168,10 +168,13 @@ func runHelp(e *env, args []string) int {
 // the build information Go records in the binary.
 func versionString() string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionFrom(Version, bi)
+	return versionFrom(Version, bi, Commit, archiveStamp)
 }
 
-func versionFrom(version string, bi *debug.BuildInfo) string {
+// versionFrom prefers a commit given with -ldflags, then the VCS
+// information Go stamped (a build in a git checkout), then the stamp
+// `git archive` wrote (a build from a source tarball).
+func versionFrom(version string, bi *debug.BuildInfo, commit, stamp string) string {
 	v, rev, at, dirty := version, "", "", false
 	if bi != nil {
 		if v == "dev" {
@@ -190,6 +193,12 @@ func versionFrom(version string, bi *debug.BuildInfo) string {
 	}
 	if v == "" || v == "(devel)" || v == "dev" {
 		v = "devel"
+	}
+	if rev == "" {
+		rev, at = stampedCommit(stamp)
+	}
+	if commit != "" {
+		rev, dirty = commit, false
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]

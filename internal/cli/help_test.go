@@ -153,7 +153,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		{"v2.0.0", bi("(devel)", vcs(rev, "2026-11-23T10:00:00Z", "false")), "prefrag v2.0.0 (commit 0123456789ab, built 2026-11-23T10:00:00Z)"},
 		{"dev", nil, "prefrag devel (commit unknown, built unknown)"},
 	} {
-		if got := versionFrom(c.ver, c.bi); got != c.want {
+		if got := versionFrom(c.ver, c.bi, "", "$Format:%H %cI$"); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/prefrag/prefrag/eval"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources/local"
 )
@@ -73,12 +74,12 @@ func runIndexFromQA(e *env, corpus string, f *indexQAFlags, asJSON bool) error {
 		fmt.Fprintln(e.stdout, string(b))
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "corpus %s: pooled %d paragraphs (%d supporting) from %d questions of %s",
-		rep.Corpus, info.Paragraphs, info.Supporting, info.Questions, textsafe.ForTerminal(f.file))
+	fmt.Fprintf(e.stdout, "corpus %s: pooled %s (%d supporting) from %s of %s",
+		rep.Corpus, plural.N(info.Paragraphs, "paragraph"), info.Supporting, plural.N(info.Questions, "question"), textsafe.ForTerminal(f.file))
 	if h.Active() {
-		fmt.Fprintf(e.stdout, "; held out %d supporting paragraphs (%.0f%%, seed %d) for the search-engine stand-in", info.HeldOut, h.Fraction*100, h.Seed)
+		fmt.Fprintf(e.stdout, "; held out %s (%.0f%%, seed %d) for the search-engine stand-in", plural.Of(info.HeldOut, "supporting paragraph", "supporting paragraphs"), h.Fraction*100, h.Seed)
 	}
-	fmt.Fprintf(e.stdout, "\ncorpus %s now holds %d documents, %d passages (%s)\n", rep.Corpus, rep.Stats.Documents, rep.Stats.Passages, humanBytes(rep.Stats.SizeBytes))
+	fmt.Fprintf(e.stdout, "\ncorpus %s now holds %s, %s (%s)\n", rep.Corpus, plural.N(rep.Stats.Documents, "document"), plural.N(rep.Stats.Passages, "passage"), humanBytes(rep.Stats.SizeBytes))
 	for _, fl := range rep.Failed {
 		fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(fl.String()))
 	}

@@ -6,12 +6,17 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/ui/styles"
 )
 
 // textRenderer prints a trajectory for people: one block per step, the
 // judge's decision on its own line, the answer and its sources.
-type textRenderer struct{}
+type textRenderer struct {
+	// st colours the badges like the TUI's (a terminal); nil is plain.
+	st *styles.Styles
+}
 
 func clean(s string) string { return textsafe.ForTerminal(s) }
 
@@ -39,7 +44,7 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
 }
 
-func (textRenderer) render(w io.Writer, ev engine.Event) {
+func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	step := ev.Step
 	switch p := ev.Payload().(type) {
 	case engine.SessionStart:
@@ -53,22 +58,22 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.Action:
 		fmt.Fprintf(w, "[%d] Action: %s(%q)\n", step, line(p.Tool), clean(p.Query))
 	case engine.Retrieval:
-		retrievalLine(w, ev, p)
+		r.retrievalLine(w, ev, p)
 		for i, d := range p.Docs {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
 		}
 	case engine.Selection:
 		if p.Status != nil && *p.Status {
-			fmt.Fprintf(w, "[%d] Judge: local sufficient — %s\n", step, hang(p.Analysis))
+			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
 		} else {
 			next := "the next source"
 			if p.NextSource != nil {
 				next = line(*p.NextSource)
 			}
-			fmt.Fprintf(w, "[%d] Judge: switching to %s — %s\n", step, next, hang(p.Analysis))
+			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.Analysis))
 		}
 	case engine.Observation:
-		fmt.Fprintf(w, "[%d] Observation: %d document(s) from %s", step, len(p.DocIDs), badge(p.Source))
+		fmt.Fprintf(w, "[%d] Observation: %s from %s", step, plural.N(len(p.DocIDs), "document"), r.badge(p.Source))
 		if len(p.Discarded) > 0 {
 			fmt.Fprintf(w, " (%d local discarded)", len(p.Discarded))
 		}
@@ -81,7 +86,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		if label == "" {
 			label = "unlabelled"
 		}
-		fmt.Fprintf(w, "\n[%d] Answer (%s): %s\n", step, line(label), hang(p.Text))
+		fmt.Fprintf(w, "\n[%d] Answer %s: %s\n", step, r.label(label), hang(p.Text))
 		if p.Explanation != "" {
 			fmt.Fprintf(w, "      explanation: %s\n", subHang(p.Explanation))
 		}
@@ -89,7 +94,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      suggestions: %s\n", subHang(p.Suggestions))
 		}
 	case engine.Supplement:
-		fmt.Fprintf(w, "[%d] Reflection: supplementing with %d document(s) from every source for the original question\n", step, len(p.DocIDs))
+		fmt.Fprintf(w, "[%d] Reflection: supplementing with %s from every source for the original question\n", step, plural.N(len(p.DocIDs), "document"))
 		if p.Note != "" {
 			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
 		}
@@ -100,7 +105,7 @@ func (textRenderer) render(w io.Writer, ev engine.Event) {
 		}
 		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
 	case engine.Final:
-		finalBlock(w, ev, p)
+		r.finalBlock(w, ev, p)
 	case engine.Gate:
 		gateLine(w, p)
 	case engine.Refinement:

@@ -9,7 +9,7 @@ import (
 )
 
 // finalBlock prints the final answer, its sources and the run's counts.
-func finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
+func (r textRenderer) finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 	fmt.Fprintln(w, "\n────────")
 	status := ""
 	if p.Forced {
@@ -29,7 +29,7 @@ func finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 	if len(p.InvalidCitations) > 0 {
 		fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", p.InvalidCitations)
 	}
-	sourceList(w, ev.Time, p)
+	r.sourceList(w, ev.Time, p)
 	if c := p.Counts; c != nil {
 		fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
 			c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,

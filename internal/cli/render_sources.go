@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 )
@@ -13,9 +14,9 @@ import (
 // retrievalLine says what a search gave: its documents, or that it was
 // blocked, cut or unavailable — never "0 document(s)" for a search that
 // failed — and whether the results came from the web cache.
-func retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
+func (r textRenderer) retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
 	q := line(p.Query)
-	who := badge(p.Source)
+	who := r.badge(p.Source)
 	if p.Reflection {
 		who = "Reflection search · " + who
 	}
@@ -25,11 +26,11 @@ func retrievalLine(w io.Writer, ev engine.Event, p engine.Retrieval) {
 	case p.Outcome == engine.OutcomeTruncated && len(p.Docs) == 0:
 		fmt.Fprintf(w, "[%d] %s: answer truncated at the size limit for %q — no documents could be read\n", ev.Step, who, q)
 	case p.Outcome == engine.OutcomeTruncated:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q — answer truncated, later results lost\n", ev.Step, who, len(p.Docs), q)
+		fmt.Fprintf(w, "[%d] %s: %s for %q — answer truncated, later results lost\n", ev.Step, who, plural.N(len(p.Docs), "document"), q)
 	case p.Outcome != "":
 		fmt.Fprintf(w, "[%d] %s: unavailable for %q — no documents\n", ev.Step, who, q)
 	default:
-		fmt.Fprintf(w, "[%d] %s: %d document(s) for %q%s\n", ev.Step, who, len(p.Docs), q, cacheMark(p.Docs, ev.Time))
+		fmt.Fprintf(w, "[%d] %s: %s for %q%s\n", ev.Step, who, plural.N(len(p.Docs), "document"), q, cacheMark(p.Docs, ev.Time))
 	}
 }
 
@@ -47,7 +48,7 @@ func cacheMark(docs []sources.Document, at time.Time) string {
 // sourceList prints the final answer's sources with the numbers the
 // answer cites them by: the cited ones first, then the rest of the context
 // under its own heading, marked as not cited.
-func sourceList(w io.Writer, at time.Time, p engine.Final) {
+func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final) {
 	if len(p.Sources) == 0 {
 		return
 	}
@@ -69,6 +70,6 @@ func sourceList(w io.Writer, at time.Time, p engine.Final) {
 		if n := d.CacheNote(at); n != "" {
 			extra = " · " + n
 		}
-		fmt.Fprintf(w, "%s %s [%s] %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), badge(d.Source), line(d.Ref()), extra)
+		fmt.Fprintf(w, "%s %s %s %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), r.tag(d.Source), line(d.Ref()), extra)
 	}
 }

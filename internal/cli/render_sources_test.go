@@ -20,12 +20,12 @@ func TestRenderRetrievalOutcomesAndCache(t *testing.T) {
 		ev        engine.Event
 		want, not []string
 	}{
-		{"blocked", engine.Event{Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"}, []string{"search blocked", "no documents"}, []string{"0 document(s)"}},
-		{"truncated empty", engine.Event{Outcome: engine.OutcomeTruncated}, []string{"answer truncated", "no documents could be read"}, []string{"0 document(s)"}},
-		{"truncated partial", engine.Event{Outcome: engine.OutcomeTruncated, Docs: []sources.Document{web}}, []string{"1 document(s)", "answer truncated, later results lost"}, nil},
-		{"unavailable", engine.Event{Outcome: engine.OutcomeUnavailable}, []string{"unavailable", "no documents"}, []string{"0 document(s)"}},
-		{"fresh", engine.Event{Docs: []sources.Document{web}}, []string{"1 document(s)"}, []string{"cached"}},
-		{"cached", engine.Event{Docs: []sources.Document{cached}}, []string{"1 document(s)", "(cached, 3 h old)"}, nil},
+		{"blocked", engine.Event{Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"}, []string{"search blocked", "no documents"}, []string{"0 document"}},
+		{"truncated empty", engine.Event{Outcome: engine.OutcomeTruncated}, []string{"answer truncated", "no documents could be read"}, []string{"0 document"}},
+		{"truncated partial", engine.Event{Outcome: engine.OutcomeTruncated, Docs: []sources.Document{web}}, []string{"1 document for", "answer truncated, later results lost"}, nil},
+		{"unavailable", engine.Event{Outcome: engine.OutcomeUnavailable}, []string{"unavailable", "no documents"}, []string{"0 document"}},
+		{"fresh", engine.Event{Docs: []sources.Document{web}}, []string{"1 document for"}, []string{"cached"}},
+		{"cached", engine.Event{Docs: []sources.Document{cached}}, []string{"1 document for", "(cached, 3 h old)"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -84,9 +85,9 @@ func sessionsRm(e *env, args []string) error {
 	if !*yes {
 		in, ok := terminalIn(e.stdin)
 		if !ok {
-			return usagef("sessions rm deletes %d session(s) for good: pass --yes to confirm (there is no terminal to ask on)", len(ids))
+			return usagef("sessions rm deletes %s for good: pass --yes to confirm (there is no terminal to ask on)", plural.N(len(ids), "session"))
 		}
-		if !confirm(in, e.stderr, fmt.Sprintf("Delete %d session(s) with their events? This cannot be undone. [y/N] ", len(ids))) {
+		if !confirm(in, e.stderr, fmt.Sprintf("Delete %s with %s events? This cannot be undone. [y/N] ", plural.N(len(ids), "session"), plural.Noun(len(ids), "its", "their"))) {
 			fmt.Fprintln(e.stdout, "kept the sessions")
 			return nil
 		}
@@ -103,7 +104,7 @@ func sessionsRm(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "deleted session %s\n", id)
 	}
 	if n != len(ids) {
-		fmt.Fprintf(e.stdout, "deleted %d of %d session(s)\n", n, len(ids))
+		fmt.Fprintf(e.stdout, "deleted %d of %s\n", n, plural.N(len(ids), "session"))
 	}
 	return failed
 }

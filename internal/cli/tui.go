@@ -42,6 +42,9 @@ func runTUI(e *env, args []string) error {
 	if err := rf.Apply(); err != nil {
 		return err
 	}
+	if err := needTerminal(e.stdin, e.stdout); err != nil {
+		return err
+	}
 	a, err := openApp(e)
 	if err != nil {
 		return err

@@ -61,7 +61,7 @@ func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, d
 		case it.Retrieval != nil:
 			lines = append(lines, r.retrieval(b, *it.Retrieval, w, detail, seenBefore)...)
 		case it.Selection != nil:
-			lines = append(lines, r.selection(*it.Selection, w, detail)...)
+			lines = append(lines, r.selection(*it.Selection, w, detail, stayedLocal(b, *it.Selection))...)
 		case it.Error != nil:
 			lines = append(lines, r.errorLines(*it.Error, w)...)
 		}
@@ -165,7 +165,27 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 	return out
 }
 
-func (r *Renderer) selection(e engine.Event, w int, detail bool) []string {
+// stayedLocal reports whether a judge's switch did not happen: the next
+// source was never searched (consent denied, the web off) and the step's
+// observation came from elsewhere. A switch whose search failed (blocked)
+// did happen and is shown as one.
+func stayedLocal(b *Block, sel engine.Event) bool {
+	if sel.Status != nil && *sel.Status || b.Observation == nil {
+		return false
+	}
+	target := func(src string) bool { return strings.HasPrefix(src, "web:") }
+	if sel.NextSource != nil {
+		target = func(src string) bool { return src == *sel.NextSource }
+	}
+	for _, rt := range b.Retrievals {
+		if target(rt.Source) {
+			return false
+		}
+	}
+	return !target(b.Observation.Source)
+}
+
+func (r *Renderer) selection(e engine.Event, w int, detail, stayed bool) []string {
 	var out []string
 	analysis := termtext.Clean(e.Analysis)
 	if e.Status != nil && *e.Status {
@@ -185,7 +205,11 @@ func (r *Renderer) selection(e engine.Event, w int, detail bool) []string {
 				}
 			}
 		}
-		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render("⇄ switching to "+target)))
+		verdict := "⇄ switching to " + target
+		if stayed {
+			verdict = "✗ local not enough · " + target + " not used"
+		}
+		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render(verdict)))
 		if analysis != "" {
 			out = append(out, r.under(r.st.JudgeSwitch.UnsetBold(), analysis, w)...)
 		}
