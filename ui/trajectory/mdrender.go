@@ -1,7 +1,7 @@
 package trajectory
 
 import (
-	"html"
+	stdhtml "html"
 	"strconv"
 	"strings"
 
@@ -13,6 +13,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"golang.org/x/net/html"
 )
 
 // This file renders an answer's Markdown for the terminal with goldmark's
@@ -111,14 +113,17 @@ func renderMarkdown(th mdTheme, src string, width int) string {
 // between blocks.
 func (r *mdRenderer) blocks(n ast.Node, width int) []string {
 	var out []string
+	tight := false // the previous block was HTML: no blank line
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		b := r.block(c, width)
 		if b == nil {
 			continue
 		}
-		if len(out) > 0 {
+		_, isHTML := c.(*ast.HTMLBlock)
+		if len(out) > 0 && !isHTML && !tight {
 			out = append(out, "")
 		}
+		tight = isHTML
 		out = append(out, b...)
 	}
 	return out
@@ -139,7 +144,7 @@ func (r *mdRenderer) block(n ast.Node, width int) []string {
 	case *ast.ThematicBreak:
 		return []string{sgr(r.th.hr, "--------")}
 	case *ast.HTMLBlock:
-		return r.rawLines(n)
+		return r.htmlBlock(n)
 	case *east.Table:
 		return r.table(n, width)
 	case *east.DefinitionList:
@@ -266,19 +271,50 @@ func (r *mdRenderer) code(n ast.Node) []string {
 	return out
 }
 
-func (r *mdRenderer) rawLines(n ast.Node) []string {
+// htmlBlock shows the text of an HTML block without its tags (as glamour
+// did), right under the block before it.
+func (r *mdRenderer) htmlBlock(n ast.Node) []string {
 	var b strings.Builder
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		b.Write(seg.Value(r.src))
 	}
-	s := strings.TrimRight(b.String(), "\n")
+	s := strings.TrimSpace(stripTags(b.String()))
 	if s == "" {
 		return nil
 	}
-	return strings.Split(s, "\n")
+	return strings.Split(sgr(r.th.text, s), "\n")
 }
+
+// stripTags returns the text of an HTML fragment: tags and comments
+// dropped, entities decoded, the content of script and style elements left
+// out.
+func stripTags(s string) string {
+	z := html.NewTokenizer(strings.NewReader(s))
+	var b strings.Builder
+	skip := 0
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return b.String()
+		case html.TextToken:
+			if skip == 0 {
+				b.Write(z.Text())
+			}
+		case html.StartTagToken:
+			if name, _ := z.TagName(); skipContent(string(name)) {
+				skip++
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); skipContent(string(name)) && skip > 0 {
+				skip--
+			}
+		}
+	}
+}
+
+func skipContent(tag string) bool { return tag == "script" || tag == "style" }
 
 func (r *mdRenderer) definitions(n *east.DefinitionList, width int) []string {
 	var out []string
@@ -350,13 +386,13 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 	th := r.th
 	switch n := n.(type) {
 	case *ast.Text:
-		s := html.UnescapeString(string(n.Segment.Value(r.src)))
+		s := stdhtml.UnescapeString(string(util.UnescapePunctuations(n.Segment.Value(r.src))))
 		b.WriteString(sgr(st, s))
 		if n.SoftLineBreak() || n.HardLineBreak() {
 			b.WriteString(" ")
 		}
 	case *ast.String:
-		b.WriteString(sgr(st, html.UnescapeString(string(n.Value))))
+		b.WriteString(sgr(st, stdhtml.UnescapeString(string(n.Value))))
 	case *ast.CodeSpan:
 		var s strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -406,10 +442,7 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 			b.WriteString(th.unticked)
 		}
 	case *ast.RawHTML:
-		for i := 0; i < n.Segments.Len(); i++ {
-			seg := n.Segments.At(i)
-			b.WriteString(sgr(st, string(seg.Value(r.src))))
-		}
+		// An inline tag or comment: dropped, as glamour dropped it.
 	default:
 		b.WriteString(r.inlines(n, st))
 	}

@@ -75,6 +75,11 @@ var mdSamples = map[string]string{
 	"ordered5":   "5. five\n6. six",
 	"listcode":   "- item\n\n  ```\n  code\n  ```",
 	"citations":  "Prague [1], on the Vltava [4][5]; see also [2].",
+	"inlinehtml": "Some <b>bold</b> and <span class=\"x\">span</span> text<br>.",
+	"htmlblock":  "Before.\n\n<div>\n<p>Inside a block</p>\n</div>\n\nAfter.",
+	"comment":    "Text <!-- hidden --> more.",
+	"emoji":      "Nice :smile: work\\* and a \\[1\\] escape; www.example.org autolinked.",
+	"script":     "<script>alert(1)</script>\n\nText.",
 }
 
 // glamourBugs are the samples (and widths) where glamour's layout was
