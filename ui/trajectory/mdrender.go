@@ -4,6 +4,7 @@ import (
 	stdhtml "html"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
@@ -12,6 +13,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/net/html"
@@ -73,13 +75,16 @@ func mdThemeFor(name string) mdTheme {
 
 // mdParser is built on first use: goldmark's GFM extensions as glamour had
 // them (tables, strikethrough, task lists, autolinks, definition lists).
-var mdParser goldmark.Markdown
+var (
+	mdParserOnce sync.Once
+	mdParser     parser.Parser
+)
 
 func parseMarkdown(src []byte) ast.Node {
-	if mdParser == nil {
-		mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
-	}
-	return mdParser.Parser().Parse(text.NewReader(src))
+	mdParserOnce.Do(func() {
+		mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+	})
+	return mdParser.Parse(text.NewReader(src))
 }
 
 // sgr styles s with the SGR parameters p (none when p is empty).
