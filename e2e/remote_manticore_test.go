@@ -345,9 +345,17 @@ func TestRemoteManticoreFrozenMidSession(t *testing.T) {
 	t0 := time.Now()
 	o, e, code := w.runMC(w.askArgs("--corpus", "mc", "--corpus", "es", "--web", "never", "--json", caseQuestion)...)
 	took := time.Since(t0)
+	// While the node hangs, the listing says so within the timeout.
+	t1 := time.Now()
+	lo, le, lcode := w.runMC("corpora", "--json")
+	listTook := time.Since(t1)
 	w.cl.Node(0).Thaw()
 	if code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, e)
+	}
+	if lcode != 0 || !strings.Contains(lo, `"name":"mc"`) || !strings.Contains(lo, `"healthy":false`) ||
+		!strings.Contains(lo, "no answer within 2s") || listTook > 30*time.Second {
+		t.Errorf("corpora --json with the node frozen: exit %d in %s\n%s\n%s", lcode, listTook, lo, le)
 	}
 	select {
 	case <-frozen:
@@ -385,5 +393,5 @@ func TestRemoteManticoreFrozenMidSession(t *testing.T) {
 		t.Errorf("final %+v", final)
 	}
 	w.assertNoSecrets()
-	t.Logf("run took %s; order %s; notices:\n%s", took, sourceOrder(evs), all)
+	t.Logf("run took %s, listing with the node frozen %s; order %s; notices:\n%s", took, listTook, sourceOrder(evs), all)
 }
