@@ -111,15 +111,15 @@ func runCorporaAdd(e *env, args []string) error {
 	a := &app.App{Cfg: e.cfg}
 	h := a.RemoteHealth(e.ctx, name)
 	if h.OK {
-		fmt.Fprintf(e.stdout, "health: %s\n", healthLine(h))
+		fmt.Fprintf(e.stdout, "health: %s\n", healthLine(spec.Kind, h))
 	} else {
 		fmt.Fprintf(e.stderr, "prefrag: registered, but the corpus cannot be searched now: %s\n", oneLine(errors.New(h.Problem)))
 	}
 	return nil
 }
 
-// healthLine is one line about a remote corpus's state.
-func healthLine(h remote.Health) string {
+// healthLine is one line about the state of a remote corpus of the kind.
+func healthLine(kind string, h remote.Health) string {
 	var b strings.Builder
 	b.WriteString(h.Status)
 	if h.Cluster != "" {
@@ -132,6 +132,11 @@ func healthLine(h remote.Health) string {
 		}
 		if h.Distribution != "" && h.Distribution != "opensearch" {
 			dist = h.Distribution
+		}
+		if kind == remote.KindManticore {
+			// The SphinxQL greeting's version says nothing of which
+			// server sent it.
+			dist = "Manticore/Sphinx"
 		}
 		fmt.Fprintf(&b, " (%s %s)", dist, h.Version)
 	}
@@ -234,7 +239,7 @@ func printRemoteDetails(e *env, infos []local.Info, rows map[string]remoteRow) {
 			continue
 		}
 		fmt.Fprintf(e.stdout, "  %s: %s index %s at %s — %s\n", in.Name, r.spec.Kind, r.spec.Index,
-			textsafe.ForTerminal(r.spec.URL), healthLine(r.health))
+			textsafe.ForTerminal(r.spec.URL), healthLine(r.spec.Kind, r.health))
 		if !r.health.OK && r.health.Problem != "" {
 			fmt.Fprintln(e.stderr, "prefrag:", oneLine(errors.New(r.health.Problem)))
 		}

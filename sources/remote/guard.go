@@ -155,7 +155,7 @@ func (g *Guarded) Search(ctx context.Context, query string, k int) ([]sources.Do
 	g.mu.Unlock()
 	rctx, cancel := context.WithTimeout(ctx, g.opts.Timeout)
 	docs, err := g.src.Search(rctx, query, k)
-	timedOut := rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+	timedOut := deadlineReached(rctx) && ctx.Err() == nil
 	cancel()
 	if ctx.Err() != nil {
 		return docs, err
@@ -256,11 +256,23 @@ func (g *Guarded) Health(ctx context.Context) Health {
 			h.Status = "unreachable"
 		}
 		h.Problem = Redact(err.Error(), g.opts.Secrets...)
-		if ctx.Err() == context.DeadlineExceeded {
+		if deadlineReached(ctx) {
 			h.Problem = (&TimeoutError{Source: g.Name(), Timeout: g.opts.Timeout}).Error()
 		}
 	}
 	return h
+}
+
+// deadlineReached reports whether ctx's deadline has passed, even when its
+// timer has not fired yet: a client whose socket deadline is the context's
+// (an i/o timeout at the same instant) fails a moment before ctx.Err() is
+// set, and that failure is a timeout all the same.
+func deadlineReached(ctx context.Context) bool {
+	if ctx.Err() == context.DeadlineExceeded {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
 }
 
 // Identity is what a session's manifest records: the registration's kind,
