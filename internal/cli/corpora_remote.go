@@ -197,6 +197,10 @@ func remoteJSON(obj map[string]any, in local.Info, r remoteRow, ok bool) {
 	h := r.health
 	obj["url"], obj["index"] = r.spec.URL, r.spec.Index
 	obj["health"], obj["healthy"] = h.Status, h.OK
+	// documents_known: false says that documents and passages are not a
+	// count (a distributed index would need a full scan, or the cluster did
+	// not answer), so a script does not read 0 as an empty index.
+	obj["documents_known"] = h.Documents >= 0
 	if h.Documents >= 0 {
 		obj["documents"], obj["passages"] = h.Documents, h.Documents
 	}
