@@ -53,6 +53,8 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
+	// bounds caches block-max bounds of long postings lists (search.go).
+	bounds boundsCache
 }
 
 // Open opens corpus name under dir for searching.

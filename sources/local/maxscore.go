@@ -158,6 +158,10 @@ type cursor struct {
 	ub   float64 // the most one posting of this list can add
 	w    float64
 	avg  float64
+	// bb are the list's block bounds in this segment (nil for short lists);
+	// blk the block of the last probe.
+	bb  *blockBounds
+	blk int
 }
 
 func (c *cursor) set(p segment.Posting, err error, hi uint64) error {
@@ -254,6 +258,22 @@ func rankRange(ctx context.Context, p bm25.Params, seg int, curs []*cursor, nLis
 				break
 			}
 			c := curs[j]
+			if c.doc < d && c.bb != nil {
+				// The block that would hold d bounds its contribution.
+				c.blk = c.bb.blockAt(d, c.blk)
+				bnd := 0.0
+				if c.blk < len(c.bb.max) {
+					bnd = c.w * c.bb.max[c.blk]
+				}
+				rest := 0.0
+				if j > 0 {
+					rest = prefix[j-1]
+				}
+				if margin(partial+bnd)+rest < theta {
+					pruned = true
+					break
+				}
+			}
 			if c.doc < d {
 				if err := c.advance(d, hi); err != nil {
 					return err

@@ -156,41 +156,68 @@ func splitTasks(segs []*scorch.SegmentSnapshot, workers int) []rankTask {
 	return tasks
 }
 
-// rankTasks runs one worker's share of the tasks.
-func rankTasks(ctx context.Context, p bm25.Params, lists []*scoreList, tasks []rankTask, next *atomic.Int64, col *collector) error {
-	contrib := make([]float64, len(lists))
+// ranking is one query's work, shared by its workers.
+type ranking struct {
+	p      bm25.Params
+	lists  []*scoreList
+	segs   []*scorch.SegmentSnapshot
+	tasks  []rankTask
+	next   atomic.Int64
+	bounds *boundsCache
+}
+
+// cursors opens the lists of one task, positioned on their first posting in
+// the task's range.
+func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
+	curs = curs[:0]
+	for li, l := range rk.lists {
+		pl := l.postings[t.seg]
+		if pl == nil {
+			continue
+		}
+		c := &cursor{it: pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
+		if rk.bounds != nil && pruning && pl.Count() >= blockMaxMin {
+			bb, err := rk.bounds.get(rk.segs[t.seg].Segment(), l.field, l.term, pl, rk.p, l.avg)
+			if err != nil {
+				return nil, err
+			}
+			c.bb, c.ub = bb, l.weight*bb.all
+		}
+		var err error
+		if t.lo == 0 {
+			err = c.next(t.hi)
+		} else {
+			err = c.advance(t.lo, t.hi)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if c.doc != exhausted {
+			curs = append(curs, c)
+		}
+	}
+	return curs, nil
+}
+
+// run is one worker: it takes tasks until none is left.
+func (rk *ranking) run(ctx context.Context, col *collector) error {
+	contrib := make([]float64, len(rk.lists))
 	var curs []*cursor
 	for {
-		ti := int(next.Add(1) - 1)
-		if ti >= len(tasks) {
+		ti := int(rk.next.Add(1) - 1)
+		if ti >= len(rk.tasks) {
 			return nil
 		}
-		t := tasks[ti]
-		curs = curs[:0]
-		for li, l := range lists {
-			pl := l.postings[t.seg]
-			if pl == nil {
-				continue
-			}
-			c := &cursor{it: pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
-			var err error
-			if t.lo == 0 {
-				err = c.next(t.hi)
-			} else {
-				err = c.advance(t.lo, t.hi)
-			}
-			if err != nil {
-				return err
-			}
-			if c.doc != exhausted {
-				curs = append(curs, c)
-			}
+		t := rk.tasks[ti]
+		var err error
+		if curs, err = rk.cursors(t, curs); err != nil {
+			return err
 		}
 		if len(curs) == 0 {
 			continue
 		}
 		sortCursors(curs)
-		if err := rankRange(ctx, p, t.seg, curs, len(lists), t.hi, col, contrib); err != nil {
+		if err := rankRange(ctx, rk.p, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
 			return err
 		}
 	}
@@ -230,17 +257,16 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 		return nil, err
 	}
 	workers := runtime.GOMAXPROCS(0)
-	tasks := splitTasks(segs, workers)
-	workers = min(workers, len(tasks))
+	rk := &ranking{p: opts.BM25, lists: lists, segs: segs, tasks: splitTasks(segs, workers), bounds: &h.bounds}
+	workers = min(workers, len(rk.tasks))
 	var theta threshold
 	theta.bits.Store(math.Float64bits(math.Inf(-1)))
-	var next atomic.Int64
 	cols := make([]*collector, max(workers, 1))
 	for i := range cols {
 		cols[i] = newCollector(k, &theta)
 	}
 	if workers <= 1 {
-		err = rankTasks(ctx, opts.BM25, lists, tasks, &next, cols[0])
+		err = rk.run(ctx, cols[0])
 	} else {
 		errs := make([]error, workers)
 		var wg sync.WaitGroup
@@ -248,7 +274,7 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[i] = rankTasks(ctx, opts.BM25, lists, tasks, &next, cols[i])
+				errs[i] = rk.run(ctx, cols[i])
 			}()
 		}
 		wg.Wait()

@@ -77,16 +77,19 @@ func sameRanking(got, want []sources.Document) string {
 // ranking; it returns how many rankings were compared.
 func checkEquivalent(t *testing.T, c *Corpus, queries []string, ks []int) int {
 	t.Helper()
-	old := minTaskDocs
-	minTaskDocs = 7
-	defer func() { minTaskDocs = old }()
+	oldTask, oldBlock := minTaskDocs, blockMaxMin
+	defer func() { minTaskDocs, blockMaxMin = oldTask, oldBlock }()
 	n := 0
 	for _, q := range queries {
 		for _, k := range ks {
 			want := exhaustive(t, c, q, k)
-			for _, procs := range []int{1, 2, 3} {
-				if diff := sameRanking(current(t, c, q, k, procs), want); diff != "" {
-					t.Fatalf("%q k=%d procs=%d: %s", q, k, procs, diff)
+			for _, v := range []struct {
+				procs      int
+				task, bmax uint64
+			}{{1, oldTask, oldBlock}, {2, 7, 3}, {3, 64, 1}} {
+				minTaskDocs, blockMaxMin = v.task, v.bmax
+				if diff := sameRanking(current(t, c, q, k, v.procs), want); diff != "" {
+					t.Fatalf("%q k=%d procs=%d tasks of %d, block bounds from %d postings: %s", q, k, v.procs, v.task, v.bmax, diff)
 				}
 				n++
 			}

@@ -1,0 +1,112 @@
+package local
+
+import (
+	"sort"
+	"sync"
+
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/prefrag/prefrag/sources/local/bm25"
+)
+
+// Block-max bounds: for a long postings list in one segment, the largest
+// term score (tf·(k1+1)/(tf + k1·(1−b+b·dl/avgdl)), before the query weight)
+// of each block of blockSize postings and of the whole list. They are
+// computed the first time a query needs the list, with the same float
+// operations as scoring, and kept with the open index (segments never
+// change under an open handle). A posting's contribution is weight × its
+// term score, and float multiplication is monotone, so weight × a block's
+// maximum bounds every contribution of that block exactly.
+
+const (
+	// blockSize is how many postings share one bound.
+	blockSize = 128
+	// maxBoundLists bounds the lists whose bounds one open index keeps.
+	maxBoundLists = 1 << 16
+)
+
+// blockMaxMin is the shortest list (postings in one segment) that gets
+// block bounds; shorter lists are cheap to read anyway. Tests lower it.
+var blockMaxMin uint64 = 2048
+
+// blockBounds are one list's bounds in one segment.
+type blockBounds struct {
+	last []uint64  // last document number of each block
+	max  []float64 // largest term score in each block
+	all  float64   // largest term score in the list
+}
+
+// blockAt returns the index of the first block whose last document is at
+// or after doc, starting the search at from; len(last) when none.
+func (b *blockBounds) blockAt(doc uint64, from int) int {
+	if from < len(b.last) && b.last[from] >= doc {
+		return from
+	}
+	return from + sort.Search(len(b.last)-from, func(i int) bool { return b.last[from+i] >= doc })
+}
+
+type boundsKey struct {
+	seg         segment.Segment
+	field, term string
+}
+
+type boundsEntry struct {
+	once sync.Once
+	b    *blockBounds
+	err  error
+}
+
+// boundsCache holds the block bounds of an open index.
+type boundsCache struct {
+	mu sync.Mutex
+	m  map[boundsKey]*boundsEntry
+}
+
+// get returns the bounds of a list, computing them on first use.
+func (c *boundsCache) get(seg segment.Segment, field, term string, pl segment.PostingsList, p bm25.Params, avg float64) (*blockBounds, error) {
+	key := boundsKey{seg, field, term}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxBoundLists {
+		c.m = make(map[boundsKey]*boundsEntry)
+	}
+	e, ok := c.m[key]
+	if !ok {
+		e = &boundsEntry{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.b, e.err = computeBounds(pl, p, avg) })
+	return e.b, e.err
+}
+
+func computeBounds(pl segment.PostingsList, p bm25.Params, avg float64) (*blockBounds, error) {
+	n := int(pl.Count())
+	b := &blockBounds{
+		last: make([]uint64, 0, n/blockSize+1),
+		max:  make([]float64, 0, n/blockSize+1),
+	}
+	it := pl.Iterator(true, true, false, nil)
+	in, m := 0, 0.0
+	var last uint64
+	for {
+		posting, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if posting == nil {
+			break
+		}
+		last = posting.Number()
+		s := p.TermScore(posting.Frequency(), lengthFromNorm(posting.Norm()), avg)
+		m = max(m, s)
+		b.all = max(b.all, s)
+		if in++; in == blockSize {
+			b.last, b.max = append(b.last, last), append(b.max, m)
+			in, m = 0, 0
+		}
+	}
+	if in > 0 {
+		b.last, b.max = append(b.last, last), append(b.max, m)
+	}
+	return b, nil
+}
