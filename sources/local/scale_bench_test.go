@@ -22,7 +22,7 @@ import (
 // The scale benchmarks search a corpus synthesised from the shared
 // multi-hop paragraphs (retrieval.Synthesize: real titles and words, 120–180
 // words a passage) with the 200 HotpotQA questions of migres-dev200 as
-// queries. The size is 20,000 passages unless PREFRAG_BENCH_SCALE says
+// queries. The size is 10,000 passages unless PREFRAG_BENCH_SCALE says
 // otherwise (e.g. 1000000); PREFRAG_BENCH_DIR keeps the built corpora there
 // between runs (they are rebuilt only when missing). Run with -cpu 1,2 to
 // time GOMAXPROCS 1 and 2.
@@ -33,19 +33,18 @@ func scaleSize() int {
 	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BENCH_SCALE")); err == nil && n > 0 {
 		return n
 	}
-	return 20000
+	return 10000
 }
 
-// scaleData returns the synthesised passages and the queries; it skips
-// without ../shared/data.
-func scaleData(tb testing.TB, n int) ([]retrieval.Doc, []string) {
+// scaleData returns the queries and a function synthesising the passages;
+// it skips without ../shared/data.
+func scaleData(tb testing.TB, n int) (docs func() []retrieval.Doc, queries []string) {
 	tb.Helper()
 	data := retrieval.FindSharedData(".")
 	if data == "" {
 		tb.Skip("../shared/data is absent")
 	}
-	var docs []retrieval.Doc
-	var queries []string
+	var pools []*retrieval.Dataset
 	for _, f := range []struct{ name, path string }{
 		{"migres-hotpotqa", "migres-dev200/hotpot.json"},
 		{"migres-musique", "migres-dev200/musique.json"},
@@ -55,37 +54,36 @@ func scaleData(tb testing.TB, n int) ([]retrieval.Doc, []string) {
 		if err != nil {
 			tb.Skipf("%s: %v", f.path, err)
 		}
-		docs = append(docs, ds.Docs...)
-		if f.name == "migres-hotpotqa" {
-			for _, q := range ds.Queries {
-				queries = append(queries, q.Text)
-			}
-		}
+		pools = append(pools, ds)
 	}
-	return retrieval.Synthesize(docs, n, scaleSeed), queries
+	for _, q := range pools[0].Queries {
+		queries = append(queries, q.Text)
+	}
+	return func() []retrieval.Doc {
+		var all []retrieval.Doc
+		for _, ds := range pools {
+			all = append(all, ds.Docs...)
+		}
+		return retrieval.Synthesize(all, n, scaleSeed)
+	}, queries
 }
 
 // scaleCorpus builds (or reuses) the prefrag corpus and, with stock, a stock
 // Bleve index of the same passages; it returns the corpora directory, the
 // corpus name, the stock index path and the queries.
-func scaleCorpus(tb testing.TB, stock bool) (dir, name, stockPath string, queries []string) {
+func scaleCorpus(tb testing.TB, root string, stock bool) (dir, name, stockPath string, queries []string) {
 	tb.Helper()
 	n := scaleSize()
-	root := os.Getenv("PREFRAG_BENCH_DIR")
-	if root == "" {
-		root = tb.TempDir()
-	}
 	root = filepath.Join(root, fmt.Sprintf("scale-%d", n))
 	docs, queries := scaleData(tb, n)
 	dir, name = filepath.Join(root, "corpora"), "scale"
 	stockPath = filepath.Join(root, "stock.bleve")
+	file := filepath.Join(root, "src", "scale.jsonl")
 	if _, err := os.Stat(filepath.Join(dir, name, "index_meta.json")); err != nil {
-		src := filepath.Join(root, "src")
-		if err := os.MkdirAll(src, 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			tb.Fatal(err)
 		}
-		file := filepath.Join(src, "scale.jsonl")
-		if err := writeDocs(file, docs); err != nil {
+		if err := writeDocs(file, docs()); err != nil {
 			tb.Fatal(err)
 		}
 		start := time.Now()
@@ -97,10 +95,19 @@ func scaleCorpus(tb testing.TB, stock bool) (dir, name, stockPath string, querie
 	}
 	if stock {
 		if _, err := os.Stat(filepath.Join(stockPath, "index_meta.json")); err != nil {
-			buildStock(tb, stockPath, docs)
+			buildStock(tb, stockPath, docs())
 		}
 	}
 	return dir, name, stockPath, queries
+}
+
+// scaleRoot is PREFRAG_BENCH_DIR, or a temporary directory removed when
+// the benchmark ends.
+func scaleRoot(b *testing.B) string {
+	if root := os.Getenv("PREFRAG_BENCH_DIR"); root != "" {
+		return root
+	}
+	return b.TempDir()
 }
 
 func writeDocs(path string, docs []retrieval.Doc) error {
@@ -144,7 +151,7 @@ func buildStock(tb testing.TB, path string, docs []retrieval.Doc) {
 		if err := b.Index(d.ID, map[string]string{"title": d.Title, "text": d.Text}); err != nil {
 			tb.Fatal(err)
 		}
-		if b.Size() >= 1000 {
+		if b.Size() >= 10000 {
 			if err := idx.Batch(b); err != nil {
 				tb.Fatal(err)
 			}
@@ -182,7 +189,8 @@ func latencyMetrics(b *testing.B, lat []time.Duration) {
 // ("legacy", kept for comparison in the same run) and stock Bleve's bm25
 // over the same passages.
 func BenchmarkSearchScale(b *testing.B) {
-	dir, name, stockPath, queries := scaleCorpus(b, true)
+	root := scaleRoot(b)
+	dir, name, _, queries := scaleCorpus(b, root, false)
 	search := func(b *testing.B, f func(q string) error) {
 		for i := 0; i < 2*len(queries); i++ { // warm
 			if err := f(queries[i%len(queries)]); err != nil {
@@ -224,6 +232,7 @@ func BenchmarkSearchScale(b *testing.B) {
 		})
 	}
 	b.Run("stock", func(b *testing.B) {
+		_, _, stockPath, _ := scaleCorpus(b, root, true)
 		idx, err := bleve.OpenUsing(stockPath, map[string]interface{}{"read_only": true})
 		if err != nil {
 			b.Fatal(err)
@@ -238,7 +247,8 @@ func BenchmarkSearchScale(b *testing.B) {
 // Bleve. The files are in the page cache after the first iteration; "cold"
 // is the process's view: nothing is open or decoded yet.
 func BenchmarkColdOpenScale(b *testing.B) {
-	dir, name, stockPath, queries := scaleCorpus(b, true)
+	root := scaleRoot(b)
+	dir, name, _, queries := scaleCorpus(b, root, false)
 	ctx := context.Background()
 	cold := func(b *testing.B, f func(q string) error) {
 		lat := make([]time.Duration, 0, b.N)
@@ -269,6 +279,7 @@ func BenchmarkColdOpenScale(b *testing.B) {
 		})
 	}
 	b.Run("stock", func(b *testing.B) {
+		_, _, stockPath, _ := scaleCorpus(b, root, true)
 		cold(b, func(q string) error {
 			idx, err := bleve.OpenUsing(stockPath, map[string]interface{}{"read_only": true})
 			if err != nil {
