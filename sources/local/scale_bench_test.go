@@ -79,7 +79,9 @@ func scaleCorpus(tb testing.TB, root string, stock bool) (dir, name, stockPath s
 	dir, name = filepath.Join(root, "corpora"), "scale"
 	stockPath = filepath.Join(root, "stock.bleve")
 	file := filepath.Join(root, "src", "scale.jsonl")
-	if _, err := os.Stat(filepath.Join(dir, name, "index_meta.json")); err != nil {
+	done := filepath.Join(root, "corpus.done") // written once the build ended
+	if _, err := os.Stat(done); err != nil {
+		_ = os.RemoveAll(dir)
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			tb.Fatal(err)
 		}
@@ -92,10 +94,16 @@ func scaleCorpus(tb testing.TB, root string, stock bool) (dir, name, stockPath s
 			tb.Fatal(err)
 		}
 		tb.Logf("indexed %d passages in %s", rep.Passages, time.Since(start).Round(time.Millisecond))
+		if err := os.WriteFile(done, nil, 0o644); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	if stock {
-		if _, err := os.Stat(filepath.Join(stockPath, "index_meta.json")); err != nil {
+		if _, err := os.Stat(stockPath + ".done"); err != nil {
 			buildStock(tb, stockPath, docs())
+			if err := os.WriteFile(stockPath+".done", nil, 0o644); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
 	return dir, name, stockPath, queries
