@@ -4,6 +4,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/prefrag/prefrag/sources/local/bm25"
@@ -21,7 +22,7 @@ import (
 const (
 	// blockSize is how many postings share one bound.
 	blockSize = 128
-	// maxBoundLists bounds the lists whose bounds one open index keeps.
+	// maxBoundLists bounds the lists one open index keeps.
 	maxBoundLists = 1 << 16
 )
 
@@ -45,38 +46,62 @@ func (b *blockBounds) blockAt(doc uint64, from int) int {
 	return from + sort.Search(len(b.last)-from, func(i int) bool { return b.last[from+i] >= doc })
 }
 
-type boundsKey struct {
+type listKey struct {
 	seg         segment.Segment
 	field, term string
 }
 
-type boundsEntry struct {
+// listEntry is one term's postings in one segment: the list (immutable,
+// shared by the queries and their workers), its count of live postings and
+// its block bounds, computed on first need.
+type listEntry struct {
+	pl    segment.PostingsList
+	count uint64
+
 	once sync.Once
 	b    *blockBounds
 	err  error
 }
 
-// boundsCache holds the block bounds of an open index.
-type boundsCache struct {
-	mu sync.Mutex
-	m  map[boundsKey]*boundsEntry
+// bounds returns the list's block bounds, computing them on first use.
+func (e *listEntry) bounds(p bm25.Params, avg float64) (*blockBounds, error) {
+	e.once.Do(func() { e.b, e.err = computeBounds(e.pl, p, avg) })
+	return e.b, e.err
 }
 
-// get returns the bounds of a list, computing them on first use.
-func (c *boundsCache) get(seg segment.Segment, field, term string, pl segment.PostingsList, p bm25.Params, avg float64) (*blockBounds, error) {
-	key := boundsKey{seg, field, term}
+// listCache holds the postings lists an open index has looked up (their
+// dictionary lookups and bitmap headers are then paid once), with their
+// bounds. An open handle never sees its segments change.
+type listCache struct {
+	mu sync.Mutex
+	m  map[listKey]*listEntry
+}
+
+// get returns a term's postings in one segment (count 0 when absent).
+func (c *listCache) get(s *scorch.SegmentSnapshot, dict segment.TermDictionary, field, term string) (*listEntry, error) {
+	key := listKey{s.Segment(), field, term}
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	pl, err := dict.PostingsList([]byte(term), s.Deleted(), nil)
+	if err != nil {
+		return nil, err
+	}
+	e = &listEntry{pl: pl, count: pl.Count()}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxBoundLists {
-		c.m = make(map[boundsKey]*boundsEntry)
+		c.m = make(map[listKey]*listEntry)
 	}
-	e, ok := c.m[key]
-	if !ok {
-		e = &boundsEntry{}
+	if old, ok := c.m[key]; ok {
+		e = old
+	} else {
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.b, e.err = computeBounds(pl, p, avg) })
-	return e.b, e.err
+	return e, nil
 }
 
 func computeBounds(pl segment.PostingsList, p bm25.Params, avg float64) (*blockBounds, error) {

@@ -53,8 +53,8 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
-	// bounds caches block-max bounds of long postings lists (search.go).
-	bounds boundsCache
+	// lists caches postings lists and their bounds (search.go).
+	lists listCache
 }
 
 // Open opens corpus name under dir for searching.

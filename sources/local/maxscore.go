@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/prefrag/prefrag/sources/local/bm25"
@@ -162,6 +163,10 @@ type cursor struct {
 	// blk the block of the last probe.
 	bb  *blockBounds
 	blk int
+	// bm is the set of the list's live documents when the segment exposes
+	// it (long lists only): a probe for a document the list lacks then
+	// costs a lookup instead of a walk through the postings.
+	bm *roaring.Bitmap
 }
 
 func (c *cursor) set(p segment.Posting, err error, hi uint64) error {
@@ -258,6 +263,9 @@ func rankRange(ctx context.Context, p bm25.Params, seg int, curs []*cursor, nLis
 				break
 			}
 			c := curs[j]
+			if c.doc < d && c.bm != nil && !c.bm.Contains(uint32(d)) {
+				continue // d lacks this term
+			}
 			if c.doc < d && c.bb != nil {
 				// The block that would hold d bounds its contribution.
 				c.blk = c.bb.blockAt(d, c.blk)

@@ -61,7 +61,7 @@ type scoreList struct {
 	field, term string
 	weight, avg float64
 	bound       float64
-	postings    []segment.PostingsList
+	postings    []*listEntry
 }
 
 // pruning can be switched off by tests, to compare with exhaustive scoring.
@@ -77,24 +77,24 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
 		dicts := make([]segment.TermDictionary, len(segs))
-		for i, s := range segs {
-			d, err := s.Segment().Dictionary(field)
-			if err != nil {
-				return err
-			}
-			dicts[i] = d
-		}
 		for _, t := range terms {
 			var df uint64
-			pls := make([]segment.PostingsList, len(segs))
+			pls := make([]*listEntry, len(segs))
 			for i, s := range segs {
-				pl, err := dicts[i].PostingsList([]byte(t.term), s.Deleted(), nil)
+				if dicts[i] == nil {
+					d, err := s.Segment().Dictionary(field)
+					if err != nil {
+						return err
+					}
+					dicts[i] = d
+				}
+				e, err := h.lists.get(s, dicts[i], field, t.term)
 				if err != nil {
 					return err
 				}
-				if c := pl.Count(); c > 0 {
-					df += c
-					pls[i] = pl
+				if e.count > 0 {
+					df += e.count
+					pls[i] = e
 				}
 			}
 			if df == 0 {
@@ -158,12 +158,11 @@ func splitTasks(segs []*scorch.SegmentSnapshot, workers int) []rankTask {
 
 // ranking is one query's work, shared by its workers.
 type ranking struct {
-	p      bm25.Params
-	lists  []*scoreList
-	segs   []*scorch.SegmentSnapshot
-	tasks  []rankTask
-	next   atomic.Int64
-	bounds *boundsCache
+	p     bm25.Params
+	lists []*scoreList
+	segs  []*scorch.SegmentSnapshot
+	tasks []rankTask
+	next  atomic.Int64
 }
 
 // cursors opens the lists of one task, positioned on their first posting in
@@ -171,17 +170,20 @@ type ranking struct {
 func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
 	curs = curs[:0]
 	for li, l := range rk.lists {
-		pl := l.postings[t.seg]
-		if pl == nil {
+		e := l.postings[t.seg]
+		if e == nil {
 			continue
 		}
-		c := &cursor{it: pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
-		if rk.bounds != nil && pruning && pl.Count() >= blockMaxMin {
-			bb, err := rk.bounds.get(rk.segs[t.seg].Segment(), l.field, l.term, pl, rk.p, l.avg)
+		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
+		if pruning && e.count >= blockMaxMin {
+			bb, err := e.bounds(rk.p, l.avg)
 			if err != nil {
 				return nil, err
 			}
 			c.bb, c.ub = bb, l.weight*bb.all
+			if o, ok := c.it.(segment.OptimizablePostingsIterator); ok {
+				c.bm = o.ActualBitmap()
+			}
 		}
 		var err error
 		if t.lo == 0 {
@@ -257,7 +259,7 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 		return nil, err
 	}
 	workers := runtime.GOMAXPROCS(0)
-	rk := &ranking{p: opts.BM25, lists: lists, segs: segs, tasks: splitTasks(segs, workers), bounds: &h.bounds}
+	rk := &ranking{p: opts.BM25, lists: lists, segs: segs, tasks: splitTasks(segs, workers)}
 	workers = min(workers, len(rk.tasks))
 	var theta threshold
 	theta.bits.Store(math.Float64bits(math.Inf(-1)))
