@@ -206,6 +206,7 @@ func BenchmarkSearchScale(b *testing.B) {
 			}
 		}
 		lat := make([]time.Duration, 0, b.N)
+		cpu := processCPU()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			start := time.Now()
@@ -215,6 +216,8 @@ func BenchmarkSearchScale(b *testing.B) {
 			lat = append(lat, time.Since(start))
 		}
 		b.StopTimer()
+		// CPU per query: less disturbed than wall time on a shared machine.
+		b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		latencyMetrics(b, lat)
 	}
 	ctx := context.Background()
