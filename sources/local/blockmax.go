@@ -3,6 +3,7 @@ package local
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -25,6 +26,10 @@ const (
 	// maxBoundLists bounds the lists one open index keeps.
 	maxBoundLists = 1 << 16
 )
+
+// boundsAfterUses is how many queries must have opened a list before it
+// gets bounds. Tests lower it.
+var boundsAfterUses int64 = 2
 
 // blockMaxMin is the shortest list (postings in one segment) that gets
 // block bounds; shorter lists are cheap to read anyway. Tests lower it.
@@ -57,6 +62,10 @@ type listKey struct {
 type listEntry struct {
 	pl    segment.PostingsList
 	count uint64
+	// uses counts the queries that opened the list: bounds cost a full
+	// read of the list, so a list gets them on its second use (a term
+	// searched once, as on the first query after opening, is not worth it).
+	uses atomic.Int64
 
 	once sync.Once
 	b    *blockBounds

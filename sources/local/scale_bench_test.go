@@ -263,6 +263,7 @@ func BenchmarkColdOpenScale(b *testing.B) {
 	ctx := context.Background()
 	cold := func(b *testing.B, f func(q string) error) {
 		lat := make([]time.Duration, 0, b.N)
+		cpu := processCPU()
 		for i := 0; i < b.N; i++ {
 			start := time.Now()
 			if err := f(queries[i%len(queries)]); err != nil {
@@ -270,6 +271,7 @@ func BenchmarkColdOpenScale(b *testing.B) {
 			}
 			lat = append(lat, time.Since(start))
 		}
+		b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		latencyMetrics(b, lat)
 	}
 	for _, legacy := range []bool{false, true} {

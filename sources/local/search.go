@@ -95,6 +95,7 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 				if e.count > 0 {
 					df += e.count
 					pls[i] = e
+					e.uses.Add(1)
 				}
 			}
 			if df == 0 {
@@ -175,7 +176,7 @@ func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
 			continue
 		}
 		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
-		if pruning && e.count >= blockMaxMin {
+		if pruning && e.count >= blockMaxMin && e.uses.Load() >= boundsAfterUses {
 			bb, err := e.bounds(rk.p, l.avg)
 			if err != nil {
 				return nil, err

@@ -77,8 +77,8 @@ func sameRanking(got, want []sources.Document) string {
 // ranking; it returns how many rankings were compared.
 func checkEquivalent(t *testing.T, c *Corpus, queries []string, ks []int) int {
 	t.Helper()
-	oldTask, oldBlock := minTaskDocs, blockMaxMin
-	defer func() { minTaskDocs, blockMaxMin = oldTask, oldBlock }()
+	oldTask, oldBlock, oldUses := minTaskDocs, blockMaxMin, boundsAfterUses
+	defer func() { minTaskDocs, blockMaxMin, boundsAfterUses = oldTask, oldBlock, oldUses }()
 	n := 0
 	for _, q := range queries {
 		for _, k := range ks {
@@ -87,7 +87,10 @@ func checkEquivalent(t *testing.T, c *Corpus, queries []string, ks []int) int {
 				procs      int
 				task, bmax uint64
 			}{{1, oldTask, oldBlock}, {2, 7, 3}, {3, 64, 1}} {
-				minTaskDocs, blockMaxMin = v.task, v.bmax
+				minTaskDocs, blockMaxMin, boundsAfterUses = v.task, v.bmax, oldUses
+				if v.bmax < oldBlock {
+					boundsAfterUses = 0
+				}
 				if diff := sameRanking(current(t, c, q, k, v.procs), want); diff != "" {
 					t.Fatalf("%q k=%d procs=%d tasks of %d, block bounds from %d postings: %s", q, k, v.procs, v.task, v.bmax, diff)
 				}
