@@ -53,6 +53,8 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
+	// lists caches postings lists and their bounds (search.go).
+	lists listCache
 }
 
 // Open opens corpus name under dir for searching.

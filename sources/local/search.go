@@ -2,12 +2,16 @@ package local
 
 import (
 	"context"
-	"encoding/binary"
+	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	index "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local/bm25"
@@ -50,53 +54,55 @@ func lengthFromNorm(norm float64) uint64 {
 	return uint64(math.Round(1 / (norm * norm)))
 }
 
-// maxDocNumber bounds the document numbers of a reader (live and deleted
-// passages of every segment); 0 when the index is not scorch.
-func maxDocNumber(r index.IndexReader) uint64 {
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return 0
-	}
-	var n uint64
-	for _, s := range snap.Segments() {
-		n += uint64(s.FullSize())
-	}
-	return n
-}
-
-// scoreList is one query term in one field: its postings, query weight
-// (count × idf × field boost), the field's mean length, and the most one
-// posting can add.
+// scoreList is one query term in one field: its query weight (count × idf ×
+// field boost), the field's mean length, the most one posting can add, and
+// its postings in every segment (nil where the segment lacks the term).
 type scoreList struct {
 	field, term string
 	weight, avg float64
 	bound       float64
-	tfr         index.TermFieldReader
+	postings    []*listEntry
 }
 
 // pruning can be switched off by tests, to compare with exhaustive scoring.
 var pruning = true
 
-// openLists opens the postings of every query term (and, with a title boost,
-// of every term in titles), ordered by decreasing bound, then field and
-// term: scores are always summed in this order, so they do not depend on
-// which documents pruning skipped, nor on the segment layout.
-func openLists(ctx context.Context, r index.IndexReader, h *handle, terms []queryTerm, n uint64, opts Options) ([]*scoreList, error) {
+// openLists finds the postings of every query term (and, with a title
+// boost, of every term in titles) in every segment, ordered by decreasing
+// bound, then field and term: scores are always summed in this order, so
+// they do not depend on which documents pruning skipped, nor on the segment
+// layout. A term's document frequency counts live passages only.
+func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n uint64, opts Options) ([]*scoreList, error) {
 	var lists []*scoreList
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
+		dicts := make([]segment.TermDictionary, len(segs))
 		for _, t := range terms {
-			tfr, err := r.TermFieldReader(ctx, []byte(t.term), field, true, true, false)
-			if err != nil {
-				return err
+			var df uint64
+			pls := make([]*listEntry, len(segs))
+			for i, s := range segs {
+				if dicts[i] == nil {
+					d, err := s.Segment().Dictionary(field)
+					if err != nil {
+						return err
+					}
+					dicts[i] = d
+				}
+				e, err := h.lists.get(s, dicts[i], field, t.term)
+				if err != nil {
+					return err
+				}
+				if e.count > 0 {
+					df += e.count
+					pls[i] = e
+					e.uses.Add(1)
+				}
 			}
-			df := tfr.Count()
 			if df == 0 {
-				_ = tfr.Close()
 				continue
 			}
 			w := boost * float64(t.count) * bm25.IDF(n, df)
-			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), tfr: tfr})
+			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), postings: pls})
 		}
 		return nil
 	}
@@ -105,7 +111,6 @@ func openLists(ctx context.Context, r index.IndexReader, h *handle, terms []quer
 		err = add(fieldTitle, opts.TitleBoost, h.stats.TitleTokens)
 	}
 	if err != nil {
-		closeLists(lists)
 		return nil, err
 	}
 	sort.Slice(lists, func(i, j int) bool {
@@ -121,86 +126,109 @@ func openLists(ctx context.Context, r index.IndexReader, h *handle, terms []quer
 	return lists, nil
 }
 
-func closeLists(lists []*scoreList) {
-	for _, l := range lists {
-		_ = l.tfr.Close()
+// rankTask is a range of one segment's document numbers.
+type rankTask struct {
+	seg    int
+	lo, hi uint64
+}
+
+// minTaskDocs is the smallest range a segment is split into for parallel
+// search.
+var minTaskDocs uint64 = 1 << 15
+
+// splitTasks cuts the segments into ranges so that workers can share the
+// work of an index with few large segments.
+func splitTasks(segs []*scorch.SegmentSnapshot, workers int) []rankTask {
+	var total uint64
+	for _, s := range segs {
+		total += uint64(s.FullSize())
 	}
-}
-
-// boundSum is the most lists can add to one document, rounded up.
-func boundSum(lists []*scoreList) float64 {
-	s := 0.0
-	for _, l := range lists {
-		s += l.bound
+	size := total + 1
+	if workers > 1 {
+		size = max(total/uint64(4*workers), minTaskDocs)
 	}
-	return s*(1+1e-9) + 1e-12
-}
-
-func decodePosting(d *index.TermFieldDoc) (doc, tf, dl uint64) {
-	return binary.BigEndian.Uint64(d.ID), d.Freq, lengthFromNorm(d.Norm)
-}
-
-// scan adds every posting of a list.
-func scan(ctx context.Context, l *scoreList, acc *bm25.Accumulator) error {
-	var tfd index.TermFieldDoc
-	for n := 0; ; n++ {
-		if n&4095 == 4095 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	var tasks []rankTask
+	for i, s := range segs {
+		n := uint64(s.FullSize())
+		for lo := uint64(0); lo < n; lo += size {
+			tasks = append(tasks, rankTask{seg: i, lo: lo, hi: min(lo+size, n)})
 		}
-		d, err := l.tfr.Next(&tfd)
-		if err != nil || d == nil {
-			return err
-		}
-		doc, tf, dl := decodePosting(d)
-		acc.AddWithAvg(doc, tf, dl, l.weight, l.avg)
 	}
+	return tasks
 }
 
-// probe adds a list's postings for the given documents only (ascending),
-// skipping through the postings instead of reading them all.
-func probe(ctx context.Context, l *scoreList, docs []uint64, acc *bm25.Accumulator) error {
-	var tfd index.TermFieldDoc
-	var cur *index.TermFieldDoc
-	var curDoc uint64
-	idBuf := make([]byte, 8)
-	for i, want := range docs {
-		if i&1023 == 1023 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if cur != nil && curDoc >= want {
-			if curDoc == want {
-				_, tf, dl := decodePosting(cur)
-				acc.AddWithAvg(want, tf, dl, l.weight, l.avg)
-			}
+// ranking is one query's work, shared by its workers.
+type ranking struct {
+	p     bm25.Params
+	lists []*scoreList
+	segs  []*scorch.SegmentSnapshot
+	tasks []rankTask
+	next  atomic.Int64
+}
+
+// cursors opens the lists of one task, positioned on their first posting in
+// the task's range.
+func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
+	curs = curs[:0]
+	for li, l := range rk.lists {
+		e := l.postings[t.seg]
+		if e == nil {
 			continue
 		}
-		binary.BigEndian.PutUint64(idBuf, want)
-		d, err := l.tfr.Advance(index.IndexInternalID(idBuf), &tfd)
+		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
+		if pruning && e.count >= blockMaxMin && e.uses.Load() >= boundsAfterUses {
+			bb, err := e.bounds(rk.p, l.avg)
+			if err != nil {
+				return nil, err
+			}
+			c.bb, c.ub = bb, l.weight*bb.all
+			if o, ok := c.it.(segment.OptimizablePostingsIterator); ok {
+				c.bm = o.ActualBitmap()
+			}
+		}
+		var err error
+		if t.lo == 0 {
+			err = c.next(t.hi)
+		} else {
+			err = c.advance(t.lo, t.hi)
+		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if d == nil {
-			return nil // no postings left
-		}
-		cur = d
-		curDoc, _, _ = decodePosting(d)
-		if curDoc == want {
-			_, tf, dl := decodePosting(d)
-			acc.AddWithAvg(want, tf, dl, l.weight, l.avg)
+		if c.doc != exhausted {
+			curs = append(curs, c)
 		}
 	}
-	return nil
+	return curs, nil
 }
 
-// search ranks the passages of one open index for query by BM25, exactly,
-// with MaxScore pruning: rare terms are read in full; once the k-th best
-// partial score exceeds what all remaining terms could add, documents not yet
-// seen cannot reach the top k, and the remaining (common) terms are only
-// probed for the documents still in the running.
+// run is one worker: it takes tasks until none is left.
+func (rk *ranking) run(ctx context.Context, col *collector) error {
+	contrib := make([]float64, len(rk.lists))
+	var curs []*cursor
+	for {
+		ti := int(rk.next.Add(1) - 1)
+		if ti >= len(rk.tasks) {
+			return nil
+		}
+		t := rk.tasks[ti]
+		var err error
+		if curs, err = rk.cursors(t, curs); err != nil {
+			return err
+		}
+		if len(curs) == 0 {
+			continue
+		}
+		sortCursors(curs)
+		if err := rankRange(ctx, rk.p, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
+			return err
+		}
+	}
+}
+
+// search ranks the passages of one open index for query by BM25, exactly:
+// document-at-a-time MaxScore (see rankRange) over ranges of the segments,
+// run on up to GOMAXPROCS cores with a shared threshold.
 func search(ctx context.Context, h *handle, query string, k int, opts Options) ([]sources.Document, error) {
 	if k <= 0 {
 		return nil, nil
@@ -218,86 +246,126 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 		return nil, err
 	}
 	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("local search: unexpected index reader %T", r)
+	}
 	n, err := r.DocCount()
 	if err != nil {
 		return nil, err
 	}
-	lists, err := openLists(ctx, r, h, terms, n, opts)
+	segs := snap.Segments()
+	lists, err := openLists(segs, h, terms, n, opts)
+	if err != nil || len(lists) == 0 {
+		return nil, err
+	}
+	workers := runtime.GOMAXPROCS(0)
+	rk := &ranking{p: opts.BM25, lists: lists, segs: segs, tasks: splitTasks(segs, workers)}
+	workers = min(workers, len(rk.tasks))
+	var theta threshold
+	theta.bits.Store(math.Float64bits(math.Inf(-1)))
+	cols := make([]*collector, max(workers, 1))
+	for i := range cols {
+		cols[i] = newCollector(k, &theta)
+	}
+	if workers <= 1 {
+		err = rk.run(ctx, cols[0])
+	} else {
+		errs := make([]error, workers)
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = rk.run(ctx, cols[i])
+			}()
+		}
+		wg.Wait()
+		err = errors.Join(errs...)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer closeLists(lists)
-	acc := bm25.NewAccumulator(opts.BM25, bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}, maxDocNumber(r))
-	defer acc.Release()
-
-	i := 0
-	for ; i < len(lists); i++ {
-		if theta, ok := acc.Kth(k); pruning && ok && boundSum(lists[i:]) < theta {
-			break
-		}
-		if err := scan(ctx, lists[i], acc); err != nil {
-			return nil, err
-		}
-	}
-	if i < len(lists) {
-		docs := acc.Docs()
-		for j := i; j < len(lists); j++ {
-			theta, _ := acc.Kth(k)
-			rest := boundSum(lists[j:])
-			kept := docs[:0]
-			for _, d := range docs {
-				if acc.Score(d)+rest >= theta {
-					kept = append(kept, d)
-				}
-			}
-			docs = kept
-			if len(docs) == 0 {
-				break
-			}
-			if err := probe(ctx, lists[j], docs, acc); err != nil {
-				return nil, err
-			}
-		}
-	}
-
-	idBuf := make([]byte, 8)
-	hits, err := acc.Top(k, func(doc uint64) (string, error) {
-		binary.BigEndian.PutUint64(idBuf, doc)
-		return r.ExternalID(index.IndexInternalID(idBuf))
-	})
+	hits, err := topHits(segs, cols, k)
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]sources.Document, 0, len(hits))
 	for _, hit := range hits {
-		d, err := storedDocument(r, hit.ID)
+		d, err := storedPassage(segs[hit.seg], hit.doc, hit.id)
 		if err != nil {
 			return nil, err
 		}
-		d.Score = hit.Score
+		d.Score = hit.score
 		docs = append(docs, d)
 	}
 	return docs, nil
 }
 
-// storedDocument loads the stored fields of one passage.
-func storedDocument(r index.IndexReader, id string) (sources.Document, error) {
-	d := sources.Document{ID: id}
-	doc, err := r.Document(id)
-	if err != nil || doc == nil {
-		return d, err
+// hit is a ranked passage.
+type hit struct {
+	candidate
+	id string
+}
+
+// topHits merges the workers' candidates: the k best scores, equal scores
+// by id (ascending). Only the candidates that reach the k-th score have
+// their id resolved.
+func topHits(segs []*scorch.SegmentSnapshot, cols []*collector, k int) ([]hit, error) {
+	var all []candidate
+	for _, c := range cols {
+		all = append(all, c.cands...)
 	}
-	doc.VisitFields(func(f index.Field) {
-		switch f.Name() {
-		case fieldTitle:
-			d.Title = string(f.Value())
-		case fieldText:
-			d.Text = string(f.Value())
-		case fieldLoc:
-			d.Locator = string(f.Value())
-		case fieldURL:
-			d.URL = string(f.Value())
+	if len(all) == 0 {
+		return nil, nil
+	}
+	kth := math.Inf(-1)
+	if len(all) > k {
+		scores := make([]float64, len(all))
+		for i, c := range all {
+			scores[i] = c.score
 		}
+		sort.Float64s(scores)
+		kth = scores[len(scores)-k]
+	}
+	hits := make([]hit, 0, k)
+	for _, c := range all {
+		if c.score < kth {
+			continue
+		}
+		id, err := segs[c.seg].DocID(c.doc)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, hit{candidate: c, id: string(id)})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return hits[i].id < hits[j].id
 	})
-	return d, nil
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits, nil
+}
+
+// storedPassage loads the stored fields of one passage.
+func storedPassage(s *scorch.SegmentSnapshot, num uint64, id string) (sources.Document, error) {
+	d := sources.Document{ID: id}
+	err := s.VisitDocument(num, func(field string, _ byte, value []byte, _ []uint64) bool {
+		switch field {
+		case fieldTitle:
+			d.Title = string(value)
+		case fieldText:
+			d.Text = string(value)
+		case fieldLoc:
+			d.Locator = string(value)
+		case fieldURL:
+			d.URL = string(value)
+		}
+		return true
+	})
+	return d, err
 }
