@@ -168,7 +168,7 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 		prog.file = ""
 		prog.report(true)
 	}
-	if err := w.flush(); err != nil {
+	if err := w.sync(); err != nil {
 		return rep, err
 	}
 	rep.Duration = time.Since(start)
@@ -178,7 +178,7 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 // stop ends a cancelled run: what was finished is flushed, so the next run
 // resumes after it.
 func (w *Writer) stop(rep *Report, start time.Time, cause error) (Report, error) {
-	if err := w.flush(); err != nil {
+	if err := w.sync(); err != nil {
 		return *rep, err
 	}
 	rep.Duration = time.Since(start)
