@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -18,11 +19,15 @@ func TestIndexSpeed(t *testing.T) {
 	if d := os.Getenv("PREFRAG_INDEX_DIR"); d != "" {
 		dir = d
 	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SETTLE")); err == nil {
+		defer func(old int) { SettleSegments = old }(SettleSegments)
+		SettleSegments = n
+	}
 	start := time.Now()
 	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	t.Logf("%d passages in %v: %.0f/s, %d bytes", rep.Passages, took, float64(rep.Passages)/took.Seconds(), rep.Stats.SizeBytes)
+	t.Logf("%d passages in %v: %.0f/s, %d bytes, %d segments after a merge of %v", rep.Passages, took, float64(rep.Passages)/took.Seconds(), rep.Stats.SizeBytes, rep.Segments, rep.Merge)
 }

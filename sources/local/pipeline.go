@@ -122,8 +122,10 @@ func (w *Writer) settle() error {
 		return err
 	}
 	w.flushed += int64(f.passages)
-	if err := w.reader.Close(); err != nil {
-		return err
+	if w.reader != nil {
+		if err := w.reader.Close(); err != nil {
+			return err
+		}
 	}
 	adv, err := w.idx.Advanced()
 	if err != nil {

@@ -22,7 +22,7 @@ var (
 )
 
 // writerTestConfig is merged into the Bleve runtime configuration of
-// writers opened on existing corpora; tests use it to hold merges back.
+// writers; tests use it to hold merges back.
 var writerTestConfig map[string]interface{}
 
 // Writer holds a corpus open for writing. Only one process can hold a Writer
@@ -85,7 +85,7 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("creating corpora directory: %w", err)
 		}
-		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
 		if errors.Is(err, bleve.ErrorIndexPathExists) {
 			// Another process created it a moment ago.
 			idx, err = bleve.OpenUsing(path, cfg)
@@ -373,11 +373,17 @@ func (w *Writer) indexedFiles() ([]string, error) {
 // batch is built (see sync for waiting on it). Bleve writes a batch
 // atomically: after a crash the corpus holds every batch made durable
 // before it, with the counters and manifest entries of those batches.
-func (w *Writer) flush() error {
+func (w *Writer) flush() error { return w.flushBatch(false) }
+
+// forceFlush is flush even when nothing is queued: the counters are
+// written again.
+func (w *Writer) forceFlush() error { return w.flushBatch(true) }
+
+func (w *Writer) flushBatch(force bool) error {
 	if w.failed != nil {
 		return w.failed
 	}
-	if len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
+	if !force && len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
 		return nil
 	}
 	w.collect()
