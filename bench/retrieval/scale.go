@@ -49,8 +49,12 @@ type ScaleRow struct {
 	MergeSeconds float64 `json:"merge_s"`
 	// BuildCPU is the build process's CPU time over its wall time: 2 means
 	// both cores busy.
-	BuildCPU     float64 `json:"build_cpu"`
-	BuildRSSMiB  float64 `json:"build_peak_rss_mib"`
+	BuildCPU    float64 `json:"build_cpu"`
+	BuildRSSMiB float64 `json:"build_peak_rss_mib"`
+	// The build's peak anonymous memory (the heap) and peak file-backed
+	// memory (index files mapped and read), sampled; 0 where unknown.
+	BuildAnonMiB float64 `json:"build_peak_anon_mib,omitempty"`
+	BuildFileMiB float64 `json:"build_peak_file_mib,omitempty"`
 	SizeBytes    int64   `json:"size_bytes"`
 	Segments     int     `json:"segments"`
 	ColdMs       float64 `json:"cold_open_first_query_ms"`
@@ -134,12 +138,13 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 		row.Passages, row.BuildSeconds, row.MergeSeconds = b.Passages, b.Seconds, b.MergeS
 		row.SizeBytes, row.Segments = b.Size, b.Segments
 		row.BuildRSSMiB = mib(usage.rss)
+		row.BuildAnonMiB, row.BuildFileMiB = mib(b.AnonRSS), mib(b.FileRSS)
 		if b.Seconds > 0 {
 			row.PassagesPerSec = float64(b.Passages) / b.Seconds
 			row.BuildCPU = usage.cpu / usage.wall
 		}
-		fmt.Fprintf(cfg.Log, "%s: %d passages in %.1fs (%.0f/s, CPU %.2f), peak RSS %.0f MiB, %d segments\n",
-			engine, b.Passages, b.Seconds, row.PassagesPerSec, row.BuildCPU, row.BuildRSSMiB, b.Segments)
+		fmt.Fprintf(cfg.Log, "%s: %d passages in %.1fs (%.0f/s, CPU %.2f), peak RSS %.0f MiB (anon %.0f, files %.0f), %d segments\n",
+			engine, b.Passages, b.Seconds, row.PassagesPerSec, row.BuildCPU, row.BuildRSSMiB, row.BuildAnonMiB, row.BuildFileMiB, b.Segments)
 		rep.Rows = append(rep.Rows, row)
 	}
 	for i, engine := range []string{ScalePrefrag, ScaleStock} {

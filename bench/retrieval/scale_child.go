@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -39,6 +41,10 @@ type buildResult struct {
 	MergeS   float64 `json:"merge_s,omitempty"`
 	Segments int     `json:"segments"`
 	Size     int64   `json:"size_bytes"`
+	// Peak anonymous (heap) and file-backed (mapped index files) resident
+	// memory, where the system tells.
+	AnonRSS int64 `json:"anon_rss_bytes,omitempty"`
+	FileRSS int64 `json:"file_rss_bytes,omitempty"`
 }
 
 // queryResult is what a query child prints.
@@ -61,8 +67,20 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 	dir := fs.String("dir", "", "index folder")
 	queries := fs.String("queries", "", "queries file, one a line (query)")
 	samples := fs.Int("samples", 400, "timed queries per GOMAXPROCS setting (query)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the step to this file")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var out any
 	var err error
@@ -81,6 +99,7 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, error) {
+	mem := startMemSampler()
 	start := time.Now()
 	res := &buildResult{}
 	path := filepath.Join(dir, scaleCorpus)
@@ -105,6 +124,7 @@ func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, err
 		return nil, fmt.Errorf("unknown engine %q", engine)
 	}
 	res.Seconds = time.Since(start).Seconds()
+	res.AnonRSS, res.FileRSS = mem.peaks()
 	idx, err := bleve.OpenUsing(path, map[string]interface{}{"read_only": true})
 	if err != nil {
 		return nil, err

@@ -46,22 +46,24 @@ func (w *Writer) analyse(p passage, e *fileEntry) *job {
 func (w *Writer) startWorkers() {
 	w.work = make(chan *job, 512)
 	for range max(runtime.GOMAXPROCS(0), 1) {
+		// Each worker has its own analyser: its stem cache is its own.
+		an := analyzers{en: withStemCache(w.an.en), keyword: w.an.keyword}
 		go func(work <-chan *job) {
 			for j := range work {
-				w.analyseOne(j)
+				w.analyseOne(an, j)
 			}
 		}(w.work)
 	}
 }
 
-func (w *Writer) analyseOne(j *job) {
+func (w *Writer) analyseOne(an analyzers, j *job) {
 	defer w.analysing.Done()
 	defer func() {
 		if r := recover(); r != nil {
 			j.panicked = r
 		}
 	}()
-	j.b = w.an.build(j.p)
+	j.b = an.build(j.p)
 }
 
 func (w *Writer) stopWorkers() {
