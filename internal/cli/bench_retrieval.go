@@ -27,7 +27,7 @@ func runBenchRetrieval(e *env, args []string) error {
 	keep := fs.Bool("keep", false, "keep the generated files and indexes afterwards")
 	seed := fs.Uint64("seed", 1, "seed of the synthetic corpus")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
-	scale := fs.Int("scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 takes about 15 minutes on 2 cores)")
+	scale := fs.Int("scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 needs about 4 GB of disk under --work; see the README for times)")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchRetrievalUsage)
