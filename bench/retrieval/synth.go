@@ -18,30 +18,51 @@ const (
 // continues with the words of other random documents until it holds a random
 // length of 120 to 180 words. The same seed gives the same passages.
 func Synthesize(docs []Doc, n int, seed uint64) []Doc {
-	var words [][]string
-	var titles []string
-	for _, d := range docs {
-		if w := strings.Fields(d.Text); len(w) > 0 {
-			words = append(words, w)
-			titles = append(titles, d.Title)
-		}
-	}
-	if len(words) == 0 || n <= 0 {
+	sy := newSynthesizer(docs, seed, synthMinWords, synthMaxWords)
+	if sy == nil || n <= 0 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	out := make([]Doc, n)
-	buf := make([]string, 0, synthMaxWords)
 	for i := range out {
-		target := synthMinWords + rng.IntN(synthMaxWords-synthMinWords+1)
-		base := rng.IntN(len(words))
-		buf = buf[:0]
-		for src := base; len(buf) < target; src = rng.IntN(len(words)) {
-			buf = append(buf, words[src][:min(len(words[src]), target-len(buf))]...)
-		}
-		out[i] = Doc{ID: fmt.Sprintf("s%06d", i+1), Title: titles[base], Text: strings.Join(buf, " ")}
+		out[i] = sy.next(fmt.Sprintf("s%06d", i+1))
 	}
 	return out
+}
+
+// synthesizer makes Synthesize's passages one at a time, so that a corpus
+// of any size streams to disk.
+type synthesizer struct {
+	words              [][]string
+	titles             []string
+	rng                *rand.Rand
+	buf                []string
+	minWords, maxWords int
+}
+
+// newSynthesizer returns nil when docs hold no words.
+func newSynthesizer(docs []Doc, seed uint64, minWords, maxWords int) *synthesizer {
+	sy := &synthesizer{rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), minWords: minWords, maxWords: maxWords}
+	for _, d := range docs {
+		if w := strings.Fields(d.Text); len(w) > 0 {
+			sy.words = append(sy.words, w)
+			sy.titles = append(sy.titles, d.Title)
+		}
+	}
+	if len(sy.words) == 0 {
+		return nil
+	}
+	sy.buf = make([]string, 0, maxWords)
+	return sy
+}
+
+func (sy *synthesizer) next(id string) Doc {
+	target := sy.minWords + sy.rng.IntN(sy.maxWords-sy.minWords+1)
+	base := sy.rng.IntN(len(sy.words))
+	sy.buf = sy.buf[:0]
+	for src := base; len(sy.buf) < target; src = sy.rng.IntN(len(sy.words)) {
+		sy.buf = append(sy.buf, sy.words[src][:min(len(sy.words[src]), target-len(sy.buf))]...)
+	}
+	return Doc{ID: id, Title: sy.titles[base], Text: strings.Join(sy.buf, " ")}
 }
 
 // largeDataset is the synthetic corpus built from the datasets of a run,

@@ -1,6 +1,10 @@
 package cli
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/prefrag/prefrag/bench/retrieval"
+)
 
 // runBench dispatches the benchmark commands.
 func runBench(e *env, args []string) error {
@@ -12,6 +16,8 @@ func runBench(e *env, args []string) error {
 		return runBenchRetrieval(e, args[1:])
 	case "engine":
 		return runBenchEngine(e, args[1:])
+	case retrieval.ChildCommand: // hidden: one process of --scale
+		return retrieval.Child(e.ctx, args[1:], e.stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.stdout, "Usage: prefrag bench retrieval [flags]   retrieval quality and speed on the shared IR collections")
 		fmt.Fprintln(e.stdout, "       prefrag bench engine [flags]      engine overhead per LLM call and prompt reuse")

@@ -10,7 +10,7 @@ import (
 	"github.com/prefrag/prefrag/bench/retrieval"
 )
 
-const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--json]"
+const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--scale N] [--json]"
 
 // runBenchRetrieval is `prefrag bench retrieval`: the retrieval quality and
 // speed benchmark of the local corpus against SQLite FTS5 (when the binary is
@@ -27,6 +27,7 @@ func runBenchRetrieval(e *env, args []string) error {
 	keep := fs.Bool("keep", false, "keep the generated files and indexes afterwards")
 	seed := fs.Uint64("seed", 1, "seed of the synthetic corpus")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	scale := fs.Int("scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 needs about 4 GB of disk under --work; see the README for times)")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchRetrievalUsage)
@@ -46,6 +47,9 @@ func runBenchRetrieval(e *env, args []string) error {
 		if *data = retrieval.FindSharedData(wd); *data == "" {
 			return usagef("bench retrieval: no shared/data folder found above %s; pass --data DIR (the folder holding ir/ and multihop/)", wd)
 		}
+	}
+	if *scale != 0 {
+		return runBenchScale(e, fs, benchScaleArgs{data: *data, work: *work, keep: *keep, passages: *scale, seed: *seed, samples: *samples, json: *asJSON})
 	}
 	if st, err := os.Stat(filepath.Join(*data, "ir")); err != nil || !st.IsDir() {
 		return usagef("bench retrieval: %s has no ir/ folder; pass --data DIR (the folder holding ir/ and multihop/)", *data)

@@ -68,6 +68,10 @@ type Report struct {
 	Documents int64         `json:"documents"`
 	Failed    []Failure     `json:"failed,omitempty"`
 	Duration  time.Duration `json:"duration_ns"`
+	// Segments is the number of index segments after the run, merged down
+	// to SettleSegments; Merge is how long that merge took (in Duration).
+	Segments int           `json:"segments,omitempty"`
+	Merge    time.Duration `json:"merge_ns,omitempty"`
 	// Pinned is set when this run created the first corpus of the home,
 	// which is pinned automatically (see PinIfFirst).
 	Pinned bool `json:"pinned,omitempty"`
@@ -98,6 +102,12 @@ func Index(ctx context.Context, dir, name string, paths []string, opts IndexOpti
 	pinned := fresh && PinIfFirst(dir, name)
 	rep, err := w.Index(ctx, paths, opts)
 	rep.Pinned = pinned
+	if err == nil {
+		start := time.Now()
+		rep.Segments, err = w.Settle(ctx)
+		rep.Merge = time.Since(start)
+		rep.Duration += rep.Merge
+	}
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -168,7 +178,7 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 		prog.file = ""
 		prog.report(true)
 	}
-	if err := w.flush(); err != nil {
+	if err := w.sync(); err != nil {
 		return rep, err
 	}
 	rep.Duration = time.Since(start)
@@ -178,7 +188,7 @@ func (w *Writer) Index(ctx context.Context, paths []string, opts IndexOptions) (
 // stop ends a cancelled run: what was finished is flushed, so the next run
 // resumes after it.
 func (w *Writer) stop(rep *Report, start time.Time, cause error) (Report, error) {
-	if err := w.flush(); err != nil {
+	if err := w.sync(); err != nil {
 		return *rep, err
 	}
 	rep.Duration = time.Since(start)

@@ -254,6 +254,8 @@ func TestRankingIdenticalAcrossMerge(t *testing.T) {
 	}
 	writerTestConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
 	defer func() { writerTestConfig = nil }()
+	defer func(n int) { SettleSegments = n }(SettleSegments)
+	SettleSegments = 0
 	// One file per run, one run per segment (a single run with many
 	// batches lets Bleve's background merger fold them before we look).
 	for part := 0; part < 4; part++ {

@@ -161,11 +161,29 @@ func lookupAnalyzers(m mapping.IndexMapping) analyzers {
 	return analyzers{en: m.AnalyzerNamed(en.AnalyzerName), keyword: m.AnalyzerNamed(keyword.Name)}
 }
 
-// analyzed hands Bleve tokens computed beforehand, so the text is analysed
-// once: by us, to know its exact length for BM25, and never again by Bleve.
-type analyzed analysis.TokenStream
+// preAnalyzed is a text field whose term frequencies were computed when
+// the passage was built (in a worker; the text is analysed once, by us, to
+// know its exact length for BM25): Bleve's own Analyze, called again
+// while a batch is written, has nothing left to do, and the tokens are
+// garbage long before the batch is.
+type preAnalyzed struct{ *document.TextField }
 
-func (a analyzed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+func (preAnalyzed) Analyze() {}
+
+// tokenHolder hands Bleve tokens computed beforehand, once.
+type tokenHolder struct{ ts analysis.TokenStream }
+
+func (h *tokenHolder) Analyze([]byte) analysis.TokenStream { return h.ts }
+
+// countedField is a text field analysed now: it keeps its length and term
+// frequencies, not its tokens.
+func countedField(name string, value []byte, opts index.FieldIndexingOptions, tokens analysis.TokenStream) document.Field {
+	h := &tokenHolder{ts: tokens}
+	f := document.NewTextFieldCustom(name, nil, value, opts, h)
+	f.Analyze()
+	h.ts = nil
+	return preAnalyzed{f}
+}
 
 // passage is one unit to index.
 type passage struct {
@@ -201,8 +219,8 @@ func (a analyzers) build(p passage) built {
 	}
 	fileBytes := []byte(p.File)
 	doc := document.NewDocument(p.ID)
-	doc.AddField(document.NewTextFieldCustom(fieldBody, nil, bodyBytes, index.IndexField, analyzed(bodyToks)))
-	doc.AddField(document.NewTextFieldCustom(fieldTitle, nil, titleBytes, index.IndexField|index.StoreField, analyzed(titleToks)))
+	doc.AddField(countedField(fieldBody, bodyBytes, index.IndexField, bodyToks))
+	doc.AddField(countedField(fieldTitle, titleBytes, index.IndexField|index.StoreField, titleToks))
 	doc.AddField(document.NewTextFieldWithIndexingOptions(fieldText, nil, []byte(p.Text), index.StoreField))
 	doc.AddField(document.NewTextFieldCustom(fieldFile, nil, fileBytes, index.IndexField|index.StoreField, a.keyword))
 	if p.Loc != "" {

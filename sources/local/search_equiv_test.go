@@ -125,6 +125,9 @@ func adversarialCorpus(t *testing.T, seed int64) (dir string, queries []string) 
 	t.Helper()
 	writerTestConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
 	defer func() { writerTestConfig = nil }()
+	// Many segments are the point: no settling merge at the end of the ingest.
+	defer func(n int) { SettleSegments = n }(SettleSegments)
+	SettleSegments = 0
 	rng := rand.New(rand.NewSource(seed))
 	vocab := []string{"river", "delta", "boat", "harbour", "ship", "cargo", "storm", "tide", "coast", "light",
 		"house", "keeper", "island", "fog", "signal", "bell", "rock", "reef", "wreck", "anchor"}

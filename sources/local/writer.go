@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -21,7 +22,7 @@ var (
 )
 
 // writerTestConfig is merged into the Bleve runtime configuration of
-// writers opened on existing corpora; tests use it to hold merges back.
+// writers; tests use it to hold merges back.
 var writerTestConfig map[string]interface{}
 
 // Writer holds a corpus open for writing. Only one process can hold a Writer
@@ -33,13 +34,22 @@ type Writer struct {
 	stats      collectionStats
 	reader     index.IndexReader // snapshot as of the last flush
 
-	pending      []built
+	// pending are the passages queued since the last flush, analysed by
+	// the workers (see pipeline.go); counted is how many of them have
+	// their token counts added to the counters.
+	pending      []*job
+	counted      int
+	analysing    sync.WaitGroup
+	work         chan *job
 	pendingBytes int
 	pendingIDs   map[string]string   // id -> file, added since the last flush
 	deletes      map[string]struct{} // committed ids deleted since the last flush
 	entries      map[string]*fileEntry
 	dropEntries  map[string]struct{}
 	flushed      int64 // passages made durable by this writer
+	// inflight is the batch being made durable in the background while
+	// the next one is built; nil when none is.
+	inflight *inflight
 	// failed is the error of a batch that could not be written; nothing
 	// more is written after it.
 	failed error
@@ -75,7 +85,7 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("creating corpora directory: %w", err)
 		}
-		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)
 		if errors.Is(err, bleve.ErrorIndexPathExists) {
 			// Another process created it a moment ago.
 			idx, err = bleve.OpenUsing(path, cfg)
@@ -133,7 +143,8 @@ func (w *Writer) load() error {
 }
 
 func (w *Writer) resetPending() {
-	w.pending = w.pending[:0]
+	w.pending = nil
+	w.counted = 0
 	w.pendingBytes = 0
 	w.pendingIDs = make(map[string]string)
 	w.deletes = make(map[string]struct{})
@@ -153,6 +164,14 @@ func (w *Writer) entry(file string) (*fileEntry, error) {
 	if _, ok := w.dropEntries[file]; ok {
 		return nil, nil
 	}
+	if f := w.inflight; f != nil {
+		if e, ok := f.entries[file]; ok {
+			return e, nil
+		}
+		if _, ok := f.dropEntries[file]; ok {
+			return nil, nil
+		}
+	}
 	raw, err := w.reader.GetInternal(fileKey(file))
 	if err != nil {
 		return nil, err
@@ -171,6 +190,14 @@ func (w *Writer) idTaken(id string) (string, bool, error) {
 	}
 	if _, ok := w.deletes[id]; ok {
 		return "", false, nil
+	}
+	if f := w.inflight; f != nil {
+		if file, ok := f.pendingIDs[id]; ok {
+			return file, true, nil
+		}
+		if _, ok := f.deletes[id]; ok {
+			return "", false, nil
+		}
 	}
 	iid, err := w.reader.InternalID(id)
 	if err != nil || iid == nil {
@@ -203,15 +230,13 @@ func (w *Writer) add(p passage, newDoc bool) error {
 	if e == nil {
 		return fmt.Errorf("internal error: passage of %s added outside beginFile", p.File)
 	}
-	b := w.an.build(p)
-	w.pending = append(w.pending, b)
-	w.pendingBytes += b.size
-	w.pendingIDs[b.id] = b.file
+	if w.failed != nil {
+		return w.failed
+	}
+	j := w.analyse(p, e)
+	w.pendingBytes += j.size
+	w.pendingIDs[p.ID] = p.File
 	e.Passages++
-	e.BodyTokens += b.bodyTokens
-	e.TitleTokens += b.titleTokens
-	w.stats.BodyTokens += b.bodyTokens
-	w.stats.TitleTokens += b.titleTokens
 	if newDoc {
 		e.Documents++
 		w.stats.Documents++
@@ -241,6 +266,8 @@ func (w *Writer) touchFile(file string, e fileEntry) {
 // files that disappeared, files about to be indexed again, and files whose
 // ingest failed half-way.
 func (w *Writer) removeFile(file string) error {
+	// Token counts of queued passages are known once they are analysed.
+	w.collect()
 	e, err := w.entry(file)
 	if err != nil {
 		return err
@@ -253,18 +280,19 @@ func (w *Writer) removeFile(file string) error {
 	}
 	kept := w.pending[:0]
 	w.pendingBytes = 0
-	for _, b := range w.pending {
-		if b.file == file {
-			delete(w.pendingIDs, b.id)
+	for _, j := range w.pending {
+		if j.p.File == file {
+			delete(w.pendingIDs, j.p.ID)
 			continue
 		}
-		kept = append(kept, b)
-		w.pendingBytes += b.size
+		kept = append(kept, j)
+		w.pendingBytes += j.size
 	}
 	for i := len(kept); i < len(w.pending); i++ {
-		w.pending[i] = built{}
+		w.pending[i] = nil
 	}
 	w.pending = kept
+	w.counted = len(kept)
 	delete(w.entries, file)
 	w.dropEntries[file] = struct{}{}
 	ids, err := w.committedIDs(file)
@@ -279,6 +307,9 @@ func (w *Writer) removeFile(file string) error {
 
 // committedIDs lists the ids of the flushed passages of file.
 func (w *Writer) committedIDs(file string) ([]string, error) {
+	if err := w.settle(); err != nil {
+		return nil, err
+	}
 	tfr, err := w.reader.TermFieldReader(context.Background(), []byte(file), fieldFile, false, false, false)
 	if err != nil {
 		return nil, err
@@ -316,6 +347,9 @@ func (w *Writer) hasFile(file string) (bool, error) {
 
 // indexedFiles lists every file with passages in the index.
 func (w *Writer) indexedFiles() ([]string, error) {
+	if err := w.settle(); err != nil {
+		return nil, err
+	}
 	dict, err := w.reader.FieldDict(fieldFile)
 	if err != nil {
 		return nil, err
@@ -334,33 +368,52 @@ func (w *Writer) indexedFiles() ([]string, error) {
 	}
 }
 
-// flush writes queued passages, deletions, counters and manifest entries in
-// one Bleve batch, which Bleve makes durable before returning.
-func (w *Writer) flush() error {
+// flush hands queued passages, deletions, counters and manifest entries
+// to Bleve in one batch, made durable in the background while the next
+// batch is built (see sync for waiting on it). Bleve writes a batch
+// atomically: after a crash the corpus holds every batch made durable
+// before it, with the counters and manifest entries of those batches.
+func (w *Writer) flush() error { return w.flushBatch(false) }
+
+// forceFlush is flush even when nothing is queued: the counters are
+// written again.
+func (w *Writer) forceFlush() error { return w.flushBatch(true) }
+
+func (w *Writer) flushBatch(force bool) error {
 	if w.failed != nil {
 		return w.failed
 	}
-	if len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
+	if !force && len(w.pending) == 0 && len(w.deletes) == 0 && len(w.entries) == 0 && len(w.dropEntries) == 0 {
 		return nil
 	}
+	w.collect()
 	batch := w.idx.NewBatch()
 	for id := range w.deletes {
 		batch.Delete(id)
 	}
-	for _, b := range w.pending {
-		if err := batch.IndexAdvanced(b.doc); err != nil {
+	for _, j := range w.pending {
+		if err := batch.IndexAdvanced(j.b.doc); err != nil {
 			return err
 		}
 	}
 	for file := range w.dropEntries {
 		batch.DeleteInternal(fileKey(file))
 	}
+	// Entries of files still in progress stay in memory: later passages
+	// keep counting on them. The batch holds a copy as of now.
+	inProgress := make(map[string]*fileEntry)
+	written := make(map[string]*fileEntry, len(w.entries))
 	for file, e := range w.entries {
 		raw, err := json.Marshal(e)
 		if err != nil {
 			return err
 		}
 		batch.SetInternal(fileKey(file), raw)
+		c := *e
+		written[file] = &c
+		if !e.Complete {
+			inProgress[file] = e
+		}
 	}
 	w.stats.Updated = time.Now().UTC()
 	raw, err := json.Marshal(w.stats)
@@ -369,29 +422,12 @@ func (w *Writer) flush() error {
 	}
 	batch.SetInternal([]byte(keyStats), raw)
 	batch.SetInternal([]byte(keySchema), []byte(schemaVersion))
-	if err := w.batch(batch); err != nil {
-		w.failed = err
+	// One batch in flight at a time: the previous one must be durable
+	// before this one starts.
+	if err := w.settle(); err != nil {
 		return err
 	}
-	w.flushed += int64(len(w.pending))
-	// Entries of files still in progress stay in memory: later passages
-	// keep counting on them.
-	inProgress := make(map[string]*fileEntry)
-	for file, e := range w.entries {
-		if !e.Complete {
-			inProgress[file] = e
-		}
-	}
-	if err := w.reader.Close(); err != nil {
-		return err
-	}
-	adv, err := w.idx.Advanced()
-	if err != nil {
-		return err
-	}
-	if w.reader, err = adv.Reader(); err != nil {
-		return err
-	}
+	w.inflight = w.write(batch, len(w.pending), written)
 	w.resetPending()
 	w.entries = inProgress
 	return nil
@@ -403,7 +439,8 @@ func (w *Writer) Close() (err error) {
 		return nil
 	}
 	defer recoverWrite(w.name, w.path, &err)
-	err = w.flush()
+	err = w.sync()
+	w.stopWorkers()
 	if w.reader != nil {
 		if cerr := w.reader.Close(); err == nil {
 			err = cerr

@@ -1,0 +1,224 @@
+package retrieval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/prefrag/prefrag/sources/local"
+)
+
+// The scale benchmark runs every build and every query session in a child
+// process of the same binary (ChildCommand), so that each has its own heap
+// and its peak RSS is its own, and so that an open is a cold one.
+
+// Engines of the scale benchmark.
+const (
+	ScalePrefrag = "prefrag"
+	ScaleStock   = "bleve-stock"
+	scaleCorpus  = "scale"
+)
+
+// ChildCommand is the hidden subcommand, after `prefrag bench`, that runs
+// one child of the scale benchmark.
+const ChildCommand = "retrieval-child"
+
+// buildResult is what a build child prints.
+type buildResult struct {
+	Passages int     `json:"passages"`
+	Seconds  float64 `json:"seconds"`
+	MergeS   float64 `json:"merge_s,omitempty"`
+	Segments int     `json:"segments"`
+	Size     int64   `json:"size_bytes"`
+	// Peak anonymous (heap) and file-backed (mapped index files) resident
+	// memory, where the system tells.
+	AnonRSS int64 `json:"anon_rss_bytes,omitempty"`
+	FileRSS int64 `json:"file_rss_bytes,omitempty"`
+}
+
+// queryResult is what a query child prints.
+type queryResult struct {
+	ColdMs  float64            `json:"cold_ms"`
+	Samples int                `json:"samples"`
+	Latency map[int][2]float64 `json:"latency"` // GOMAXPROCS -> p50, p99 ms
+	Hits    int                `json:"hits"`
+}
+
+// Child runs one child of the scale benchmark: `build` or `query`, with
+// flags; it prints its result as JSON on stdout.
+func Child(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("retrieval-child: build or query")
+	}
+	fs := flag.NewFlagSet("retrieval-child", flag.ContinueOnError)
+	engine := fs.String("engine", "", "prefrag or bleve-stock")
+	src := fs.String("src", "", ".jsonl corpus (build)")
+	dir := fs.String("dir", "", "index folder")
+	queries := fs.String("queries", "", "queries file, one a line (query)")
+	samples := fs.Int("samples", 400, "timed queries per GOMAXPROCS setting (query)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the step to this file")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var out any
+	var err error
+	switch args[0] {
+	case "build":
+		out, err = childBuild(ctx, *engine, *src, *dir)
+	case "query":
+		out, err = childQuery(ctx, *engine, *dir, *queries, *samples)
+	default:
+		err = fmt.Errorf("retrieval-child: unknown step %q", args[0])
+	}
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(stdout).Encode(out)
+}
+
+func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, error) {
+	mem := startMemSampler()
+	start := time.Now()
+	res := &buildResult{}
+	path := filepath.Join(dir, scaleCorpus)
+	switch engine {
+	case ScalePrefrag:
+		rep, err := local.Index(ctx, dir, scaleCorpus, []string{src}, local.IndexOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if len(rep.Failed) > 0 {
+			return nil, fmt.Errorf("%d lines refused, first: %s", len(rep.Failed), rep.Failed[0])
+		}
+		res.Passages = int(rep.Passages)
+		res.MergeS = rep.Merge.Seconds()
+	case ScaleStock:
+		n, err := stockBuild(ctx, src, path)
+		if err != nil {
+			return nil, err
+		}
+		res.Passages = n
+	default:
+		return nil, fmt.Errorf("unknown engine %q", engine)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.AnonRSS, res.FileRSS = mem.peaks()
+	idx, err := bleve.OpenUsing(path, map[string]interface{}{"read_only": true})
+	if err != nil {
+		return nil, err
+	}
+	res.Segments, err = bleveSegments(idx)
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	res.Size = treeSize(path)
+	return res, err
+}
+
+// childQuery opens the index cold, times the first query, warms it with
+// every query once, then times top-10 queries at GOMAXPROCS 1 and 2.
+func childQuery(ctx context.Context, engine, dir, queriesFile string, samples int) (*queryResult, error) {
+	qs, err := readQueries(queriesFile)
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) == 0 {
+		return nil, errors.New("no queries")
+	}
+	start := time.Now()
+	var search func(ctx context.Context, q string, k int) (int, error)
+	var closeFn func() error
+	switch engine {
+	case ScalePrefrag:
+		opts := local.DefaultOptions()
+		opts.IdleRelease = -1
+		c, err := local.OpenWith(dir, scaleCorpus, opts)
+		if err != nil {
+			return nil, err
+		}
+		closeFn = c.Close
+		search = func(ctx context.Context, q string, k int) (int, error) {
+			docs, err := c.Search(ctx, q, k)
+			return len(docs), err
+		}
+	case ScaleStock:
+		idx, err := bleve.OpenUsing(filepath.Join(dir, scaleCorpus), map[string]interface{}{"read_only": true})
+		if err != nil {
+			return nil, err
+		}
+		closeFn = idx.Close
+		search = stockSearch(idx)
+	default:
+		return nil, fmt.Errorf("unknown engine %q", engine)
+	}
+	defer closeFn()
+	res := &queryResult{Latency: make(map[int][2]float64)}
+	if res.Hits, err = search(ctx, qs[0], latencyK); err != nil {
+		return nil, err
+	}
+	res.ColdMs = ms(time.Since(start))
+	for _, q := range qs {
+		if _, err := search(ctx, q, latencyK); err != nil {
+			return nil, err
+		}
+	}
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		var times []time.Duration
+		for len(times) < samples {
+			for _, q := range qs {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				t := time.Now()
+				if _, err := search(ctx, q, latencyK); err != nil {
+					return nil, err
+				}
+				times = append(times, time.Since(t))
+				if len(times) >= samples {
+					break
+				}
+			}
+		}
+		res.Samples = len(times)
+		res.Latency[procs] = [2]float64{ms(Percentile(times, 50)), ms(Percentile(times, 99))}
+	}
+	return res, nil
+}
+
+func treeSize(path string) int64 {
+	var total int64
+	_ = filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, ierr := d.Info(); ierr == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
