@@ -1,7 +1,6 @@
 package llamacpp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,9 +30,7 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	defer res.Body.Close()
-	// Bytes, not headers, prove progress: some servers send headers at once
-	// and the first event only after evaluating the prompt.
-	events := &tickReader{r: res.Body, wd: wd}
+	events := &transport.TickReader{R: res.Body, WD: wd}
 	if res.StatusCode >= 400 {
 		err := c.httpError(p, res)
 		if errors.Is(err, errNoEndpoint) {
@@ -57,38 +54,11 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sseLine
 	return nil
 }
 
-// tickReader tells the watchdog about every byte that arrives.
-type tickReader struct {
-	r  io.Reader
-	wd *transport.Watchdog
-}
-
-func (t *tickReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if n > 0 {
-		t.wd.Tick()
-	}
-	return n, err
-}
-
 func (c *Client) send(ctx context.Context, method, p string, body any, accept string) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	u := c.base.JoinPath(p)
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	req, err := transport.NewJSONRequest(ctx, method, c.base.JoinPath(p), body, accept)
 	if err != nil {
 		return nil, err
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", accept)
 	return c.http.Do(req)
 }
 

@@ -31,7 +31,7 @@ func (c *Client) stream(ctx context.Context, p string, body any, fn func(sse.Lin
 		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	defer res.Body.Close()
-	events := &tickReader{r: res.Body, wd: wd}
+	events := &transport.TickReader{R: res.Body, WD: wd}
 	if res.StatusCode >= 400 {
 		return c.httpError(http.MethodPost, p, res)
 	}
@@ -65,38 +65,11 @@ func (c *Client) classify(ctx context.Context, wd *transport.Watchdog, err error
 	return transport.Classify(ctx, backend, c.addr, wd, err)
 }
 
-// tickReader tells the watchdog about every byte that arrives.
-type tickReader struct {
-	r  io.Reader
-	wd *transport.Watchdog
-}
-
-func (t *tickReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if n > 0 {
-		t.wd.Tick()
-	}
-	return n, err
-}
-
 func (c *Client) send(ctx context.Context, method, p string, body any, accept string) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	u := c.base.JoinPath(p)
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	req, err := transport.NewJSONRequest(ctx, method, c.base.JoinPath(p), body, accept)
 	if err != nil {
 		return nil, err
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", accept)
 	if c.auth.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.auth.Key)
 	}

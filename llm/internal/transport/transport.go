@@ -6,7 +6,9 @@
 package transport
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -306,3 +308,41 @@ func (l *OutputLimit) Over() bool { return l.over }
 // Chunks is the number of chunks counted, an estimate of the tokens
 // generated when the server never sent its own count.
 func (l *OutputLimit) Chunks() int { return l.chunks }
+
+// TickReader tells its watchdog about every byte that arrives: bytes, not
+// headers, prove progress (some servers send headers at once and the first
+// event only after evaluating the prompt).
+type TickReader struct {
+	R  io.Reader
+	WD *Watchdog
+}
+
+func (t *TickReader) Read(p []byte) (int, error) {
+	n, err := t.R.Read(p)
+	if n > 0 {
+		t.WD.Tick()
+	}
+	return n, err
+}
+
+// NewJSONRequest builds a request to u whose body, when not nil, is body
+// encoded as JSON, accepting accept.
+func NewJSONRequest(ctx context.Context, method string, u *url.URL, body any, accept string) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", accept)
+	return req, nil
+}
