@@ -5,15 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/prefrag/prefrag/sources/local"
 )
 
 // Stock Bleve, as a user of the library would set it up for the same
@@ -127,25 +126,4 @@ func stockSearch(idx bleve.Index) func(ctx context.Context, q string, k int) (in
 }
 
 // bleveSegments counts the non-empty segments of an open Bleve index.
-func bleveSegments(idx bleve.Index) (int, error) {
-	adv, err := idx.Advanced()
-	if err != nil {
-		return 0, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return 0, fmt.Errorf("index reader is a %T", r)
-	}
-	n := 0
-	for _, s := range snap.Segments() {
-		if s.Count() > 0 {
-			n++
-		}
-	}
-	return n, nil
-}
+func bleveSegments(idx bleve.Index) (int, error) { return local.SegmentCount(idx) }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 )
@@ -23,7 +24,17 @@ const settleRounds = 4
 
 // segments counts the segments of the writer's index as of now.
 func (w *Writer) segments() (int, error) {
-	adv, err := w.idx.Advanced()
+	n, err := SegmentCount(w.idx)
+	if err != nil {
+		return 0, fmt.Errorf("internal error: %w", err)
+	}
+	return n, nil
+}
+
+// SegmentCount counts the non-empty segments of an open Bleve (scorch)
+// index as of now.
+func SegmentCount(idx bleve.Index) (int, error) {
+	adv, err := idx.Advanced()
 	if err != nil {
 		return 0, err
 	}
@@ -34,7 +45,7 @@ func (w *Writer) segments() (int, error) {
 	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return 0, fmt.Errorf("internal error: index reader is a %T", r)
+		return 0, fmt.Errorf("index reader is a %T", r)
 	}
 	n := 0
 	for _, s := range snap.Segments() {
