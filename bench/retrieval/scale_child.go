@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -133,7 +132,7 @@ func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, err
 	if cerr := idx.Close(); err == nil {
 		err = cerr
 	}
-	res.Size = treeSize(path)
+	res.Size = local.DirSize(path)
 	return res, err
 }
 
@@ -210,15 +209,3 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 	return res, nil
 }
 
-func treeSize(path string) int64 {
-	var total int64
-	_ = filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, ierr := d.Info(); ierr == nil {
-				total += info.Size()
-			}
-		}
-		return nil
-	})
-	return total
-}

@@ -204,7 +204,7 @@ func handleStats(h *handle, path string) (Stats, error) {
 	return Stats{
 		Documents: h.stats.Documents,
 		Passages:  int64(n),
-		SizeBytes: dirSize(path),
+		SizeBytes: DirSize(path),
 		Updated:   h.stats.Updated,
 	}, nil
 }
@@ -220,7 +220,9 @@ func statsAt(path, name string) (_ Stats, err error) {
 	return handleStats(h, path)
 }
 
-func dirSize(path string) int64 {
+// DirSize is the total size of the files below path (what a corpus takes
+// on disk); unreadable entries count as 0.
+func DirSize(path string) int64 {
 	var total int64
 	_ = filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

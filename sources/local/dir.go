@@ -86,7 +86,7 @@ func List(dir string) ([]Info, error) {
 		default:
 			info.Problem = err.Error()
 			info.Damaged = errors.Is(err, ErrDamaged)
-			info.Stats.SizeBytes = dirSize(path)
+			info.Stats.SizeBytes = DirSize(path)
 		}
 		out = append(out, info)
 	}
