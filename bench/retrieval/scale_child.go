@@ -208,4 +208,3 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 	}
 	return res, nil
 }
-
