@@ -23,6 +23,18 @@ func TestIndexSpeed(t *testing.T) {
 		defer func(old int) { SettleSegments = old }(SettleSegments)
 		SettleSegments = n
 	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BATCH")); err == nil {
+		defer func(old int) { BatchPassages = old }(BatchPassages)
+		BatchPassages = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BATCH_MB")); err == nil {
+		defer func(old int) { BatchBytes = old }(BatchBytes)
+		BatchBytes = n << 20
+	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SEGVER")); err == nil {
+		writerTestConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
+		defer func() { writerTestConfig = nil }()
+	}
 	start := time.Now()
 	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{})
 	if err != nil {

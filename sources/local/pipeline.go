@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // The writer's pipeline: passages are analysed by worker goroutines (one
@@ -92,7 +92,9 @@ func (w *Writer) collect() {
 // inflight is a batch being made durable, with what it changes so that
 // lookups made meanwhile see it (the writer's reader predates it).
 type inflight struct {
-	done        chan error
+	// finished is closed when the batch is durable or failed (err).
+	finished    chan struct{}
+	err         error
 	passages    int
 	pendingIDs  map[string]string
 	deletes     map[string]struct{}
@@ -100,28 +102,78 @@ type inflight struct {
 	dropEntries map[string]struct{}
 }
 
-// write starts making batch durable in the background. It takes the
+// maxInflight is how many batches may be on their way to disk at once: one
+// being written while the segment of the next is built.
+const maxInflight = 2
+
+// write starts making batch durable in the background: the segment of its
+// passages (docs) is built at once, on a core of its own (see prebuild),
+// and the batch is written after the batches before it. It takes the
 // writer's pending id, delete and drop maps, which resetPending replaces.
-func (w *Writer) write(batch *bleve.Batch, passages int, entries map[string]*fileEntry) *inflight {
+func (w *Writer) write(batch *index.Batch, docs []*batchDoc, passages int, entries map[string]*fileEntry) *inflight {
 	f := &inflight{
-		done: make(chan error, 1), passages: passages,
+		finished: make(chan struct{}), passages: passages,
 		pendingIDs: w.pendingIDs, deletes: w.deletes, entries: entries, dropEntries: w.dropEntries,
 	}
-	go func() { f.done <- w.batch(batch) }()
+	var pre *prebuilt
+	if len(docs) > 0 {
+		pre = prebuild(docs)
+	}
+	var prev *inflight
+	if n := len(w.inflight); n > 0 {
+		prev = w.inflight[n-1]
+	}
+	w.inflight = append(w.inflight, f)
+	go func() {
+		defer close(f.finished)
+		if prev != nil {
+			<-prev.finished
+			if prev.err != nil {
+				// Nothing is written after a batch that failed.
+				f.err = prev.err
+			}
+		}
+		if pre != nil {
+			// Bleve's Batch visits the documents again: not while the
+			// segment is being built from them.
+			<-pre.done
+		}
+		if f.err == nil {
+			f.err = w.batch(batch)
+		}
+		if pre != nil {
+			pre.discard()
+		}
+	}()
 	return f
 }
 
-// settle waits for the batch in flight, if any, and moves the writer's
-// reader past it. A failed batch fails the writer.
+// settle waits for every batch in flight and moves the writer's reader
+// past them. A failed batch fails the writer.
 func (w *Writer) settle() error {
-	f := w.inflight
-	if f == nil {
-		return nil
+	for len(w.inflight) > 0 {
+		if err := w.settleOldest(); err != nil {
+			return err
+		}
 	}
-	w.inflight = nil
-	if err := <-f.done; err != nil {
-		w.failed = err
-		return err
+	return nil
+}
+
+// settleOldest waits for the oldest batch in flight and moves the writer's
+// reader past it.
+func (w *Writer) settleOldest() error {
+	f := w.inflight[0]
+	w.inflight[0] = nil
+	w.inflight = w.inflight[1:]
+	<-f.finished
+	if f.err != nil {
+		w.failed = f.err
+		// The batches after it fail with it.
+		for _, g := range w.inflight {
+			<-g.finished
+		}
+		w.inflight = nil
+		return f.err
 	}
 	w.flushed += int64(f.passages)
 	if w.reader != nil {
@@ -129,12 +181,13 @@ func (w *Writer) settle() error {
 			return err
 		}
 	}
-	adv, err := w.idx.Advanced()
+	w.reader = nil
+	r, err := w.adv.Reader()
 	if err != nil {
 		return err
 	}
-	w.reader, err = adv.Reader()
-	return err
+	w.reader = r
+	return nil
 }
 
 // sync flushes what is queued and waits until it is durable.

@@ -1,8 +1,12 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"runtime/debug"
+	"slices"
 	"path/filepath"
 	"time"
 
@@ -15,12 +19,33 @@ import (
 // at its end the segments are merged down to it, so that a corpus is built
 // the same way every time (Bleve's background merger stops wherever it is
 // when the writer closes, leaving a count that varies from build to build,
-// and search time with it). Two keeps one segment per core for searches
-// and costs one rewrite of the index; 0 leaves the segments as they are.
+// and search time with it). Two keeps one segment per core for searches;
+// 0 leaves the segments as they are. A corpus of more than SettleMaxDocs
+// passages settles to more segments (see settleTarget).
 var SettleSegments = 2
 
-// settleRounds bounds the forced merges of one settle.
-const settleRounds = 4
+// SettleMaxDocs bounds the passages of one settled segment. A merge reads
+// every page of the segments it merges through memory maps, which count as
+// the process's resident memory until the merge ends: merging at most this
+// many passages at a time keeps a settle of a million passages under
+// ~400 MiB of mapped index (~1 KB per passage with stored text).
+var SettleMaxDocs = 400_000
+
+// settleRounds bounds the merges of one settle.
+const settleRounds = 16
+
+// settleTarget is the number of segments a corpus of docs passages settles
+// to.
+func settleTarget(docs uint64) int {
+	if SettleSegments <= 0 {
+		return 0
+	}
+	n := SettleSegments
+	if SettleMaxDocs > 0 {
+		n = max(n, int((docs+uint64(SettleMaxDocs)-1)/uint64(SettleMaxDocs)))
+	}
+	return n
+}
 
 // segments counts the segments of the writer's index as of now.
 func (w *Writer) segments() (int, error) {
@@ -69,6 +94,14 @@ func (w *Writer) Settle(ctx context.Context) (segments int, err error) {
 	if err != nil || SettleSegments <= 0 {
 		return n, err
 	}
+	docs, err := w.reader.DocCount()
+	if err != nil {
+		return n, err
+	}
+	target := settleTarget(docs)
+	if n <= target {
+		return n, nil
+	}
 	adv, err := w.idx.Advanced()
 	if err != nil {
 		return n, err
@@ -92,16 +125,30 @@ func (w *Writer) Settle(ctx context.Context) (segments int, err error) {
 			}
 		}
 	}()
-	for round := 0; round < settleRounds && n > SettleSegments; round++ {
-		if err := s.ForceMerge(ctx, settlePlan(n, SettleSegments)); err != nil {
+	// What Go's heap freed while the passages were analysed goes back to
+	// the system before the merges map the index.
+	debug.FreeOSMemory()
+	for round := 0; round < settleRounds; round++ {
+		sizes, err := w.segmentSizes()
+		if err != nil {
+			return n, err
+		}
+		n = len(sizes)
+		plan := settleStep(sizes, target)
+		if plan == nil {
+			break
+		}
+		// One merge at a time: Bleve keeps the segments a merge read until
+		// every merge of a plan is done.
+		if err := s.ForceMerge(ctx, plan); err != nil {
 			return n, writeFailure(w.name, w.path, err)
 		}
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		if n, err = w.segments(); err != nil {
-			return n, err
-		}
+	}
+	if n, err = w.segments(); err != nil {
+		return n, err
 	}
 	// An empty batch (the counters written again) returns once the merged
 	// segments are recorded durably, so that the next open finds them.
@@ -134,19 +181,120 @@ func waitForCleanup(store string, want int, limit time.Duration) {
 	}
 }
 
-// settlePlan merges n segments into target: the segments, largest first,
-// are cut into target runs of consecutive ones, each merged into one.
-func settlePlan(n, target int) *mergeplan.MergePlanOptions {
-	per := (n + target - 1) / target
+// segmentSizes lists the live passages of each non-empty segment, as of
+// now.
+func (w *Writer) segmentSizes() ([]int64, error) {
+	r, err := w.adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("internal error: index reader is a %T", r)
+	}
+	var sizes []int64
+	for _, s := range snap.Segments() {
+		if n := s.Count(); n > 0 {
+			sizes = append(sizes, int64(n))
+		}
+	}
+	return sizes, nil
+}
+
+// settleStep plans the next merge of a settle to target segments, nil
+// when the segments are settled. A settle aims at target segments of an
+// even share of the passages each: segments holding three quarters of a
+// share are left alone, and each step merges a run of the others
+// (consecutive in Bleve's planning order, largest first) whose passages
+// come closest to an even share of what is left, never much more. So a
+// settle depends only on the segments it starts from, and no merge reads
+// much more than a share of the index.
+func settleStep(sizes []int64, target int) *mergeplan.MergePlanOptions {
+	if target <= 0 || len(sizes) <= target {
+		return nil
+	}
+	sorted := slices.Clone(sizes)
+	slices.SortFunc(sorted, func(a, b int64) int { return cmp.Compare(b, a) })
+	var total int64
+	for _, n := range sorted {
+		total += n
+	}
+	share := (total + int64(target) - 1) / int64(target)
+	big := max(share*3/4, 1)
+	var small []int64
+	var rest int64
+	for _, n := range sorted {
+		if n < big {
+			small = append(small, n)
+			rest += n
+		}
+	}
+	groups := target - (len(sorted) - len(small))
+	if len(small) < 2 || groups <= 0 {
+		return nil
+	}
+	k, sum := len(small), rest
+	if groups > 1 {
+		k, sum = closestRun(small, rest/int64(groups))
+	}
+	m := len(small)
 	return &mergeplan.MergePlanOptions{
-		MaxSegmentsPerTier:   target,
-		MaxSegmentSize:       mergeplan.MaxSegmentSizeLimit,
+		MaxSegmentsPerTier: 1,
+		// Bleve plans merges of the segments under half MaxSegmentSize:
+		// exactly the small ones.
+		MaxSegmentSize:       2 * big,
 		MaxSegmentFileSize:   1 << 50,
 		TierGrowth:           1,
-		SegmentsPerMergeTask: max(per, 2),
-		FloorSegmentSize:     mergeplan.MaxSegmentSizeLimit,
-		FloorSegmentFileSize: 1 << 50,
+		SegmentsPerMergeTask: k,
+		FloorSegmentSize:     1,
 		ReclaimDeletesWeight: 2,
-		CalcBudget:           func(int64, int64, *mergeplan.MergePlanOptions) int { return target },
+		// One merge per plan: with m eligible segments, a budget of m-1
+		// stops the planner after its first merge.
+		CalcBudget: func(int64, int64, *mergeplan.MergePlanOptions) int { return m - 1 },
+		// Of the runs of k segments Bleve considers, the one chosen here
+		// (or one of the same passages: equal sizes are interchangeable).
+		ScoreSegments: func(segs []mergeplan.Segment, _ *mergeplan.MergePlanOptions) float64 {
+			var s int64
+			for _, seg := range segs {
+				s += seg.LiveSize()
+			}
+			return math.Abs(float64(s - sum))
+		},
 	}
+}
+
+// closestRun picks the run of at least two consecutive sizes whose sum is
+// closest to want without passing want by more than an eighth; failing
+// that, the two smallest. It returns the run's length and sum.
+func closestRun(sizes []int64, want int64) (int, int64) {
+	limit := want + want/8
+	bestK, bestSum := 0, int64(0)
+	for k := 2; k <= len(sizes); k++ {
+		var s int64
+		for i := 0; i < len(sizes); i++ {
+			s += sizes[i]
+			if i >= k {
+				s -= sizes[i-k]
+			}
+			if i < k-1 || s > limit {
+				continue
+			}
+			if bestK == 0 || absDiff(s, want) < absDiff(bestSum, want) {
+				bestK, bestSum = k, s
+			}
+		}
+	}
+	if bestK == 0 {
+		n := len(sizes)
+		return 2, sizes[n-1] + sizes[n-2]
+	}
+	return bestK, bestSum
+}
+
+func absDiff(a, b int64) int64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

@@ -30,6 +30,7 @@ var writerTestConfig map[string]interface{}
 type Writer struct {
 	name, path string
 	idx        bleve.Index
+	adv        index.Index // idx's Bleve index, written to directly
 	an         analyzers
 	stats      collectionStats
 	reader     index.IndexReader // snapshot as of the last flush
@@ -47,9 +48,13 @@ type Writer struct {
 	entries      map[string]*fileEntry
 	dropEntries  map[string]struct{}
 	flushed      int64 // passages made durable by this writer
-	// inflight is the batch being made durable in the background while
-	// the next one is built; nil when none is.
-	inflight *inflight
+	// inflight are the batches being made durable in the background while
+	// the next one is built, oldest first.
+	inflight []*inflight
+	// fresh says the corpus had no passages when the writer opened it:
+	// an id this writer never queued (written) is then not taken.
+	fresh   bool
+	written idFilter
 	// failed is the error of a batch that could not be written; nothing
 	// more is written after it.
 	failed error
@@ -57,9 +62,9 @@ type Writer struct {
 
 // batch writes one batch. A full disk, whether the index library reports
 // it or panics on it, is a DiskFullError.
-func (w *Writer) batch(b *bleve.Batch) (err error) {
+func (w *Writer) batch(b *index.Batch) (err error) {
 	defer recoverWrite(w.name, w.path, &err)
-	return writeFailure(w.name, w.path, w.idx.Batch(b))
+	return writeFailure(w.name, w.path, w.adv.Batch(b))
 }
 
 // OpenWriter opens corpus name under dir for writing, creating it (and dir)
@@ -71,7 +76,17 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		return nil, err
 	}
 	defer recoverDamaged(name, &err)
-	cfg := map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()}
+	cfg := map[string]interface{}{
+		"bolt_timeout": WriteLockTimeout.String(),
+		// The segment plugin that takes segments built beforehand (see
+		// prebuild.go); the format is zap v17 all the same.
+		"forceSegmentType":    segmentType,
+		"forceSegmentVersion": segmentVersion,
+		// Bleve's background merger stops at segments of half the
+		// passages a settled segment holds (see SettleMaxDocs), which a
+		// settle then merges a share at a time.
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(SettleMaxDocs/2, 2000)},
+	}
 	for k, v := range writerTestConfig {
 		cfg[k] = v
 	}
@@ -119,15 +134,20 @@ func isLockTimeout(err error) bool {
 	return errors.Is(err, bolterrors.ErrTimeout) || (err != nil && strings.HasSuffix(err.Error(), bolterrors.ErrTimeout.Error()))
 }
 
-func (w *Writer) load() error {
-	r, err := w.idx.Advanced()
+func (w *Writer) load() (err error) {
+	w.adv, err = w.idx.Advanced()
 	if err != nil {
 		return err
 	}
-	w.reader, err = r.Reader()
+	w.reader, err = w.adv.Reader()
 	if err != nil {
 		return err
 	}
+	n, err := w.reader.DocCount()
+	if err != nil {
+		return err
+	}
+	w.fresh = n == 0
 	raw, err := w.reader.GetInternal([]byte(keyStats))
 	if err != nil {
 		return err
@@ -164,7 +184,8 @@ func (w *Writer) entry(file string) (*fileEntry, error) {
 	if _, ok := w.dropEntries[file]; ok {
 		return nil, nil
 	}
-	if f := w.inflight; f != nil {
+	for i := len(w.inflight) - 1; i >= 0; i-- {
+		f := w.inflight[i]
 		if e, ok := f.entries[file]; ok {
 			return e, nil
 		}
@@ -191,13 +212,17 @@ func (w *Writer) idTaken(id string) (string, bool, error) {
 	if _, ok := w.deletes[id]; ok {
 		return "", false, nil
 	}
-	if f := w.inflight; f != nil {
+	for i := len(w.inflight) - 1; i >= 0; i-- {
+		f := w.inflight[i]
 		if file, ok := f.pendingIDs[id]; ok {
 			return file, true, nil
 		}
 		if _, ok := f.deletes[id]; ok {
 			return "", false, nil
 		}
+	}
+	if w.fresh && !w.written.mayHold(id) {
+		return "", false, nil
 	}
 	iid, err := w.reader.InternalID(id)
 	if err != nil || iid == nil {
@@ -236,6 +261,7 @@ func (w *Writer) add(p passage, newDoc bool) error {
 	j := w.analyse(p, e)
 	w.pendingBytes += j.size
 	w.pendingIDs[p.ID] = p.File
+	w.written.add(p.ID)
 	e.Passages++
 	if newDoc {
 		e.Documents++
@@ -387,14 +413,14 @@ func (w *Writer) flushBatch(force bool) error {
 		return nil
 	}
 	w.collect()
-	batch := w.idx.NewBatch()
+	batch := index.NewBatch()
 	for id := range w.deletes {
 		batch.Delete(id)
 	}
-	for _, j := range w.pending {
-		if err := batch.IndexAdvanced(j.b.doc); err != nil {
-			return err
-		}
+	docs := make([]*batchDoc, len(w.pending))
+	for i, j := range w.pending {
+		docs[i] = &batchDoc{Document: j.b.doc}
+		batch.Update(docs[i])
 	}
 	for file := range w.dropEntries {
 		batch.DeleteInternal(fileKey(file))
@@ -422,12 +448,14 @@ func (w *Writer) flushBatch(force bool) error {
 	}
 	batch.SetInternal([]byte(keyStats), raw)
 	batch.SetInternal([]byte(keySchema), []byte(schemaVersion))
-	// One batch in flight at a time: the previous one must be durable
-	// before this one starts.
-	if err := w.settle(); err != nil {
-		return err
+	// At most maxInflight batches on their way: the oldest must be
+	// durable before another starts.
+	for len(w.inflight) >= maxInflight {
+		if err := w.settleOldest(); err != nil {
+			return err
+		}
 	}
-	w.inflight = w.write(batch, len(w.pending), written)
+	w.write(batch, docs, len(w.pending), written)
 	w.resetPending()
 	w.entries = inProgress
 	return nil
