@@ -5,9 +5,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"path/filepath"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
