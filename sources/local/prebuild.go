@@ -3,6 +3,7 @@ package local
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -74,6 +75,9 @@ type prebuilt struct {
 	taken bool
 }
 
+// prebuiltSegments counts the segments Bleve was handed ready-built.
+var prebuiltSegments atomic.Int64
+
 // prebuildSlots bounds the segments built at the same time: each holds a
 // batch's worth of memory.
 var prebuildSlots = make(chan struct{}, 2)
@@ -122,6 +126,9 @@ func (p *prebuilt) take(n int) (segment.Segment, uint64, error, bool) {
 		return nil, 0, nil, false
 	}
 	p.taken = true
+	if p.err == nil {
+		prebuiltSegments.Add(1)
+	}
 	return p.seg, p.bytes, p.err, true
 }
 

@@ -1,0 +1,140 @@
+package local
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+)
+
+// planSeg is a segment as Bleve's merge planner sees it.
+type planSeg struct {
+	id   uint64
+	size int64
+}
+
+func (s planSeg) Id() uint64          { return s.id }
+func (s planSeg) FullSize() int64     { return s.size }
+func (s planSeg) LiveSize() int64     { return s.size }
+func (s planSeg) HasVector() bool     { return false }
+func (s planSeg) FileSize() int64     { return s.size * 1000 }
+func (s planSeg) LiveFileSize() int64 { return s.size * 1000 }
+
+// settleWithPlanner runs settleStep against Bleve's own merge planner
+// until it says the segments are settled, applying each planned merge. It
+// returns the final sizes and the passages of the largest merge.
+func settleWithPlanner(t *testing.T, sizes []int64, target int) ([]int64, int64) {
+	t.Helper()
+	var next uint64
+	segs := make([]planSeg, len(sizes))
+	for i, n := range sizes {
+		next++
+		segs[i] = planSeg{id: next, size: n}
+	}
+	var largest int64
+	for round := 0; round < settleRounds; round++ {
+		cur := make([]int64, len(segs))
+		in := make([]mergeplan.Segment, len(segs))
+		for i, s := range segs {
+			cur[i], in[i] = s.size, s
+		}
+		opts := settleStep(cur, target)
+		if opts == nil {
+			break
+		}
+		if err := mergeplan.ValidateMergePlannerOptions(opts); err != nil {
+			t.Fatalf("round %d: invalid options: %v", round, err)
+		}
+		plan, err := mergeplan.Plan(in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan == nil || len(plan.Tasks) != 1 {
+			t.Fatalf("round %d on %v: want exactly one merge, got %+v", round, cur, plan)
+		}
+		merged := map[uint64]bool{}
+		var sum int64
+		for _, s := range plan.Tasks[0].Segments {
+			merged[s.Id()] = true
+			sum += s.LiveSize()
+		}
+		largest = max(largest, sum)
+		segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
+		next++
+		segs = append(segs, planSeg{id: next, size: sum})
+	}
+	out := make([]int64, len(segs))
+	for i, s := range segs {
+		out[i] = s.size
+	}
+	slices.Sort(out)
+	return out, largest
+}
+
+func repeatSizes(n int, size int64) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = size
+	}
+	return out
+}
+
+// TestSettleMergesAShareAtATime: against Bleve's planner, a settle ends at
+// its target and no merge takes much more than an even share of the
+// passages (what a merge reads is what the process maps).
+func TestSettleMergesAShareAtATime(t *testing.T) {
+	tiers := func(parts ...[]int64) []int64 { return slices.Concat(parts...) }
+	cases := []struct {
+		name   string
+		sizes  []int64
+		target int
+	}{
+		// What Bleve's background merger leaves of a million passages:
+		// tiers of 2,000, 20,000 and 180,000.
+		{"1M to 3", tiers(repeatSizes(5, 180_000), repeatSizes(9, 20_000), repeatSizes(7, 2_000)), 3},
+		{"1M to 2", tiers(repeatSizes(5, 180_000), repeatSizes(9, 20_000), repeatSizes(7, 2_000)), 2},
+		{"batches to 2", repeatSizes(30, 50), 2},
+		{"batches to 1", repeatSizes(30, 50), 1},
+		{"uneven", []int64{900, 5, 300, 7, 280, 3, 1, 250}, 3},
+		{"settled already", []int64{500, 480}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var total int64
+			for _, n := range c.sizes {
+				total += n
+			}
+			final, largest := settleWithPlanner(t, c.sizes, c.target)
+			if len(final) > c.target {
+				t.Errorf("settled to %d segments %v, want %d", len(final), final, c.target)
+			}
+			var sum int64
+			for _, n := range final {
+				sum += n
+			}
+			if sum != total {
+				t.Fatalf("passages %d after, %d before", sum, total)
+			}
+			share := (total + int64(c.target) - 1) / int64(c.target)
+			if largest > share+share/2 {
+				t.Errorf("a merge took %d passages, more than 1.5 shares of %d", largest, share)
+			}
+			t.Log(fmt.Sprint(final), "largest merge", largest)
+		})
+	}
+}
+
+func TestSettleTarget(t *testing.T) {
+	defer func(s, m int) { SettleSegments, SettleMaxDocs = s, m }(SettleSegments, SettleMaxDocs)
+	SettleSegments, SettleMaxDocs = 2, 400_000
+	for docs, want := range map[uint64]int{0: 2, 1000: 2, 800_000: 2, 800_001: 3, 1_000_000: 3, 2_000_000: 5} {
+		if got := settleTarget(docs); got != want {
+			t.Errorf("settleTarget(%d) = %d, want %d", docs, got, want)
+		}
+	}
+	SettleSegments = 0
+	if got := settleTarget(1_000_000); got != 0 {
+		t.Errorf("with settling off: %d", got)
+	}
+}
