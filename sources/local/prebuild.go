@@ -52,27 +52,59 @@ func (p *prebuiltPlugin) NewUsing(results []index.Document, config map[string]in
 			if seg, n, err, ok := d.pre.take(len(results)); ok {
 				return seg, n, err
 			}
+			// Its documents show Bleve no fields any more (see batchDoc):
+			// a segment built from them now would be empty.
+			return nil, 0, fmt.Errorf("internal error: a batch of %d passages without the segment built for it", len(results))
 		}
 	}
 	return p.ZapPlugin.NewUsing(results, config)
 }
 
 // batchDoc is a passage document of a batch whose segment is built
-// beforehand.
+// beforehand. Once it is, the document has nothing left to do in Bleve's
+// Batch, which visits every document again (analysing its id and file
+// fields once more, sizing its term frequencies for statistics) before it
+// asks for the segment: a built batchDoc shows it no fields and its size
+// as counted when it was queued.
 type batchDoc struct {
 	*document.Document
-	pre *prebuilt
+	pre  *prebuilt
+	size int
+}
+
+func (d *batchDoc) built() bool { return d.pre != nil && d.pre.finished.Load() }
+
+func (d *batchDoc) VisitFields(visitor index.FieldVisitor) {
+	if d.built() {
+		return
+	}
+	d.Document.VisitFields(visitor)
+}
+
+func (d *batchDoc) AddIDField() {
+	if d.built() {
+		return
+	}
+	d.Document.AddIDField()
+}
+
+func (d *batchDoc) Size() int {
+	if d.built() {
+		return d.size
+	}
+	return d.Document.Size()
 }
 
 // prebuilt is the segment of one batch, built in the background.
 type prebuilt struct {
-	done  chan struct{}
-	mu    sync.Mutex
-	seg   segment.Segment
-	bytes uint64
-	err   error
-	docs  int
-	taken bool
+	done     chan struct{}
+	finished atomic.Bool // set just before done is closed
+	mu       sync.Mutex
+	seg      segment.Segment
+	bytes    uint64
+	err      error
+	docs     int
+	taken    bool
 }
 
 // prebuiltSegments counts the segments Bleve was handed ready-built.
@@ -94,6 +126,7 @@ func prebuild(docs []*batchDoc) *prebuilt {
 	}
 	go func() {
 		defer close(pre.done)
+		defer pre.finished.Store(true)
 		prebuildSlots <- struct{}{}
 		defer func() { <-prebuildSlots }()
 		defer func() {
@@ -102,7 +135,7 @@ func prebuild(docs []*batchDoc) *prebuilt {
 			}
 		}()
 		for _, d := range docs {
-			d.AddIDField()
+			d.Document.AddIDField()
 			// What Bleve's Batch does before building a segment: analyse
 			// the indexed fields (passage text is analysed already, see
 			// preAnalyzed; the id and file fields are not).

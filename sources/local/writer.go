@@ -419,7 +419,7 @@ func (w *Writer) flushBatch(force bool) error {
 	}
 	docs := make([]*batchDoc, len(w.pending))
 	for i, j := range w.pending {
-		docs[i] = &batchDoc{Document: j.b.doc}
+		docs[i] = &batchDoc{Document: j.b.doc, size: j.size}
 		batch.Update(docs[i])
 	}
 	for file := range w.dropEntries {
