@@ -47,6 +47,11 @@ const (
 	maxInitAllocs = 60000
 )
 
+// maxOwnInitBytes bounds what prefrag's own packages allocate in their
+// inits together (regular expressions compile on first use through
+// internal/lazyre): about 290 KB before this guard, about 48 KB with it.
+const maxOwnInitBytes = 64 << 10
+
 // The binary keeps start-up work small: the modules with heavy package
 // initialisation are not linked, lazy versions are used, and the inits of
 // all linked packages stay within a generous allocation budget.
@@ -78,6 +83,7 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 	trace := stderr.String()
 	var bytesSum, allocs, pkgs int
 	top, topBytes := "", 0
+	ownBytes, ownTop := 0, []string(nil)
 	sc := bufio.NewScanner(strings.NewReader(trace))
 	for sc.Scan() {
 		// init PKG @0.1 ms, 0.2 ms clock, 1234 bytes, 5 allocs
@@ -95,6 +101,12 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 				t.Errorf("%s is linked again and initialises at start-up: %s", p, sc.Text())
 			}
 		}
+		if strings.HasPrefix(f[1], "github.com/prefrag/prefrag/") {
+			ownBytes += b
+			if b >= 8<<10 {
+				ownTop = append(ownTop, f[1]+" "+f[7])
+			}
+		}
 		pkgs++
 		bytesSum += b
 		allocs += a
@@ -106,6 +118,10 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 		t.Fatalf("no inittrace lines in:\n%s", trace)
 	}
 	t.Logf("%d package inits: %d bytes, %d allocs (largest %s: %d bytes)", pkgs, bytesSum, allocs, top, topBytes)
+	if ownBytes > maxOwnInitBytes {
+		t.Errorf("prefrag's own package inits allocate %d bytes (budget %d); compile regexps on first use (internal/lazyre) and build tables lazily; largest: %s",
+			ownBytes, maxOwnInitBytes, strings.Join(ownTop, ", "))
+	}
 	if bytesSum > maxInitBytes || allocs > maxInitAllocs {
 		t.Errorf("package initialisation allocates %d bytes in %d allocations (budget %d, %d); largest: %s %d bytes; see GODEBUG=inittrace=1 prefrag --help",
 			bytesSum, allocs, maxInitBytes, maxInitAllocs, top, topBytes)
