@@ -18,7 +18,7 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.52
 	github.com/ollama/ollama v0.34.4
 	github.com/pelletier/go-toml/v2 v2.2.2
-	github.com/yuin/goldmark v1.8.7
+	github.com/yuin/goldmark v1.7.8
 	go.etcd.io/bbolt v1.4.0
 	golang.org/x/net v0.62.0
 	golang.org/x/term v0.47.0
