@@ -43,7 +43,8 @@ func (linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	var protocol []byte
 	n := urlLength(rest)
 	if n == 0 && bytes.HasPrefix(rest, prefixWWW) {
-		if d := domainLength(rest); d > len(prefixWWW) {
+		// "www." and at least two more labels ("www.0" is no link)
+		if d := domainLength(rest); d > len(prefixWWW) && bytes.IndexByte(rest[len(prefixWWW):d], '.') > 0 {
 			n = d + pathLength(rest[d:])
 			protocol = []byte("http")
 		}
@@ -87,7 +88,8 @@ func urlLength(b []byte) int {
 
 // domainLength returns the length of the domain at the start of b:
 // labels of letters, digits, "-" and "_" (and any non-ASCII) joined by
-// dots, at least one dot, no "_" in the last two labels; an optional
+// dots, at least one dot, no "_" in the last two labels, a last label of
+// lower-case letters (so "http://10.0.0.1" is no link, as in goldmark); an optional
 // ":port" follows. 0 if there is none.
 func domainLength(b []byte) int {
 	n, dots, lastDot, prevDot := 0, 0, -1, -1
@@ -134,6 +136,11 @@ end:
 	}
 	if b[n-1] == '-' || b[n-1] == '_' || n-lastDot < 2 {
 		return 0
+	}
+	for _, c := range b[lastDot+1 : n] { // a top-level domain of letters
+		if c < 'a' || c > 'z' {
+			return 0
+		}
 	}
 	if n < len(b) && b[n] == ':' { // a port
 		p := n + 1
@@ -202,9 +209,14 @@ func isAlnum(c byte) bool {
 }
 
 // emailLength returns the length of the e-mail address that starts b, 0
-// if none does: a local part of letters, digits and ".+-_", "@", then a
-// domain with at least one dot, not ending in "-" or "_".
+// if none does: a local part of letters, digits and ".+-_" (starting with
+// a letter or digit), "@", then a
+// domain of at least two labels of letters, digits and "-" (neither first
+// nor last in a label), not followed by "-" or "_".
 func emailLength(b []byte) int {
+	if len(b) == 0 || !isAlnum(b[0]) {
+		return 0 // "+a@b.org", ".a@b.org": no link
+	}
 	at := 0
 	for at < len(b) && (isAlnum(b[at]) || b[at] == '.' || b[at] == '+' || b[at] == '-' || b[at] == '_') {
 		at++
@@ -212,17 +224,31 @@ func emailLength(b []byte) int {
 	if at == 0 || at >= len(b) || b[at] != '@' {
 		return 0
 	}
-	n, dots := at+1, 0
-	for n < len(b) && (isAlnum(b[n]) || b[n] == '-' || b[n] == '_' || b[n] == '.' && n+1 < len(b) && isAlnum(b[n+1])) {
-		if b[n] == '.' {
-			dots++
+	n, labels := at+1, 0
+	for {
+		// one label
+		if n >= len(b) || !isAlnum(b[n]) {
+			break
 		}
-		n++
+		end := n
+		for end < len(b) && (isAlnum(b[end]) || b[end] == '-') {
+			end++
+		}
+		for end > n && b[end-1] == '-' {
+			end--
+		}
+		labels++
+		n = end
+		if n+1 < len(b) && b[n] == '.' && isAlnum(b[n+1]) {
+			n++
+			continue
+		}
+		break
 	}
-	if dots == 0 || n == at+1 {
+	if labels < 2 {
 		return 0
 	}
-	if last := b[n-1]; last == '-' || last == '_' {
+	if n < len(b) && (b[n] == '-' || b[n] == '_') {
 		return 0
 	}
 	return n

@@ -1,6 +1,8 @@
 package trajectory
 
 import (
+	"bytes"
+
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -56,6 +58,9 @@ func delimiterRow(line []byte) []mdAlign {
 		default:
 			return nil
 		}
+	}
+	if t := util.TrimRightSpace(line); len(t) >= 2 && t[len(t)-1] == '|' && t[len(t)-2] == '|' {
+		return nil // an empty last cell ("|--||")
 	}
 	cells := splitCells(line)
 	if len(cells) == 0 {
@@ -161,8 +166,13 @@ func (defListTransformer) Transform(node *ast.Paragraph, reader text.Reader, _ p
 	src := reader.Source()
 	lines := node.Lines()
 	first := -1
+	col0 := column(src, lines.At(0).Start)
 	for i := 1; i < lines.Len(); i++ {
-		if _, ok := descriptionStart(src, lines.At(i)); ok {
+		seg := lines.At(i)
+		if _, ok := descriptionStart(src, seg); ok {
+			if column(src, seg.Start) < col0 {
+				return // a lazy continuation line ("- a\n: b"), no description
+			}
 			first = i
 			break
 		}
@@ -209,4 +219,9 @@ func descriptionStart(src []byte, seg text.Segment) (int, bool) {
 		return 0, false
 	}
 	return seg.Start + i, true
+}
+
+// column returns how far pos is from the start of its line, in bytes.
+func column(src []byte, pos int) int {
+	return pos - (bytes.LastIndexByte(src[:pos], '\n') + 1)
 }
