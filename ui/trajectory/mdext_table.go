@@ -170,7 +170,7 @@ func (defListTransformer) Transform(node *ast.Paragraph, reader text.Reader, _ p
 	for i := 1; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		if _, ok := descriptionStart(src, seg); ok {
-			if column(src, seg.Start) < col0 {
+			if _, top := node.Parent().(*ast.Document); !top && column(src, seg.Start) < col0 {
 				return // a lazy continuation line ("- a\n: b"), no description
 			}
 			first = i
@@ -184,6 +184,7 @@ func (defListTransformer) Transform(node *ast.Paragraph, reader text.Reader, _ p
 	for i := 0; i < first; i++ {
 		term := &mdDefTerm{}
 		seg := lines.At(i)
+		seg = seg.TrimLeftSpace(src)
 		term.Lines().Append(seg.TrimRightSpace(src))
 		list.AppendChild(list, term)
 	}
@@ -196,6 +197,13 @@ func (defListTransformer) Transform(node *ast.Paragraph, reader text.Reader, _ p
 			desc.AppendChild(desc, tb)
 			list.AppendChild(list, desc)
 			seg = seg.WithStart(start)
+		} else {
+			seg = seg.TrimLeftSpace(src)
+		}
+		if i+1 == lines.Len() {
+			seg = seg.TrimRightSpace(src)
+		} else if _, ok := descriptionStart(src, lines.At(i+1)); ok {
+			seg = seg.TrimRightSpace(src) // the last line of a description
 		}
 		tb.Lines().Append(seg)
 	}
