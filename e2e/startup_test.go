@@ -23,6 +23,16 @@ var notLinked = []string{
 	"github.com/charmbracelet/glamour",
 }
 
+// notInitialised are packages whose init was heavy and that the binary no
+// longer links: goldmark's extension package compiled its linkify and
+// table regular expressions at every start (~2.5 ms, 0.27 MB); the GFM
+// extensions are ours now (ui/trajectory/mdext*.go). inittrace names every
+// linked package that has initialisation work.
+var notInitialised = []string{
+	"github.com/yuin/goldmark/extension",
+	"github.com/yuin/goldmark/renderer/html",
+}
+
 // lazyFrom are the first versions of modules whose tables are built on
 // first use instead of in init (go-runewidth up to v0.0.27 filled 2×1.1 MB
 // width tables at start-up: ~28 ms on every command).
@@ -36,6 +46,11 @@ const (
 	maxInitBytes  = 4 << 20
 	maxInitAllocs = 60000
 )
+
+// maxOwnInitBytes bounds what prefrag's own packages allocate in their
+// inits together (regular expressions compile on first use through
+// internal/lazyre): about 290 KB before this guard, about 48 KB with it.
+const maxOwnInitBytes = 64 << 10
 
 // The binary keeps start-up work small: the modules with heavy package
 // initialisation are not linked, lazy versions are used, and the inits of
@@ -68,6 +83,7 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 	trace := stderr.String()
 	var bytesSum, allocs, pkgs int
 	top, topBytes := "", 0
+	ownBytes, ownTop := 0, []string(nil)
 	sc := bufio.NewScanner(strings.NewReader(trace))
 	for sc.Scan() {
 		// init PKG @0.1 ms, 0.2 ms clock, 1234 bytes, 5 allocs
@@ -80,6 +96,17 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatalf("unexpected inittrace line %q", sc.Text())
 		}
+		for _, p := range notInitialised {
+			if f[1] == p {
+				t.Errorf("%s is linked again and initialises at start-up: %s", p, sc.Text())
+			}
+		}
+		if strings.HasPrefix(f[1], "github.com/prefrag/prefrag/") {
+			ownBytes += b
+			if b >= 8<<10 {
+				ownTop = append(ownTop, f[1]+" "+f[7])
+			}
+		}
 		pkgs++
 		bytesSum += b
 		allocs += a
@@ -91,6 +118,10 @@ func TestBinaryLinksNoHeavyInit(t *testing.T) {
 		t.Fatalf("no inittrace lines in:\n%s", trace)
 	}
 	t.Logf("%d package inits: %d bytes, %d allocs (largest %s: %d bytes)", pkgs, bytesSum, allocs, top, topBytes)
+	if ownBytes > maxOwnInitBytes {
+		t.Errorf("prefrag's own package inits allocate %d bytes (budget %d); compile regexps on first use (internal/lazyre) and build tables lazily; largest: %s",
+			ownBytes, maxOwnInitBytes, strings.Join(ownTop, ", "))
+	}
 	if bytesSum > maxInitBytes || allocs > maxInitAllocs {
 		t.Errorf("package initialisation allocates %d bytes in %d allocations (budget %d, %d); largest: %s %d bytes; see GODEBUG=inittrace=1 prefrag --help",
 			bytesSum, allocs, maxInitBytes, maxInitAllocs, top, topBytes)

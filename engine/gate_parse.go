@@ -21,7 +21,7 @@ type GateDecision struct {
 // clearly say false means retrieve.
 func ParseGateDecision(out string) GateDecision {
 	out = strings.TrimSpace(out)
-	if m := jsonObjectRE.FindString(out); m != "" {
+	if m := jsonObjectRE().FindString(out); m != "" {
 		var raw struct {
 			Analysis any `json:"analysis"`
 			Retrieve any `json:"retrieve"`
@@ -45,7 +45,7 @@ func ParseGateDecision(out string) GateDecision {
 		}
 	}
 	d := GateDecision{Malformed: true, Retrieve: true}
-	if m := analysisStrRE.FindStringSubmatch(out); m != nil {
+	if m := analysisStrRE().FindStringSubmatch(out); m != nil {
 		var s string
 		if json.Unmarshal([]byte(`"`+m[1]+`"`), &s) == nil {
 			d.Analysis = s

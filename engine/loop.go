@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/sources"
@@ -177,7 +177,7 @@ func (r *run) preferenceSentence() string {
 	return s + "."
 }
 
-var nonIdent = regexp.MustCompile(`[^A-Za-z0-9]+`)
+var nonIdent = lazyre.New(`[^A-Za-z0-9]+`)
 
 // toolName is the Search_<name> tool of a source: corpora by name, web
 // engines as Search_Web (one web engine) or Search_Web_<engine>.
@@ -187,7 +187,7 @@ func toolName(s Source) string {
 		return "Search_Web"
 	}
 	name = strings.TrimPrefix(name, "local:")
-	parts := strings.Fields(nonIdent.ReplaceAllString(name, " "))
+	parts := strings.Fields(nonIdent().ReplaceAllString(name, " "))
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}

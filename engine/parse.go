@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // Self-evaluation labels.
@@ -39,18 +41,18 @@ func (o StepOutput) Parseable() bool { return o.HasAnswer || o.Action != "" }
 
 // label matches a protocol label at the start of a line, tolerating
 // markdown decoration: "**Action:**", "### Thought", "- Final Answer :".
-var labelRE = regexp.MustCompile(`(?im)^[ \t>*#\-_]*(thought|action input|action|observation|final answer|self[- ]evaluation|explanation|improvement suggestions?)[ \t*_]*(?::|：)[ \t*_]*`)
+var labelRE = lazyre.New(`(?im)^[ \t>*#\-_]*(thought|action input|action|observation|final answer|self[- ]evaluation|explanation|improvement suggestions?)[ \t*_]*(?::|：)[ \t*_]*`)
 
 // inlineActionInput splits "Action: Search_Engine Action Input: query" when
 // both are on one line (the paper's own case study prints them so).
-var inlineActionInputRE = regexp.MustCompile(`(?i)[ \t*_]*action[ \t]+input[ \t*_]*:[ \t*_]*`)
+var inlineActionInputRE = lazyre.New(`(?i)[ \t*_]*action[ \t]+input[ \t*_]*:[ \t*_]*`)
 
 // observationRE finds an Observation the model wrote itself (servers that
 // ignore the stop sequence): at a line start, or right after other text.
-var observationRE = regexp.MustCompile(`(?im)(^|[ \t])[ \t>*#\-_]*observation[ \t*_]*:`)
+var observationRE = lazyre.New(`(?im)(^|[ \t])[ \t>*#\-_]*observation[ \t*_]*:`)
 
 // bracketCall matches ReAct-style "Search_Engine[query]" actions.
-var bracketCallRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_\-]*)\s*\[(.*)\]\s*$`)
+var bracketCallRE = lazyre.New(`^([A-Za-z_][A-Za-z0-9_\-]*)\s*\[(.*)\]\s*$`)
 
 // ParseStep parses a reasoning step's output. It never fails: an output
 // with neither an action nor an answer has Parseable() == false.
@@ -62,7 +64,7 @@ func ParseStep(out string) StepOutput {
 		name       string
 		start, end int
 	}
-	locs := labelRE.FindAllStringSubmatchIndex(text, -1)
+	locs := labelRE().FindAllStringSubmatchIndex(text, -1)
 	var fields []field
 	for i, l := range locs {
 		end := len(text)
@@ -92,7 +94,7 @@ func ParseStep(out string) StepOutput {
 			if res.Action != "" {
 				continue // the first action wins
 			}
-			if loc := inlineActionInputRE.FindStringIndex(val); loc != nil {
+			if loc := inlineActionInputRE().FindStringIndex(val); loc != nil {
 				if res.ActionInput == "" {
 					res.ActionInput = cleanQuery(val[loc[1]:])
 				}
@@ -144,7 +146,7 @@ func normaliseLabel(l string) string {
 }
 
 func cutObservation(out string) string {
-	if loc := observationRE.FindStringIndex(out); loc != nil {
+	if loc := observationRE().FindStringIndex(out); loc != nil {
 		return out[:loc[0]]
 	}
 	return out
@@ -154,7 +156,7 @@ func cutObservation(out string) string {
 // quotes, backticks and "None".
 func splitAction(val, input string) (tool, query string) {
 	val = strings.TrimSpace(strings.Trim(strings.TrimSpace(val), "`*\"'"))
-	if m := bracketCallRE.FindStringSubmatch(val); m != nil {
+	if m := bracketCallRE().FindStringSubmatch(val); m != nil {
 		if input == "" {
 			input = cleanQuery(m[2])
 		}
@@ -192,11 +194,11 @@ func cleanAnswer(a string) string {
 	return a
 }
 
-var labelWordRE = regexp.MustCompile(`(?i)partially[ _-]*correct|incorrect|not[ _-]+correct|correct`)
+var labelWordRE = lazyre.New(`(?i)partially[ _-]*correct|incorrect|not[ _-]+correct|correct`)
 
 // ParseLabel reads a self-evaluation label from free text; "" when none.
 func ParseLabel(s string) string {
-	m := labelWordRE.FindString(s)
+	m := labelWordRE().FindString(s)
 	switch {
 	case m == "":
 		return ""
@@ -221,11 +223,11 @@ type JudgeDecision struct {
 }
 
 var (
-	jsonObjectRE   = regexp.MustCompile(`(?s)\{.*\}`)
-	statusFieldRE  = regexp.MustCompile(`(?i)"?status"?\s*[:=]\s*"?(true|false|yes|no)\b`)
-	analysisStrRE  = regexp.MustCompile(`(?is)"?analysis"?\s*:\s*"((?:[^"\\]|\\.)*)"`)
-	clearlyTrueRE  = regexp.MustCompile(`(?i)^\W*(true|yes)\W*$`)
-	clearlyFalseRE = regexp.MustCompile(`(?i)^\W*(false|no)\W*$`)
+	jsonObjectRE   = lazyre.New(`(?s)\{.*\}`)
+	statusFieldRE  = lazyre.New(`(?i)"?status"?\s*[:=]\s*"?(true|false|yes|no)\b`)
+	analysisStrRE  = lazyre.New(`(?is)"?analysis"?\s*:\s*"((?:[^"\\]|\\.)*)"`)
+	clearlyTrueRE  = lazyre.New(`(?i)^\W*(true|yes)\W*$`)
+	clearlyFalseRE = lazyre.New(`(?i)^\W*(false|no)\W*$`)
 )
 
 // ParseJudge reads {"analysis": string, "status": bool}, tolerating code
@@ -233,7 +235,7 @@ var (
 // prompt asks for strings). Output that does not clearly say true is false.
 func ParseJudge(out string) JudgeDecision {
 	out = strings.TrimSpace(out)
-	if m := jsonObjectRE.FindString(out); m != "" {
+	if m := jsonObjectRE().FindString(out); m != "" {
 		var raw struct {
 			Analysis any `json:"analysis"`
 			Status   any `json:"status"`
@@ -256,18 +258,18 @@ func ParseJudge(out string) JudgeDecision {
 		}
 	}
 	d := JudgeDecision{Malformed: true}
-	if m := analysisStrRE.FindStringSubmatch(out); m != nil {
+	if m := analysisStrRE().FindStringSubmatch(out); m != nil {
 		var s string
 		if json.Unmarshal([]byte(`"`+m[1]+`"`), &s) == nil {
 			d.Analysis = s
 		}
 	}
-	if m := statusFieldRE.FindStringSubmatch(out); m != nil {
+	if m := statusFieldRE().FindStringSubmatch(out); m != nil {
 		v := strings.ToLower(m[1])
 		d.Status = v == "true" || v == "yes"
-	} else if clearlyTrueRE.MatchString(out) {
+	} else if clearlyTrueRE().MatchString(out) {
 		d.Status = true
-	} else if clearlyFalseRE.MatchString(out) {
+	} else if clearlyFalseRE().MatchString(out) {
 		d.Status = false
 	}
 	if d.Analysis == "" {
@@ -288,14 +290,14 @@ func stringify(v any) string {
 	}
 }
 
-var citationRE = regexp.MustCompile(`\[(\d{1,4}(?:\s*[,;]\s*\d{1,4})*)\]`)
+var citationRE = lazyre.New(`\[(\d{1,4}(?:\s*[,;]\s*\d{1,4})*)\]`)
 
 // Citations returns the document numbers cited as [n] or [n, m] in order of
 // first appearance.
 func Citations(text string) []int {
 	var out []int
 	seen := map[int]bool{}
-	for _, m := range citationRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range citationRE().FindAllStringSubmatch(text, -1) {
 		for _, part := range regexp.MustCompile(`[,;]`).Split(m[1], -1) {
 			n := 0
 			for _, c := range strings.TrimSpace(part) {

@@ -164,7 +164,7 @@ func FuzzParseStep(f *testing.F) {
 		if got.HasAction() && strings.TrimSpace(got.ActionInput) == "" {
 			t.Fatalf("action without input from %q", s)
 		}
-		if strings.Contains(strings.ToLower(got.Text), "observation:") && observationRE.MatchString(got.Text) {
+		if strings.Contains(strings.ToLower(got.Text), "observation:") && observationRE().MatchString(got.Text) {
 			t.Fatalf("observation kept in %q", got.Text)
 		}
 		switch got.Label {

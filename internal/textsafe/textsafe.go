@@ -3,10 +3,11 @@
 package textsafe
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // ForTerminal removes escape sequences (CSI, OSC, DCS, …) and control
@@ -111,7 +112,7 @@ func skipString(s string, i int) int {
 
 // protocolLabel matches the labels of the reasoning format. In a document
 // they are data, so ForPrompt defangs them wherever they appear.
-var protocolLabel = regexp.MustCompile(`(?i)\b(thought|action input|action|observation|final answer|self-evaluation|self evaluation|explanation|improvement suggestions)(\s*\**\s*):`)
+var protocolLabel = lazyre.New(`(?i)\b(thought|action input|action|observation|final answer|self-evaluation|self evaluation|explanation|improvement suggestions)(\s*\**\s*):`)
 
 // ForPrompt prepares document text for a prompt: control characters go,
 // all whitespace (newlines included) collapses to single spaces so no line
@@ -122,7 +123,7 @@ func ForPrompt(s string) string {
 	s = ForTerminal(s)
 	s = strings.Join(strings.Fields(s), " ")
 	if mayHoldLabel(s) {
-		s = protocolLabel.ReplaceAllString(s, "$1$2 -")
+		s = protocolLabel().ReplaceAllString(s, "$1$2 -")
 	}
 	return s
 }

@@ -83,7 +83,7 @@ func FuzzForPrompt(f *testing.F) {
 		if strings.Contains(out, "\n") {
 			t.Fatalf("newline survived: %q", out)
 		}
-		if loc := protocolLabel.FindStringIndex(out); loc != nil {
+		if loc := protocolLabel().FindStringIndex(out); loc != nil {
 			t.Fatalf("protocol label survived in %q (from %q)", out, s)
 		}
 	})

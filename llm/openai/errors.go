@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/llm"
 )
 
@@ -129,17 +130,17 @@ func (e apiError) namesModel() bool {
 }
 
 var (
-	contextWords = regexp.MustCompile(`(?i)context[_ ]length|context (size|window)|maximum context|context_window|prompt is too long|too many tokens|longer than the model`)
-	ctxNumbers   = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)maximum context length is (\d+)`),
-		regexp.MustCompile(`(?i)context (?:length|size|window) (?:of (?:only )?)?\(?(\d+)`),
-		regexp.MustCompile(`(?i)available context size \((\d+)`),
+	contextWords = lazyre.New(`(?i)context[_ ]length|context (size|window)|maximum context|context_window|prompt is too long|too many tokens|longer than the model`)
+	ctxNumbers   = []func() *regexp.Regexp{
+		lazyre.New(`(?i)maximum context length is (\d+)`),
+		lazyre.New(`(?i)context (?:length|size|window) (?:of (?:only )?)?\(?(\d+)`),
+		lazyre.New(`(?i)available context size \((\d+)`),
 	}
-	promptNumbers = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\((\d+) in the messages`),
-		regexp.MustCompile(`(?i)messages resulted in (\d+) tokens`),
-		regexp.MustCompile(`(?i)request has (\d+) input tokens`),
-		regexp.MustCompile(`(?i)(?:input|request|prompt) \((\d+) tokens\)`),
+	promptNumbers = []func() *regexp.Regexp{
+		lazyre.New(`(?i)\((\d+) in the messages`),
+		lazyre.New(`(?i)messages resulted in (\d+) tokens`),
+		lazyre.New(`(?i)request has (\d+) input tokens`),
+		lazyre.New(`(?i)(?:input|request|prompt) \((\d+) tokens\)`),
 	}
 )
 
@@ -149,7 +150,7 @@ func (e apiError) contextExceeded(status int) *llm.ContextExceededError {
 	if status != 0 && status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge && status != http.StatusUnprocessableEntity {
 		return nil
 	}
-	if e.Code != "context_length_exceeded" && e.Type != "exceed_context_size_error" && !contextWords.MatchString(e.Message) {
+	if e.Code != "context_length_exceeded" && e.Type != "exceed_context_size_error" && !contextWords().MatchString(e.Message) {
 		return nil
 	}
 	ce := &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message}
@@ -162,9 +163,9 @@ func (e apiError) contextExceeded(status int) *llm.ContextExceededError {
 	return ce
 }
 
-func firstNumber(res []*regexp.Regexp, s string) int {
+func firstNumber(res []func() *regexp.Regexp, s string) int {
 	for _, re := range res {
-		if m := re.FindStringSubmatch(s); m != nil {
+		if m := re().FindStringSubmatch(s); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil {
 				return n
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/engine/fold"
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/store"
@@ -146,7 +146,7 @@ func (r *report) number() {
 	}
 }
 
-var citationRe = regexp.MustCompile(`\[(\d{1,4})\]`)
+var citationRe = lazyre.New(`\[(\d{1,4})\]`)
 
 func (r *report) answerText() string {
 	if r.final != nil && r.final.Answer != "" {
@@ -162,7 +162,7 @@ func (r *report) cited() []int {
 	}
 	var out []int
 	seen := map[int]bool{}
-	for _, m := range citationRe.FindAllStringSubmatch(r.answerText(), -1) {
+	for _, m := range citationRe().FindAllStringSubmatch(r.answerText(), -1) {
 		n, _ := strconv.Atoi(m[1])
 		if _, ok := r.numbered[n]; ok && !seen[n] {
 			seen[n] = true

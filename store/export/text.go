@@ -2,13 +2,13 @@ package export
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
-var spaceRun = regexp.MustCompile(`\s+`)
+var spaceRun = lazyre.New(`\s+`)
 
 // mdEscaper backslash-escapes the characters that would make untrusted
 // inline text into Markdown or HTML structure.
@@ -21,14 +21,14 @@ var mdEscaper = strings.NewReplacer(
 // characters, no line breaks, no Markdown or HTML syntax.
 func inline(s string) string {
 	s = textsafe.ForTerminal(s)
-	s = strings.TrimSpace(spaceRun.ReplaceAllString(s, " "))
+	s = strings.TrimSpace(spaceRun().ReplaceAllString(s, " "))
 	return mdEscaper.Replace(s)
 }
 
 // cell is inline text for a table cell.
 func cell(s string) string { return inline(s) }
 
-var heading = regexp.MustCompile(`^#{1,6}(\s|$)`)
+var heading = lazyre.New(`^#{1,6}(\s|$)`)
 
 // block keeps model-written Markdown (answers in report style use it) but
 // removes control characters, neutralises raw HTML, keeps only http(s)
@@ -42,7 +42,7 @@ func block(s string) string {
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " ")
 		switch {
-		case heading.MatchString(t):
+		case heading().MatchString(t):
 			// Headings of the text sit below the document's own.
 			lines[i] = "#### " + strings.TrimLeft(t, "# ")
 		case strings.HasPrefix(t, "---") || strings.HasPrefix(t, "===") || strings.HasPrefix(t, "***"):
@@ -59,7 +59,7 @@ func quoted(s string) string {
 
 // codeSpan wraps s in enough backticks that none inside can close it.
 func codeSpan(s string) string {
-	s = strings.TrimSpace(spaceRun.ReplaceAllString(textsafe.ForTerminal(s), " "))
+	s = strings.TrimSpace(spaceRun().ReplaceAllString(textsafe.ForTerminal(s), " "))
 	if s == "" {
 		return ""
 	}

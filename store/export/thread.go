@@ -3,10 +3,10 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -55,7 +55,7 @@ func splitTurns(rec *store.Record) []*store.Record {
 
 // sectionHeading matches the headings a report writes, to nest them under
 // a turn's heading.
-var sectionHeading = regexp.MustCompile(`(?m)^(##+) (Answer|Sources|Also in the context|Documents in the context|Appendix: how the answer was found|Step \d+|Outcome|Counts)$`)
+var sectionHeading = lazyre.New(`(?m)^(##+) (Answer|Sources|Also in the context|Documents in the context|Appendix: how the answer was found|Step \d+|Outcome|Counts)$`)
 
 // threadMarkdown writes a session with follow-ups: the thread's header,
 // then one section per turn, then the settings.
@@ -79,7 +79,7 @@ func threadMarkdown(b *strings.Builder, rec *store.Record, turns []*store.Record
 		r.answer(&body)
 		r.trajectory(&body)
 		r.countsTable(&body)
-		t.WriteString(sectionHeading.ReplaceAllString(body.String(), "#$1 $2"))
+		t.WriteString(sectionHeading().ReplaceAllString(body.String(), "#$1 $2"))
 		b.WriteString(t.String())
 	}
 	top.settingsTable(b)

@@ -29,7 +29,11 @@ func (m *markdown) render(text string, width int) string {
 	if out, ok := m.cache[k]; ok {
 		return out
 	}
-	lines := strings.Split(strings.Trim(renderMarkdown(m.theme, text, width), "\n"), "\n")
+	// Invalid UTF-8 (a model's bytes cut mid-character) is shown as U+FFFD:
+	// the width of a line with stray bytes was measured and truncated
+	// inconsistently, and could pass the view's width.
+	src := strings.ToValidUTF8(text, "\ufffd")
+	lines := strings.Split(strings.Trim(renderMarkdown(m.theme, src, width), "\n"), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " ")
 		if ansi.StringWidth(l) > width {

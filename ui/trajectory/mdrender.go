@@ -4,17 +4,11 @@ import (
 	stdhtml "html"
 	"strconv"
 	"strings"
-	"sync"
 
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/net/html"
 )
@@ -73,20 +67,6 @@ func mdThemeFor(name string) mdTheme {
 	return t
 }
 
-// mdParser is built on first use: goldmark's GFM extensions as glamour had
-// them (tables, strikethrough, task lists, autolinks, definition lists).
-var (
-	mdParserOnce sync.Once
-	mdParser     parser.Parser
-)
-
-func parseMarkdown(src []byte) ast.Node {
-	mdParserOnce.Do(func() {
-		mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
-	})
-	return mdParser.Parse(text.NewReader(src))
-}
-
 // sgr styles s with the SGR parameters p (none when p is empty).
 func sgr(p, s string) string {
 	if p == "" || s == "" {
@@ -99,6 +79,9 @@ func sgr(p, s string) string {
 type mdRenderer struct {
 	th  mdTheme
 	src []byte
+	// inCell is set while a table cell is rendered: there "\|" in a code
+	// span stands for "|" (GFM).
+	inCell bool
 }
 
 // renderMarkdown renders src for width columns: every line starts with a
@@ -150,9 +133,9 @@ func (r *mdRenderer) block(n ast.Node, width int) []string {
 		return []string{sgr(r.th.hr, "--------")}
 	case *ast.HTMLBlock:
 		return r.htmlBlock(n)
-	case *east.Table:
+	case *mdTable:
 		return r.table(n, width)
-	case *east.DefinitionList:
+	case *mdDefList:
 		return r.definitions(n, width)
 	}
 	return r.blocks(n, width)
@@ -321,13 +304,13 @@ func stripTags(s string) string {
 
 func skipContent(tag string) bool { return tag == "script" || tag == "style" }
 
-func (r *mdRenderer) definitions(n *east.DefinitionList, width int) []string {
+func (r *mdRenderer) definitions(n *mdDefList, width int) []string {
 	var out []string
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
-		case *east.DefinitionTerm:
+		case *mdDefTerm:
 			out = append(out, r.wrap(r.inlines(c, r.th.text), width)...)
-		case *east.DefinitionDescription:
+		case *mdDefDescrip:
 			var b strings.Builder
 			for p := c.FirstChild(); p != nil; p = p.NextSibling() {
 				if b.Len() > 0 {
@@ -343,14 +326,16 @@ func (r *mdRenderer) definitions(n *east.DefinitionList, width int) []string {
 
 // table lays a table out with lipgloss's table across the text width,
 // cells wrapped, inner borders only.
-func (r *mdRenderer) table(n *east.Table, width int) []string {
+func (r *mdRenderer) table(n *mdTable, width int) []string {
 	t := table.New().Width(width).Wrap(true)
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
 		var cells []string
 		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			r.inCell = true
 			cells = append(cells, r.inlines(c, r.th.text))
+			r.inCell = false
 		}
-		if _, ok := row.(*east.TableHeader); ok {
+		if row, ok := row.(*mdTableRow); ok && row.header {
 			t.Headers(cells...)
 		} else {
 			t.Row(cells...)
@@ -358,13 +343,13 @@ func (r *mdRenderer) table(n *east.Table, width int) []string {
 	}
 	t.StyleFunc(func(_, col int) lipgloss.Style {
 		st := lipgloss.NewStyle().Inline(false).Margin(0, 1)
-		if col < len(n.Alignments) {
-			switch n.Alignments[col] {
-			case east.AlignLeft:
+		if col < len(n.aligns) {
+			switch n.aligns[col] {
+			case alignLeft:
 				st = st.Align(lipgloss.Left).PaddingRight(0)
-			case east.AlignCenter:
+			case alignCenter:
 				st = st.Align(lipgloss.Center)
-			case east.AlignRight:
+			case alignRight:
 				st = st.Align(lipgloss.Right).PaddingLeft(0)
 			}
 		}
@@ -405,14 +390,18 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 				s.Write(t.Segment.Value(r.src))
 			}
 		}
-		b.WriteString(sgr(th.code, th.codeWrap+s.String()+th.codeWrap))
+		code := s.String()
+		if r.inCell {
+			code = strings.ReplaceAll(code, `\|`, "|")
+		}
+		b.WriteString(sgr(th.code, th.codeWrap+code+th.codeWrap))
 	case *ast.Emphasis:
 		p := th.emph
 		if n.Level >= 2 {
 			p = th.strong
 		}
 		b.WriteString(r.inlines(n, joinSGR(st, p)))
-	case *east.Strikethrough:
+	case *mdStrike:
 		inner := r.inlines(n, joinSGR(st, th.strike))
 		if th.strikeWrap != "" {
 			inner = th.strikeWrap + inner + th.strikeWrap
@@ -440,8 +429,8 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 	case *ast.Image:
 		alt := ansi.Strip(r.inlines(n, ""))
 		b.WriteString(sgr(th.imageText, "Image: "+alt+" →") + " " + sgr(th.image, string(n.Destination)))
-	case *east.TaskCheckBox:
-		if n.IsChecked {
+	case *mdCheckBox:
+		if n.checked {
 			b.WriteString(th.ticked)
 		} else {
 			b.WriteString(th.unticked)
@@ -465,7 +454,7 @@ func joinSGR(a, b string) string {
 
 func startsWithCheckBox(item ast.Node) bool {
 	if p := item.FirstChild(); p != nil {
-		_, ok := p.FirstChild().(*east.TaskCheckBox)
+		_, ok := p.FirstChild().(*mdCheckBox)
 		return ok
 	}
 	return false
