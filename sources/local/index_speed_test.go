@@ -2,7 +2,9 @@ package local
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"strconv"
 	"testing"
 	"time"
@@ -35,6 +37,10 @@ func TestIndexSpeed(t *testing.T) {
 		writerTestConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
 		defer func() { writerTestConfig = nil }()
 	}
+	if f := os.Getenv("PREFRAG_RSS_TRACE"); f != "" {
+		stop := traceRSS(t, f)
+		defer stop()
+	}
 	start := time.Now()
 	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{})
 	if err != nil {
@@ -42,4 +48,41 @@ func TestIndexSpeed(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("%d passages in %v: %.0f/s, %d bytes, %d segments after a merge of %v", rep.Passages, took, float64(rep.Passages)/took.Seconds(), rep.Stats.SizeBytes, rep.Segments, rep.Merge)
+}
+
+// traceRSS writes, every second, the seconds since start and this
+// process's RssAnon and RssFile in MiB to file.
+func traceRSS(t *testing.T, file string) func() {
+	out, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			b, _ := os.ReadFile("/proc/self/status")
+			var anon, file int
+			for _, line := range strings.Split(string(b), "\n") {
+				f := strings.Fields(line)
+				if len(f) >= 2 && f[0] == "RssAnon:" {
+					anon, _ = strconv.Atoi(f[1])
+				}
+				if len(f) >= 2 && f[0] == "RssFile:" {
+					file, _ = strconv.Atoi(f[1])
+				}
+			}
+			fmt.Fprintf(out, "%.0f %d %d\n", time.Since(start).Seconds(), anon>>10, file>>10)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished; out.Close() }
 }
