@@ -204,6 +204,11 @@ func (a analyzers) build(p passage) built {
 	// heading, a file name): printed in a listing, a newline in it could
 	// forge lines of the program's own output.
 	p.Title = strings.Join(strings.Fields(p.Title), " ")
+	if f := fastOf(a.en); f != nil {
+		if pa, ok := f.analyse(p.Title, p.Text); ok {
+			return a.buildAnalysed(p, pa)
+		}
+	}
 	body := p.Text
 	if p.Title != "" {
 		body = p.Title + "\n" + p.Text
