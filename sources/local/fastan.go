@@ -310,3 +310,21 @@ func (f *fastEN) learn(w string) *fastTerm {
 	f.words[strings.Clone(w)] = e
 	return e
 }
+
+// oneLine is strings.Join(strings.Fields(s), " "), without allocating when
+// s is ASCII and already so.
+func oneLine(s string) string {
+	ok := len(s) == 0 || (s[0] != ' ' && s[len(s)-1] != ' ')
+	for i := 0; ok && i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= utf8.RuneSelf, b == '\t', b == '\n', b == '\v', b == '\f', b == '\r':
+			ok = false
+		case b == ' ' && s[i+1] == ' ': // s does not end with a space
+			ok = false
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

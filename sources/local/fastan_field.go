@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -67,32 +68,54 @@ func bodyOf(title, text string) string {
 	return title + "\n" + text
 }
 
-// passageFields are the two analysed fields of a passage, allocated
-// together.
-type passageFields struct{ body, title analysedField }
+// passageFields are the fields of a passage, allocated together.
+type passageFields struct {
+	body, title, text, file, loc, url analysedField
+	fileFreq                          index.TokenFreq
+	fields                            [6]document.Field
+}
 
 // buildAnalysed is build for a passage analysed by fastEN: the same
-// document, field for field.
+// document, field for field (TestBuildFastMatchesBleve), in a few
+// allocations: one for the fields, one for their bytes, the document and
+// the term frequencies.
 func (a analyzers) buildAnalysed(p passage, pa passageAnalysis) built {
-	titleBytes := []byte(p.Title)
-	fileBytes := []byte(p.File)
+	buf := make([]byte, 0, len(p.Title)+len(p.Text)+len(p.File)+len(p.Loc)+len(p.URL))
+	bytesOf := func(s string) []byte {
+		start := len(buf)
+		buf = append(buf, s...)
+		return buf[start:len(buf):len(buf)] // an append copies
+	}
 	pf := &passageFields{
 		body: analysedField{name: fieldBody, title: p.Title, text: p.Text, opts: index.IndexField,
 			length: pa.bodyLen, freqs: pa.body},
-		title: analysedField{name: fieldTitle, value: titleBytes, opts: index.IndexField | index.StoreField,
+		title: analysedField{name: fieldTitle, value: bytesOf(p.Title), opts: index.IndexField | index.StoreField,
 			length: pa.titleLen, freqs: pa.title},
+		text: analysedField{name: fieldText, value: bytesOf(p.Text), opts: index.StoreField},
+		file: analysedField{name: fieldFile, value: bytesOf(p.File), opts: index.IndexField | index.StoreField},
 	}
 	doc := document.NewDocument(p.ID)
-	doc.Fields = make([]document.Field, 0, 6)
+	doc.Fields = pf.fields[:0]
 	doc.AddField(&pf.body)
 	doc.AddField(&pf.title)
-	doc.AddField(document.NewTextFieldWithIndexingOptions(fieldText, nil, []byte(p.Text), index.StoreField))
-	doc.AddField(document.NewTextFieldCustom(fieldFile, nil, fileBytes, index.IndexField|index.StoreField, a.keyword))
+	doc.AddField(&pf.text)
+	if isKeyword(a.keyword) {
+		// The keyword analyser's one token: the whole value.
+		pf.fileFreq.Term = pf.file.value
+		pf.fileFreq.SetFrequency(1)
+		pf.file.length = 1
+		pf.file.freqs = index.TokenFrequencies{p.File: &pf.fileFreq}
+		doc.AddField(&pf.file)
+	} else {
+		doc.AddField(document.NewTextFieldCustom(fieldFile, nil, pf.file.value, index.IndexField|index.StoreField, a.keyword))
+	}
 	if p.Loc != "" {
-		doc.AddField(document.NewTextFieldWithIndexingOptions(fieldLoc, nil, []byte(p.Loc), index.StoreField))
+		pf.loc = analysedField{name: fieldLoc, value: bytesOf(p.Loc), opts: index.StoreField}
+		doc.AddField(&pf.loc)
 	}
 	if p.URL != "" {
-		doc.AddField(document.NewTextFieldWithIndexingOptions(fieldURL, nil, []byte(p.URL), index.StoreField))
+		pf.url = analysedField{name: fieldURL, value: bytesOf(p.URL), opts: index.StoreField}
+		doc.AddField(&pf.url)
 	}
 	return built{
 		doc:         doc,
@@ -100,8 +123,19 @@ func (a analyzers) buildAnalysed(p passage, pa passageAnalysis) built {
 		file:        p.File,
 		bodyTokens:  int64(pa.bodyLen),
 		titleTokens: int64(pa.titleLen),
-		size:        pf.body.valueLen() + len(p.Text) + len(p.Loc) + len(p.URL) + len(fileBytes) + len(p.ID),
+		size:        pf.body.valueLen() + len(p.Text) + len(p.Loc) + len(p.URL) + len(p.File) + len(p.ID),
 	}
+}
+
+// isKeyword says whether a is Bleve's keyword analyser: one token, the
+// whole value, as it is.
+func isKeyword(a analysis.Analyzer) bool {
+	d, ok := a.(*analysis.DefaultAnalyzer)
+	if !ok || len(d.CharFilters) > 0 || len(d.TokenFilters) > 0 {
+		return false
+	}
+	_, ok = d.Tokenizer.(*single.SingleTokenTokenizer)
+	return ok
 }
 
 // fastOf is the fast analyser of a worker's analyser (see withStemCache),

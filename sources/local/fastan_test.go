@@ -199,7 +199,7 @@ func TestFastAnalysisLeavesInvalidUTF8ToBleve(t *testing.T) {
 
 // FuzzFastAnalysisMatchesBleve: on any title and text, the fast path gives
 // Bleve's en analysis (or leaves the passage to Bleve, for text that is not
-// UTF-8).
+// UTF-8), and a title is made one line as before.
 func FuzzFastAnalysisMatchesBleve(f *testing.F) {
 	for i, s := range fastTricky {
 		f.Add(s, fastTricky[(i+7)%len(fastTricky)])
@@ -207,6 +207,9 @@ func FuzzFastAnalysisMatchesBleve(f *testing.F) {
 	en, fast := workerAnalyzers(f)
 	f.Fuzz(func(t *testing.T, title, text string) {
 		checkFast(t, en, fast, title, text)
+		if got, want := oneLine(title), strings.Join(strings.Fields(title), " "); got != want {
+			t.Fatalf("oneLine(%q) = %q, want %q", title, got, want)
+		}
 	})
 }
 
@@ -247,6 +250,15 @@ func checkBuild(t testing.TB, en analysis.Analyzer, p passage) {
 		}
 		if _, ok := g.(interface{ Text() string }); !ok {
 			t.Fatalf("field %s has no Text", g.Name())
+		}
+	}
+}
+
+// TestOneLine: oneLine is strings.Join(strings.Fields(s), " ").
+func TestOneLine(t *testing.T) {
+	for _, s := range append([]string{" a", "a ", "a  b", "a b", "a\tb", "a\u00a0b", "a\u3000 b", "\u0085", "  ", " "}, fastTricky...) {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
