@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/segment"
 )
 
 // fastEN computes what Bleve's en analyser (unicode tokenizer, then the
@@ -22,9 +23,8 @@ import (
 //     words), so a text is cut at it into chunks;
 //   - a chunk of ASCII bytes is cut into words here, by the ASCII part of
 //     the word-break grammar of github.com/blevesearch/segment (asciiWords);
-//   - a chunk with another byte goes through Bleve's own tokenizer, from
-//     the whitespace before it (a combining mark after a space belongs to
-//     the space);
+//   - a chunk with another byte is cut by the segment package Bleve's
+//     tokenizer uses, from the whitespace before it;
 //   - each word goes through Bleve's own filters once per worker, on one
 //     reused token (the four filters look at one token at a time), and
 //     the result, stop word or term, is remembered for the word as it is
@@ -36,8 +36,7 @@ import (
 //
 // A fastEN belongs to one goroutine.
 type fastEN struct {
-	tokenizer analysis.Tokenizer
-	filters   []analysis.TokenFilter
+	filters []analysis.TokenFilter
 
 	// words maps a word as written to its term, nil for a stop word.
 	words map[string]*fastTerm
@@ -50,6 +49,9 @@ type fastEN struct {
 	tok     analysis.Token
 	one     [1]*analysis.Token
 	scratch []byte
+	chunk   []byte
+	segs    [][]byte
+	types   []int
 }
 
 // fastTerm is one analysed term; n counts it in the title and the text of
@@ -102,10 +104,9 @@ func newFastEN(a analysis.Analyzer) *fastEN {
 		filters = append(filters, f)
 	}
 	return &fastEN{
-		tokenizer: d.Tokenizer,
-		filters:   filters,
-		words:     make(map[string]*fastTerm),
-		terms:     make(map[string]*fastTerm),
+		filters: filters,
+		words:   make(map[string]*fastTerm),
+		terms:   make(map[string]*fastTerm),
 	}
 }
 
@@ -217,10 +218,18 @@ func (f *fastEN) part(s string, part int) {
 			continue
 		}
 		if start > 0 {
-			start-- // the whitespace before: marks after it belong to it
+			// From the whitespace before, as the tokenizer sees the chunk
+			// in the whole text (the marks after a space belong to it).
+			start--
 		}
-		for _, t := range f.tokenizer.Tokenize([]byte(s[start:i])) {
-			f.wordBytes(t.Term, part)
+		// What Bleve's unicode tokenizer does, without its allocations:
+		// the segments of the chunk, words kept, the others dropped.
+		f.chunk = append(f.chunk[:0], s[start:i]...)
+		f.segs, f.types, _, _ = segment.SegmentWordsDirect(f.chunk, f.segs[:0], f.types[:0])
+		for k, w := range f.segs {
+			if f.types[k] != segment.None {
+				f.wordBytes(w, part)
+			}
 		}
 	}
 }
@@ -266,7 +275,7 @@ func (f *fastEN) word(w string, part int) {
 	f.count(e, part)
 }
 
-// wordBytes is word for a token of Bleve's tokenizer.
+// wordBytes is word for a segment of a chunk.
 func (f *fastEN) wordBytes(w []byte, part int) {
 	e, ok := f.words[string(w)]
 	if !ok {

@@ -3,6 +3,7 @@ package local
 import (
 	"fmt"
 	"maps"
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
@@ -292,4 +293,28 @@ func TestBuildFastMatchesBleve(t *testing.T) {
 func sharedPassagesOrNil(t *testing.T) (ps []passage) {
 	t.Run("shared-data", func(t *testing.T) { ps = sharedPassages(t) })
 	return ps
+}
+
+// TestFastAnalysisMatchesBleveRandom: random strings over the characters
+// where the word grammar has cases (letters, digits, '_', the mid
+// punctuation, whitespace, letters and marks outside ASCII) give Bleve's
+// en analysis.
+func TestFastAnalysisMatchesBleveRandom(t *testing.T) {
+	en, f := workerAnalyzers(t)
+	alphabet := []string{"a", "B", "s", "S", "z", "0", "7", "_", ":", ".", "'", ",", ";", "-", "\"", " ", "\t", "\n", "\r",
+		"é", "’", "\u0301", "\u200d", "\u00ad", "東", "カ", "ש", "٣", "\u00a0", "—", "👍", "the", "The", "'s"}
+	rng := rand.New(rand.NewSource(12))
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		for n := rng.Intn(12); n >= 0; n-- {
+			sb.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		s := sb.String()
+		cut := rng.Intn(len(s) + 1)
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		checkFast(t, en, f, s[:cut], s[cut:])
+		checkFast(t, en, f, "", s)
+	}
 }
