@@ -203,7 +203,12 @@ func (a analyzers) build(p passage) built {
 	// A title is one line wherever it comes from (a .jsonl field, a
 	// heading, a file name): printed in a listing, a newline in it could
 	// forge lines of the program's own output.
-	p.Title = strings.Join(strings.Fields(p.Title), " ")
+	p.Title = oneLine(p.Title)
+	if f := fastOf(a.en); f != nil {
+		if pa, ok := f.analyse(p.Title, p.Text); ok {
+			return a.buildAnalysed(p, pa)
+		}
+	}
 	body := p.Text
 	if p.Title != "" {
 		body = p.Title + "\n" + p.Text

@@ -17,6 +17,9 @@ type cachedPorter struct {
 	stem  *porter.PorterStemmer
 	cache map[string][]byte
 	one   [1]*analysis.Token
+	// fast is the goroutine's fast path for the whole en chain (see
+	// fastEN), nil when the chain is another one.
+	fast *fastEN
 }
 
 func (c *cachedPorter) Filter(input analysis.TokenStream) analysis.TokenStream {
@@ -42,7 +45,9 @@ func (c *cachedPorter) Filter(input analysis.TokenStream) analysis.TokenStream {
 }
 
 // withStemCache returns a copy of analyzer a for one goroutine, its Porter
-// stemmer remembering stems; a itself when it has no such stemmer.
+// stemmer remembering stems; a itself when it has no such stemmer. When a
+// is Bleve's en analyser, the copy carries a fastEN that build uses instead
+// of the token streams.
 func withStemCache(a analysis.Analyzer) analysis.Analyzer {
 	d, ok := a.(*analysis.DefaultAnalyzer)
 	if !ok {
@@ -50,15 +55,16 @@ func withStemCache(a analysis.Analyzer) analysis.Analyzer {
 	}
 	c := *d
 	c.TokenFilters = append([]analysis.TokenFilter(nil), d.TokenFilters...)
-	found := false
+	var cp *cachedPorter
 	for i, f := range c.TokenFilters {
 		if p, ok := f.(*porter.PorterStemmer); ok {
-			c.TokenFilters[i] = &cachedPorter{stem: p, cache: make(map[string][]byte)}
-			found = true
+			cp = &cachedPorter{stem: p, cache: make(map[string][]byte)}
+			c.TokenFilters[i] = cp
 		}
 	}
-	if !found {
+	if cp == nil {
 		return a
 	}
+	cp.fast = newFastEN(&c)
 	return &c
 }
