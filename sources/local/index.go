@@ -100,7 +100,9 @@ func Index(ctx context.Context, dir, name string, paths []string, opts IndexOpti
 		return Report{Corpus: name}, err
 	}
 	pinned := fresh && PinIfFirst(dir, name)
+	restore := limitIngestMemory()
 	rep, err := w.Index(ctx, paths, opts)
+	restore()
 	rep.Pinned = pinned
 	if err == nil {
 		start := time.Now()

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -25,6 +26,10 @@ func TestIndexSpeed(t *testing.T) {
 		defer func(old int) { SettleSegments = old }(SettleSegments)
 		SettleSegments = n
 	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SETTLE_MAX")); err == nil {
+		defer func(old int) { SettleMaxDocs = old }(SettleMaxDocs)
+		SettleMaxDocs = n
+	}
 	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BATCH")); err == nil {
 		defer func(old int) { BatchPassages = old }(BatchPassages)
 		BatchPassages = n
@@ -40,6 +45,17 @@ func TestIndexSpeed(t *testing.T) {
 	if f := os.Getenv("PREFRAG_RSS_TRACE"); f != "" {
 		stop := traceRSS(t, f)
 		defer stop()
+	}
+	if f := os.Getenv("PREFRAG_HEAP_PROFILE"); f != "" {
+		// A heap profile a minute in, in the middle of a large ingest.
+		timer := time.AfterFunc(time.Minute, func() {
+			out, err := os.Create(f)
+			if err == nil {
+				_ = pprof.WriteHeapProfile(out)
+				out.Close()
+			}
+		})
+		defer timer.Stop()
 	}
 	start := time.Now()
 	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{})

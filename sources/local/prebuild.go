@@ -146,6 +146,12 @@ func prebuild(docs []*batchDoc) *prebuilt {
 			})
 		}
 		pre.seg, pre.bytes, pre.err = (&zapv17.ZapPlugin{}).NewUsing(results, nil)
+		// The segment holds what the batch needs now: the documents'
+		// fields (term frequencies above all) are garbage, though the
+		// batch keeps the documents until it is written.
+		for _, d := range docs {
+			d.Document.Fields = nil
+		}
 	}()
 	return pre
 }

@@ -2,6 +2,8 @@ package local
 
 import (
 	"fmt"
+	"math"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -98,6 +100,11 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 		{"batches to 1", repeatSizes(30, 50), 1},
 		{"uneven", []int64{900, 5, 300, 7, 280, 3, 1, 250}, 3},
 		{"settled already", []int64{500, 480}, 2},
+		// What the background merger leaves of a million passages when it
+		// stops at full segments: the stragglers become one segment.
+		{"1M to 5", tiers(repeatSizes(4, 200_000), repeatSizes(9, 20_000), repeatSizes(7, 2_000)), 5},
+		{"1M to 6, merger done", tiers(repeatSizes(5, 200_000), repeatSizes(3, 2_000)), 6},
+		{"1M to 5, more full than target", tiers(repeatSizes(5, 200_000), repeatSizes(4, 2_000)), 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,8 +113,17 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 				total += n
 			}
 			final, largest := settleWithPlanner(t, c.sizes, c.target)
-			if len(final) > c.target {
-				t.Errorf("settled to %d segments %v, want %d", len(final), final, c.target)
+			// Full segments (three quarters of a share) stay as they are;
+			// the others become at most what the target leaves them.
+			share := (total + int64(c.target) - 1) / int64(c.target)
+			full := 0
+			for _, n := range c.sizes {
+				if n >= share*3/4 {
+					full++
+				}
+			}
+			if want := max(c.target, full+1); len(final) > want {
+				t.Errorf("settled to %d segments %v, want at most %d", len(final), final, want)
 			}
 			var sum int64
 			for _, n := range final {
@@ -116,7 +132,6 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 			if sum != total {
 				t.Fatalf("passages %d after, %d before", sum, total)
 			}
-			share := (total + int64(c.target) - 1) / int64(c.target)
 			if largest > share+share/2 {
 				t.Errorf("a merge took %d passages, more than 1.5 shares of %d", largest, share)
 			}
@@ -127,8 +142,8 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 
 func TestSettleTarget(t *testing.T) {
 	defer func(s, m int) { SettleSegments, SettleMaxDocs = s, m }(SettleSegments, SettleMaxDocs)
-	SettleSegments, SettleMaxDocs = 2, 400_000
-	for docs, want := range map[uint64]int{0: 2, 1000: 2, 800_000: 2, 800_001: 3, 1_000_000: 3, 2_000_000: 5} {
+	SettleSegments, SettleMaxDocs = 2, 200_000
+	for docs, want := range map[uint64]int{0: 2, 1000: 2, 400_000: 2, 400_001: 3, 1_000_000: 5, 2_000_000: 10} {
 		if got := settleTarget(docs); got != want {
 			t.Errorf("settleTarget(%d) = %d, want %d", docs, got, want)
 		}
@@ -137,4 +152,30 @@ func TestSettleTarget(t *testing.T) {
 	if got := settleTarget(1_000_000); got != 0 {
 		t.Errorf("with settling off: %d", got)
 	}
+}
+
+// TestIngestMemoryLimit: an ingest lowers Go's memory limit while it runs,
+// never raises a lower one, and restores it.
+func TestIngestMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	defer func(n int64) { IngestMemoryLimit = n }(IngestMemoryLimit)
+	IngestMemoryLimit = 300 << 20
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	restore := limitIngestMemory()
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("during the ingest: limit %d, want %d", got, 300<<20)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("after: limit %d, want it restored", got)
+	}
+
+	debug.SetMemoryLimit(100 << 20)
+	restore = limitIngestMemory()
+	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
+		t.Errorf("a lower limit was raised to %d", got)
+	}
+	restore()
 }

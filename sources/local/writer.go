@@ -82,10 +82,10 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		// prebuild.go); the format is zap v17 all the same.
 		"forceSegmentType":    segmentType,
 		"forceSegmentVersion": segmentVersion,
-		// Bleve's background merger stops at segments of half the
-		// passages a settled segment holds (see SettleMaxDocs), which a
-		// settle then merges a share at a time.
-		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(SettleMaxDocs/2, 2000)},
+		// Bleve's background merger stops at full segments (see
+		// SettleMaxDocs): it merges segments under half its
+		// MaxSegmentSize.
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(2*SettleMaxDocs, 4000)},
 	}
 	for k, v := range writerTestConfig {
 		cfg[k] = v
