@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // SettleSegments is the number of index segments an ingest leaves behind:
@@ -88,22 +89,29 @@ func SegmentCount(idx bleve.Index) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	sizes, err := liveSegmentSizes(adv)
+	return len(sizes), err
+}
+
+// liveSegmentSizes lists the live passages of each non-empty segment of an
+// open scorch index, as of now.
+func liveSegmentSizes(adv index.Index) ([]int64, error) {
 	r, err := adv.Reader()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return 0, fmt.Errorf("index reader is a %T", r)
+		return nil, fmt.Errorf("index reader is a %T", r)
 	}
-	n := 0
+	var sizes []int64
 	for _, s := range snap.Segments() {
-		if s.Count() > 0 {
-			n++
+		if n := s.Count(); n > 0 {
+			sizes = append(sizes, int64(n))
 		}
 	}
-	return n, nil
+	return sizes, nil
 }
 
 // Settle makes everything queued durable, then merges the index down to
@@ -206,23 +214,12 @@ func waitForCleanup(store string, want int, limit time.Duration) {
 	}
 }
 
-// segmentSizes lists the live passages of each non-empty segment, as of
-// now.
+// segmentSizes lists the live passages of each non-empty segment of the
+// writer's index, as of now.
 func (w *Writer) segmentSizes() ([]int64, error) {
-	r, err := w.adv.Reader()
+	sizes, err := liveSegmentSizes(w.adv)
 	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("internal error: index reader is a %T", r)
-	}
-	var sizes []int64
-	for _, s := range snap.Segments() {
-		if n := s.Count(); n > 0 {
-			sizes = append(sizes, int64(n))
-		}
+		return nil, fmt.Errorf("internal error: %w", err)
 	}
 	return sizes, nil
 }
