@@ -261,7 +261,9 @@ func (w *Writer) add(p passage, newDoc bool) error {
 	j := w.analyse(p, e)
 	w.pendingBytes += j.size
 	w.pendingIDs[p.ID] = p.File
-	w.written.add(p.ID)
+	if w.fresh {
+		w.written.add(p.ID)
+	}
 	e.Passages++
 	if newDoc {
 		e.Documents++
