@@ -27,41 +27,89 @@ const MaxIDLength = 512
 // ParseJSONLLine parses one line of a .jsonl corpus file. The text may also
 // be given as "contents" (the common Pyserini layout); an id may be a string
 // or a number. The returned strings are cleaned of control characters.
+//
+// Most lines take a single-pass scanner (jsonl_fast.go) that gives up on
+// anything unusual; such lines, and every line with an error, then go through
+// encoding/json, which defines the result and the error message.
 func ParseJSONLLine(line []byte) (Record, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return Record{}, ErrBlankLine
 	}
+	if f, ok := scanJSONLObject(line); ok {
+		return f.record()
+	}
+	return parseJSONLSlow(line)
+}
+
+// jsonlFields holds the values of the keys a .jsonl line is read for, as
+// decoded JSON strings (or the literal of a numeric id), before cleaning.
+// Both parsers fill it; record is the one place that cleans and checks them.
+type jsonlFields struct {
+	id, title, text, url []byte
+}
+
+// pickText applies the "contents" fallback: it is used only when "text" is
+// absent, null or the empty string.
+func pickText(text, contents []byte) []byte {
+	if len(text) == 0 {
+		return contents
+	}
+	return text
+}
+
+// record cleans the fields and applies the id and text rules. The id is
+// checked first, as the error order is part of the behaviour.
+func (f jsonlFields) record() (Record, error) {
+	id := strings.TrimSpace(Clean(f.id))
+	id = strings.ReplaceAll(id, "\n", " ")
+	id = strings.ReplaceAll(id, "\t", " ")
+	if len(id) > MaxIDLength {
+		return Record{}, fmt.Errorf(`"id" is longer than %d bytes`, MaxIDLength)
+	}
+	rec := Record{
+		ID:    id,
+		Title: strings.TrimSpace(Clean(f.title)),
+		Text:  Clean(f.text),
+		URL:   strings.TrimSpace(Clean(f.url)),
+	}
+	if strings.TrimSpace(rec.Text) == "" {
+		return Record{}, errors.New(`no "text"`)
+	}
+	return rec, nil
+}
+
+// parseJSONLSlow decodes a trimmed, non-blank line with encoding/json. It is
+// the reference the fast scanner must match, and the source of every error.
+func parseJSONLSlow(line []byte) (Record, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(line, &raw); err != nil {
 		return Record{}, fmt.Errorf("not a JSON object: %s", jsonProblem(err))
 	}
-	var rec Record
+	var f jsonlFields
 	var err error
-	if rec.Text, err = stringField(raw, "text"); err != nil {
+	var text, contents string
+	if text, err = stringField(raw, "text"); err != nil {
 		return Record{}, err
 	}
-	if rec.Text == "" {
-		if rec.Text, err = stringField(raw, "contents"); err != nil {
+	if text == "" {
+		if contents, err = stringField(raw, "contents"); err != nil {
 			return Record{}, err
 		}
 	}
-	if rec.Title, err = stringField(raw, "title"); err != nil {
+	f.text = pickText([]byte(text), []byte(contents))
+	var title, url, id string
+	if title, err = stringField(raw, "title"); err != nil {
 		return Record{}, err
 	}
-	if rec.URL, err = stringField(raw, "url"); err != nil {
+	if url, err = stringField(raw, "url"); err != nil {
 		return Record{}, err
 	}
-	if rec.ID, err = idField(raw); err != nil {
+	if id, err = idField(raw); err != nil {
 		return Record{}, err
 	}
-	rec.Title = strings.TrimSpace(CleanString(rec.Title))
-	rec.Text = CleanString(rec.Text)
-	if strings.TrimSpace(rec.Text) == "" {
-		return Record{}, errors.New(`no "text"`)
-	}
-	rec.URL = strings.TrimSpace(CleanString(rec.URL))
-	return rec, nil
+	f.title, f.url, f.id = []byte(title), []byte(url), []byte(id)
+	return f.record()
 }
 
 func jsonProblem(err error) string {
@@ -105,12 +153,6 @@ func idField(raw map[string]json.RawMessage) (string, error) {
 			return "", errors.New(`"id" is neither a string nor a number`)
 		}
 		id = n.String()
-	}
-	id = strings.TrimSpace(CleanString(id))
-	id = strings.ReplaceAll(id, "\n", " ")
-	id = strings.ReplaceAll(id, "\t", " ")
-	if len(id) > MaxIDLength {
-		return "", fmt.Errorf(`"id" is longer than %d bytes`, MaxIDLength)
 	}
 	return id, nil
 }

@@ -53,19 +53,26 @@ func benchJSONLLines(n int) [][]byte {
 	return lines
 }
 
+// BenchmarkParseJSONLLine compares ParseJSONLLine (fast scanner) with the
+// encoding/json path it falls back to.
 func BenchmarkParseJSONLLine(b *testing.B) {
 	lines := benchJSONLLines(1000)
 	var size int
 	for _, l := range lines {
 		size += len(l)
 	}
-	b.Run("ParseJSONLLine", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(size / len(lines)))
-		for i := 0; b.Loop(); i++ {
-			if _, err := ParseJSONLLine(lines[i%len(lines)]); err != nil {
-				b.Fatal(err)
+	for _, bc := range []struct {
+		name  string
+		parse func([]byte) (Record, error)
+	}{{"fast", ParseJSONLLine}, {"slow", slowJSONL}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(size / len(lines)))
+			for i := 0; b.Loop(); i++ {
+				if _, err := bc.parse(lines[i%len(lines)]); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }
