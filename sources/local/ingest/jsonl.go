@@ -36,7 +36,10 @@ func ParseJSONLLine(line []byte) (Record, error) {
 	if len(line) == 0 {
 		return Record{}, ErrBlankLine
 	}
-	if f, ok := scanJSONLObject(line); ok {
+	// Room for the strings with escapes of a typical line; a longer line
+	// makes the scanner allocate.
+	var scratch [2048]byte
+	if f, ok := scanJSONLObject(line, scratch[:0]); ok {
 		return f.record()
 	}
 	return parseJSONLSlow(line)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -39,9 +40,13 @@ const (
 // scanJSONLObject scans a trimmed, non-blank line. When ok, the fields are
 // exactly what parseJSONLSlow would pass to record: for duplicate keys the
 // last value wins, as in encoding/json's map decoding.
-func scanJSONLObject(line []byte) (f jsonlFields, ok bool) {
+//
+// Strings with escapes are decoded into buf (appended to, so values already
+// there stay valid even if it has to grow); the caller gives a scratch
+// buffer on its stack, as the values are only read until record copies
+// them out.
+func scanJSONLObject(line, buf []byte) (f jsonlFields, ok bool) {
 	var vals [keyCount][]byte
-	var buf []byte // decoded strings that had escapes; made on first need
 	n := len(line)
 	if n == 0 || line[0] != '{' {
 		return f, false
@@ -157,75 +162,48 @@ func scanWantedValue(b []byte, i int, buf []byte, isID bool) (val, outBuf []byte
 	return nil, buf, 0, false
 }
 
-// plainStringByte marks the bytes a string can hold as themselves without a
-// second look: printable ASCII other than the quote and the backslash.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // scanJSONString decodes the string at b[i] == '"'. Without escapes the
-// value is a slice of b; with them it is decoded into buf, which is made
-// with len(b) bytes of room (decoding only shrinks) so it never moves.
+// value is a slice of b; with them it is decoded into buf.
 func scanJSONString(b []byte, i int, buf []byte) (val, outBuf []byte, next int, ok bool) {
 	start := i + 1
-	high := false
-	for j := start; j < len(b); {
-		c := b[j]
-		if plainStringByte[c] {
-			j++
-			continue
-		}
-		switch {
-		case c == '"':
-			val = b[start:j]
-			if high && !utf8.Valid(val) {
-				return nil, buf, 0, false
-			}
-			return val, buf, j + 1, true
-		case c == '\\':
-			return decodeEscapedString(b, start, j, high, buf)
-		case c < 0x20:
+	j, high := plainRun(b, start)
+	if j >= len(b) {
+		return nil, buf, 0, false
+	}
+	switch b[j] {
+	case '"':
+		val = b[start:j]
+		if high && !utf8.Valid(val) {
 			return nil, buf, 0, false
 		}
-		high = true
-		j++
+		return val, buf, j + 1, true
+	case '\\':
+		return decodeEscapedString(b, start, j, high, buf)
 	}
-	return nil, buf, 0, false
+	return nil, buf, 0, false // a control character
 }
 
 // decodeEscapedString continues scanJSONString from the first backslash at
 // j. The raw bytes are checked for UTF-8 over the whole span, escapes
 // included: an escape is ASCII, so it cannot join or split a multi-byte
-// sequence, and the span is valid exactly when every raw run is.
+// sequence, and the span is valid exactly when every raw run is. The value
+// is appended to buf; should append move buf, the values already decoded
+// stay valid in the old array, which is never written again.
 func decodeEscapedString(b []byte, start, j int, high bool, buf []byte) (val, outBuf []byte, next int, ok bool) {
-	if buf == nil {
-		buf = make([]byte, 0, len(b))
-	}
 	from := len(buf)
 	run := start // start of the raw run not yet copied
-	for j < len(b) {
-		c := b[j]
-		switch {
-		case plainStringByte[c]:
-			j++
-			continue
-		case c == '"':
+	for {
+		// b[j] is a quote, a backslash or a control character.
+		if j >= len(b) || b[j] < 0x20 {
+			return nil, buf, 0, false
+		}
+		if b[j] == '"' {
 			if high && !utf8.Valid(b[start:j]) {
 				return nil, buf, 0, false
 			}
 			buf = append(buf, b[run:j]...)
 			return buf[from:len(buf):len(buf)], buf, j + 1, true
-		case c < 0x20:
-			return nil, buf, 0, false
-		case c >= 0x80:
-			high = true
-			j++
-			continue
 		}
-		// A backslash.
 		buf = append(buf, b[run:j]...)
 		if j+1 >= len(b) {
 			return nil, buf, 0, false
@@ -273,8 +251,34 @@ func decodeEscapedString(b []byte, start, j int, high bool, buf []byte) (val, ou
 			return nil, buf, 0, false
 		}
 		run = j
+		var h bool
+		j, h = plainRun(b, j)
+		high = high || h
 	}
-	return nil, buf, 0, false
+}
+
+// plainRun returns the index of the first quote, backslash or control
+// character at or after j (len(b) if none), and whether a non-ASCII byte
+// came before it. Strings are most of a line, so it goes 8 bytes at a time.
+func plainRun(b []byte, j int) (int, bool) {
+	var seen uint64
+	for ; j+8 <= len(b); j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		if hasByteBelow(w, 0x20) || hasByte(w, '"') || hasByte(w, '\\') {
+			break
+		}
+		seen |= w
+	}
+	high := seen&highBits != 0
+	for ; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"' || c == '\\' || c < 0x20:
+			return j, high
+		case c >= 0x80:
+			high = true
+		}
+	}
+	return j, high
 }
 
 // hex4 reads the four hex digits of a \u escape at b[i:].

@@ -150,7 +150,7 @@ func checkJSONLMatchesSlow(t *testing.T, line []byte) (fast bool) {
 	if got != want {
 		t.Fatalf("line %q:\n got %+v\nslow %+v", line, got, want)
 	}
-	_, fast = scanJSONLObject(bytes.TrimSpace(line))
+	_, fast = scanJSONLObject(bytes.TrimSpace(line), nil)
 	return fast
 }
 

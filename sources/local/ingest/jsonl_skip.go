@@ -101,16 +101,13 @@ func skipJSONKey(b []byte, i int) (int, bool) {
 // scanner it takes any byte but a control character, so invalid UTF-8 is
 // fine here: encoding/json keeps it raw in a json.RawMessage.
 func skipJSONString(b []byte, i int) (int, bool) {
-	for j := i + 1; j < len(b); j++ {
-		c := b[j]
-		if plainStringByte[c] || c >= 0x80 {
-			continue
-		}
-		switch {
-		case c == '"':
-			return j + 1, true
-		case c < 0x20:
+	for j := i + 1; ; {
+		j, _ = plainRun(b, j)
+		if j >= len(b) || b[j] < 0x20 {
 			return 0, false
+		}
+		if b[j] == '"' {
+			return j + 1, true
 		}
 		// A backslash.
 		if j+1 >= len(b) {
@@ -118,17 +115,16 @@ func skipJSONString(b []byte, i int) (int, bool) {
 		}
 		switch b[j+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j++
+			j += 2
 		case 'u':
 			if _, ok := hex4(b, j+2); !ok {
 				return 0, false
 			}
-			j += 5
+			j += 6
 		default:
 			return 0, false
 		}
 	}
-	return 0, false
 }
 
 // skipLiteral checks that lit (true, false, null) is at b[i]. What follows
