@@ -106,20 +106,23 @@ func (x *extraction) jsonlLine(lineNo int, offset int64, line []byte) error {
 		base = x.path + ":" + strconv.Itoa(lineNo)
 		loc = x.offsetLocator(offset)
 	}
-	var pieces []string
+	// Most records are one passage; their two slices stay on the stack.
+	var onePiece, oneID [1]string
+	pieces := onePiece[:0]
 	if ingest.CountWords(rec.Text) <= JSONLSplitWords {
-		pieces = []string{strings.TrimSpace(rec.Text)}
+		pieces = append(pieces, strings.TrimSpace(rec.Text))
 	} else {
 		for _, p := range ingest.Split(rec.Text, jsonlMinWords, JSONLSplitWords) {
 			pieces = append(pieces, p.Text)
 		}
 	}
-	ids := make([]string, len(pieces))
+	ids := oneID[:0]
 	for i := range pieces {
-		ids[i] = base
+		id := base
 		if len(pieces) > 1 {
-			ids[i] = base + "#" + strconv.Itoa(i+1)
+			id = base + "#" + strconv.Itoa(i+1)
 		}
+		ids = append(ids, id)
 		owner, taken, err := x.w.idTaken(ids[i])
 		if err != nil {
 			return &writeError{err}
