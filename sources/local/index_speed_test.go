@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/pprof"
@@ -40,6 +41,22 @@ func TestIndexSpeed(t *testing.T) {
 	}
 	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SEGVER")); err == nil {
 		writerTestConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
+		defer func() { writerTestConfig = nil }()
+	}
+	if n, err := strconv.Atoi(os.Getenv("PREFRAG_MEMLIMIT_MB")); err == nil {
+		defer func(old int64) { IngestMemoryLimit = old }(IngestMemoryLimit)
+		IngestMemoryLimit = int64(n) << 20
+	}
+	if o := os.Getenv("PREFRAG_MERGE_OPTS"); o != "" {
+		// Bleve's merge plan options as JSON, e.g. {"SegmentsPerMergeTask":100}.
+		var opts map[string]interface{}
+		if err := json.Unmarshal([]byte(o), &opts); err != nil {
+			t.Fatal(err)
+		}
+		if writerTestConfig == nil {
+			writerTestConfig = map[string]interface{}{}
+		}
+		writerTestConfig["scorchMergePlanOptions"] = opts
 		defer func() { writerTestConfig = nil }()
 	}
 	if f := os.Getenv("PREFRAG_RSS_TRACE"); f != "" {

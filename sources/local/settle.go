@@ -25,37 +25,19 @@ import (
 // passages settles to more segments (see settleTarget).
 var SettleSegments = 2
 
-// SettleMaxDocs is the passages of a full segment: a corpus of more than
-// twice as many settles to one segment per SettleMaxDocs passages (see
-// settleTarget), and Bleve's background merger, while an ingest runs,
-// stops at segments of that size (see OpenWriter), which a settle then
-// leaves as they are. A merge reads every page of the segments it merges
-// through memory maps, which count as the process's resident memory until
-// the merge ends: merging at most about this many passages at a time keeps
-// an ingest of a million passages under ~250 MiB of mapped index (~1 KB
-// per passage with stored text). Search time barely depends on the count
-// (5 segments or 2 at a million passages: the same p50, see README).
-var SettleMaxDocs = 200_000
-
-// IngestMemoryLimit is the soft limit on Go's memory while an ingest reads
-// and analyses (runtime/debug.SetMemoryLimit; 0 leaves the limit alone).
-// Go's collector otherwise lets the heap grow to twice what is live (about
-// 170 MiB at a million passages) before it collects; with Bleve's
-// background merges mapping up to ~250 MiB of index at the same time, the
-// resident set would pass 600 MiB. The limit only makes the collector run
-// sooner as the heap nears it, and it is lifted when the ingest ends.
-var IngestMemoryLimit int64 = 288 << 20
-
-// limitIngestMemory applies IngestMemoryLimit, never raising a lower limit
-// already set (GOMEMLIMIT), and returns what restores the previous one.
-func limitIngestMemory() (restore func()) {
-	prev := debug.SetMemoryLimit(-1)
-	if IngestMemoryLimit <= 0 || prev <= IngestMemoryLimit {
-		return func() {}
-	}
-	debug.SetMemoryLimit(IngestMemoryLimit)
-	return func() { debug.SetMemoryLimit(prev) }
-}
+// SettleMaxDocs is the most passages a merge puts in one segment. While an
+// ingest runs, Bleve's background merger merges segments of fewer than
+// half as many into segments of fewer than that many (see OpenWriter),
+// and stops there; a corpus of more than SettleSegments times as many
+// passages settles to one segment per SettleMaxDocs passages (see
+// settleTarget), leaving the merger's full segments as they are. A merge
+// reads every page of the segments it merges through memory maps, which
+// count as the process's resident memory until the merge ends (~1 KB per
+// passage with stored text): merges of at most 120,000 passages keep that
+// under ~190 MiB at a million passages, where merges of up to 200,000 took
+// ~290 MiB. Search time barely depends on the count (9 segments or 5 at a
+// million passages: the same p50 on 2 cores, see README).
+var SettleMaxDocs = 120_000
 
 // settleRounds bounds the merges of one settle.
 const settleRounds = 16

@@ -3,6 +3,7 @@ package local
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -105,6 +106,10 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 		{"1M to 5", tiers(repeatSizes(4, 200_000), repeatSizes(9, 20_000), repeatSizes(7, 2_000)), 5},
 		{"1M to 6, merger done", tiers(repeatSizes(5, 200_000), repeatSizes(3, 2_000)), 6},
 		{"1M to 5, more full than target", tiers(repeatSizes(5, 200_000), repeatSizes(4, 2_000)), 4},
+		// Full segments of 60,000 to 120,000 passages (SettleMaxDocs
+		// 120,000): the uneven ones under three quarters of a share merge
+		// with the stragglers.
+		{"1M to 9", tiers(repeatSizes(6, 116_000), repeatSizes(2, 64_000), repeatSizes(9, 20_000), repeatSizes(6, 2_000)), 9},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,8 +147,8 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 
 func TestSettleTarget(t *testing.T) {
 	defer func(s, m int) { SettleSegments, SettleMaxDocs = s, m }(SettleSegments, SettleMaxDocs)
-	SettleSegments, SettleMaxDocs = 2, 200_000
-	for docs, want := range map[uint64]int{0: 2, 1000: 2, 400_000: 2, 400_001: 3, 1_000_000: 5, 2_000_000: 10} {
+	SettleSegments, SettleMaxDocs = 2, 120_000
+	for docs, want := range map[uint64]int{0: 2, 1000: 2, 240_000: 2, 240_001: 3, 1_000_000: 9, 2_000_000: 17} {
 		if got := settleTarget(docs); got != want {
 			t.Errorf("settleTarget(%d) = %d, want %d", docs, got, want)
 		}
@@ -155,27 +160,61 @@ func TestSettleTarget(t *testing.T) {
 }
 
 // TestIngestMemoryLimit: an ingest lowers Go's memory limit while it runs,
-// never raises a lower one, and restores it.
+// never raises a lower one, raises the GC percent with it unless GOGC is
+// set, and restores both.
 func TestIngestMemoryLimit(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
-	defer func(n int64) { IngestMemoryLimit = n }(IngestMemoryLimit)
-	IngestMemoryLimit = 300 << 20
+	prevPercent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prevPercent)
+	defer func(n int64, p int) { IngestMemoryLimit, IngestGCPercent = n, p }(IngestMemoryLimit, IngestGCPercent)
+	IngestMemoryLimit, IngestGCPercent = 300<<20, 250
+	gcPercent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	gogc, gogcSet := os.LookupEnv("GOGC")
+	os.Unsetenv("GOGC")
+	if gogcSet {
+		defer os.Setenv("GOGC", gogc)
+	}
 
 	debug.SetMemoryLimit(math.MaxInt64)
 	restore := limitIngestMemory()
 	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
 		t.Errorf("during the ingest: limit %d, want %d", got, 300<<20)
 	}
+	if got := gcPercent(); got != 250 {
+		t.Errorf("during the ingest: GC percent %d, want 250", got)
+	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("after: limit %d, want it restored", got)
+	}
+	if got := gcPercent(); got != 100 {
+		t.Errorf("after: GC percent %d, want it restored", got)
 	}
 
 	debug.SetMemoryLimit(100 << 20)
 	restore = limitIngestMemory()
 	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
 		t.Errorf("a lower limit was raised to %d", got)
+	}
+	if got := gcPercent(); got != 100 {
+		t.Errorf("without the limit: GC percent %d, want it untouched", got)
+	}
+	restore()
+
+	// A GOGC the user set is theirs.
+	t.Setenv("GOGC", "100")
+	debug.SetMemoryLimit(math.MaxInt64)
+	restore = limitIngestMemory()
+	if got := gcPercent(); got != 100 {
+		t.Errorf("with GOGC set: GC percent %d, want it untouched", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("with GOGC set: limit %d, want %d", got, 300<<20)
 	}
 	restore()
 }

@@ -82,10 +82,10 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		// prebuild.go); the format is zap v17 all the same.
 		"forceSegmentType":    segmentType,
 		"forceSegmentVersion": segmentVersion,
-		// Bleve's background merger stops at full segments (see
-		// SettleMaxDocs): it merges segments under half its
-		// MaxSegmentSize.
-		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(2*SettleMaxDocs, 4000)},
+		// Bleve's background merger merges segments of under half its
+		// MaxSegmentSize into segments of under MaxSegmentSize, and no
+		// further (see SettleMaxDocs).
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(SettleMaxDocs, 4000)},
 	}
 	for k, v := range writerTestConfig {
 		cfg[k] = v
