@@ -1,6 +1,7 @@
 package local
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -143,6 +144,72 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 			t.Log(fmt.Sprint(final), "largest merge", largest)
 		})
 	}
+}
+
+// TestBackgroundMergesStopAtSettleMaxDocs: Bleve's planner, with the
+// writer's options parsed as Bleve parses them, fed a million passages in
+// batches of BatchPassages, never merges SettleMaxDocs passages or more at
+// once (what a merge reads is what the process maps), and still merges
+// most passages into segments of at least half as many.
+func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
+	opts := mergeplan.DefaultMergePlanOptions
+	raw, err := json.Marshal(backgroundMergeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := mergeplan.ValidateMergePlannerOptions(&opts); err != nil {
+		t.Fatal(err)
+	}
+	var segs []planSeg
+	var next uint64
+	var largest int64
+	for added := 0; added < 1_000_000; added += BatchPassages {
+		next++
+		segs = append(segs, planSeg{id: next, size: int64(BatchPassages)})
+		in := make([]mergeplan.Segment, len(segs))
+		for i, s := range segs {
+			in[i] = s
+		}
+		plan, err := mergeplan.Plan(in, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan == nil {
+			continue
+		}
+		for _, task := range plan.Tasks {
+			merged := map[uint64]bool{}
+			var sum int64
+			for _, s := range task.Segments {
+				merged[s.Id()] = true
+				sum += s.LiveSize()
+			}
+			largest = max(largest, sum)
+			segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
+			next++
+			segs = append(segs, planSeg{id: next, size: sum})
+		}
+	}
+	if largest >= int64(SettleMaxDocs) {
+		t.Errorf("a background merge took %d passages, SettleMaxDocs is %d", largest, SettleMaxDocs)
+	}
+	// Most passages end up in full segments: the rest is what the
+	// settle merges.
+	var full int
+	var inFull int64
+	for _, s := range segs {
+		if s.size >= int64(SettleMaxDocs/2) {
+			full++
+			inFull += s.size
+		}
+	}
+	if inFull < 1_000_000/2 || len(segs) > 40 {
+		t.Errorf("%d segments, %d full of at least %d passages holding %d passages (largest merge %d)", len(segs), full, SettleMaxDocs/2, inFull, largest)
+	}
+	t.Logf("%d segments, %d full, largest merge %d", len(segs), full, largest)
 }
 
 func TestSettleTarget(t *testing.T) {

@@ -80,12 +80,9 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		"bolt_timeout": WriteLockTimeout.String(),
 		// The segment plugin that takes segments built beforehand (see
 		// prebuild.go); the format is zap v17 all the same.
-		"forceSegmentType":    segmentType,
-		"forceSegmentVersion": segmentVersion,
-		// Bleve's background merger merges segments of under half its
-		// MaxSegmentSize into segments of under MaxSegmentSize, and no
-		// further (see SettleMaxDocs).
-		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentSize": max(SettleMaxDocs, 4000)},
+		"forceSegmentType":       segmentType,
+		"forceSegmentVersion":    segmentVersion,
+		"scorchMergePlanOptions": backgroundMergeOptions(),
 	}
 	for k, v := range writerTestConfig {
 		cfg[k] = v
@@ -118,6 +115,14 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// backgroundMergeOptions are the writer's settings of Bleve's background
+// merger (over Bleve's defaults): it merges segments of under half its
+// MaxSegmentSize into segments of under MaxSegmentSize, and no further (see
+// SettleMaxDocs).
+func backgroundMergeOptions() map[string]interface{} {
+	return map[string]interface{}{"MaxSegmentSize": max(SettleMaxDocs, 4000)}
 }
 
 func openError(name, path string, err error, writing bool) error {
