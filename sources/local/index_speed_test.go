@@ -80,6 +80,7 @@ func TestIndexSpeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
+	t.Logf("report: indexed %d unchanged %d removed %d failed %v", rep.Indexed, rep.Unchanged, rep.Removed, rep.Failed)
 	t.Logf("%d passages in %v: %.0f/s, %d bytes, %d segments after a merge of %v", rep.Passages, took, float64(rep.Passages)/took.Seconds(), rep.Stats.SizeBytes, rep.Segments, rep.Merge)
 }
 

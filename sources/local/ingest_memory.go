@@ -7,12 +7,12 @@ import (
 
 // IngestMemoryLimit is the soft limit on Go's memory while an ingest reads
 // and analyses (runtime/debug.SetMemoryLimit; 0 leaves the limit and the
-// collector alone). What is live stays near 110 MiB at a million passages
-// (the batches being analysed and built, the stem caches); with Bleve's
-// background merges mapping up to ~190 MiB of index at the same time (see
-// SettleMaxDocs), the limit keeps the resident set under 600 MiB. It is
-// lifted when the ingest ends.
-var IngestMemoryLimit int64 = 352 << 20
+// collector alone). What is live stays near 110–130 MiB at a million
+// passages (the batches being analysed and built, the stem caches); with
+// Bleve's background merges mapping up to ~210 MiB of index at the same
+// time (see SettleMaxDocs), the limit keeps the resident set under ~550
+// MiB. It is lifted when the ingest ends.
+var IngestMemoryLimit int64 = 320 << 20
 
 // IngestGCPercent is Go's GC percent while IngestMemoryLimit holds, when
 // GOGC is not set. The limit bounds the heap whatever the percent; a

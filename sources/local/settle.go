@@ -25,19 +25,18 @@ import (
 // passages settles to more segments (see settleTarget).
 var SettleSegments = 2
 
-// SettleMaxDocs is the most passages a merge puts in one segment. While an
-// ingest runs, Bleve's background merger merges segments of fewer than
-// half as many into segments of fewer than that many (see OpenWriter),
-// and stops there; a corpus of more than SettleSegments times as many
-// passages settles to one segment per SettleMaxDocs passages (see
-// settleTarget), leaving the merger's full segments as they are. A merge
-// reads every page of the segments it merges through memory maps, which
-// count as the process's resident memory until the merge ends (~1 KB per
-// passage with stored text): merges of at most 120,000 passages keep that
-// under ~190 MiB at a million passages, where merges of up to 200,000 took
-// ~290 MiB. Search time barely depends on the count (9 segments or 5 at a
-// million passages: the same p50 on 2 cores, see README).
-var SettleMaxDocs = 120_000
+// SettleMaxDocs is the passages of a full segment. While an ingest runs,
+// Bleve's background merger merges batches into segments of that many
+// passages and no further (see backgroundMergeOptions); a corpus of more
+// than SettleSegments times as many passages settles to one segment per
+// SettleMaxDocs passages (see settleTarget), leaving full segments as they
+// are. A merge reads every page of the segments it merges through memory
+// maps, which count as the process's resident memory until the merge ends
+// (~1 KB per passage with stored text): merges of 100,000 passages keep
+// that near ~200 MiB at a million passages, where merges of up to 200,000
+// took ~290 MiB. Search time barely depends on the count (9 segments or 5
+// at a million passages: the same p50 on 2 cores, see README).
+var SettleMaxDocs = 100_000
 
 // settleRounds bounds the merges of one settle.
 const settleRounds = 16

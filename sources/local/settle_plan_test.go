@@ -107,10 +107,13 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 		{"1M to 5", tiers(repeatSizes(4, 200_000), repeatSizes(9, 20_000), repeatSizes(7, 2_000)), 5},
 		{"1M to 6, merger done", tiers(repeatSizes(5, 200_000), repeatSizes(3, 2_000)), 6},
 		{"1M to 5, more full than target", tiers(repeatSizes(5, 200_000), repeatSizes(4, 2_000)), 4},
-		// Full segments of 60,000 to 120,000 passages (SettleMaxDocs
-		// 120,000): the uneven ones under three quarters of a share merge
+		// Full segments of 100,000 passages, and the batches of the last
+		// one (SettleMaxDocs 100,000, batches of 2,000).
+		{"1M to 10", tiers(repeatSizes(9, 100_000), repeatSizes(50, 2_000)), 10},
+		// Uneven full segments (batches cut short by their bytes or at
+		// the end of a file): those under three quarters of a share merge
 		// with the stragglers.
-		{"1M to 9", tiers(repeatSizes(6, 116_000), repeatSizes(2, 64_000), repeatSizes(9, 20_000), repeatSizes(6, 2_000)), 9},
+		{"1M to 9, uneven", tiers(repeatSizes(6, 116_000), repeatSizes(2, 64_000), repeatSizes(9, 20_000), repeatSizes(6, 2_000)), 9},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,9 +151,9 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 
 // TestBackgroundMergesStopAtSettleMaxDocs: Bleve's planner, with the
 // writer's options parsed as Bleve parses them, fed a million passages in
-// batches of BatchPassages, never merges SettleMaxDocs passages or more at
-// once (what a merge reads is what the process maps), and still merges
-// most passages into segments of at least half as many.
+// batches of BatchPassages, merges each passage once, into full segments
+// of SettleMaxDocs passages: never more at once (what a merge reads is what
+// the process maps), never a segment a merge made.
 func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 	opts := mergeplan.DefaultMergePlanOptions
 	raw, err := json.Marshal(backgroundMergeOptions())
@@ -166,6 +169,7 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 	var segs []planSeg
 	var next uint64
 	var largest int64
+	madeByMerge := map[uint64]bool{}
 	for added := 0; added < 1_000_000; added += BatchPassages {
 		next++
 		segs = append(segs, planSeg{id: next, size: int64(BatchPassages)})
@@ -184,6 +188,9 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 			merged := map[uint64]bool{}
 			var sum int64
 			for _, s := range task.Segments {
+				if madeByMerge[s.Id()] {
+					t.Fatalf("after %d passages: a merge takes a merged segment of %d passages again", added, s.LiveSize())
+				}
 				merged[s.Id()] = true
 				sum += s.LiveSize()
 			}
@@ -191,31 +198,30 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 			segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
 			next++
 			segs = append(segs, planSeg{id: next, size: sum})
+			madeByMerge[next] = true
 		}
 	}
-	if largest >= int64(SettleMaxDocs) {
+	if largest > int64(SettleMaxDocs) {
 		t.Errorf("a background merge took %d passages, SettleMaxDocs is %d", largest, SettleMaxDocs)
 	}
-	// Most passages end up in full segments: the rest is what the
-	// settle merges.
+	// All but the last full segment's worth of batches are merged: the
+	// rest is what the settle merges.
 	var full int
-	var inFull int64
 	for _, s := range segs {
-		if s.size >= int64(SettleMaxDocs/2) {
+		if s.size == int64(SettleMaxDocs) {
 			full++
-			inFull += s.size
 		}
 	}
-	if inFull < 1_000_000/2 || len(segs) > 40 {
-		t.Errorf("%d segments, %d full of at least %d passages holding %d passages (largest merge %d)", len(segs), full, SettleMaxDocs/2, inFull, largest)
+	if want := 1_000_000/SettleMaxDocs - 1; full < want || len(segs) > full+2*SettleMaxDocs/BatchPassages {
+		t.Errorf("%d segments, %d full of %d passages, want at least %d full (largest merge %d)", len(segs), full, SettleMaxDocs, want, largest)
 	}
 	t.Logf("%d segments, %d full, largest merge %d", len(segs), full, largest)
 }
 
 func TestSettleTarget(t *testing.T) {
 	defer func(s, m int) { SettleSegments, SettleMaxDocs = s, m }(SettleSegments, SettleMaxDocs)
-	SettleSegments, SettleMaxDocs = 2, 120_000
-	for docs, want := range map[uint64]int{0: 2, 1000: 2, 240_000: 2, 240_001: 3, 1_000_000: 9, 2_000_000: 17} {
+	SettleSegments, SettleMaxDocs = 2, 100_000
+	for docs, want := range map[uint64]int{0: 2, 1000: 2, 200_000: 2, 200_001: 3, 1_000_000: 10, 2_000_000: 20} {
 		if got := settleTarget(docs); got != want {
 			t.Errorf("settleTarget(%d) = %d, want %d", docs, got, want)
 		}
