@@ -31,6 +31,10 @@ type ScaleConfig struct {
 	Seed     uint64
 	// Samples is the number of timed queries per engine and GOMAXPROCS.
 	Samples int
+	// Rounds is how many times each engine builds the corpus, the engines
+	// taking turns; a row reports its fastest build (and its highest
+	// peak RSS). 0 means 1.
+	Rounds int
 	// Exe and ChildArgs start a child: Exe ChildArgs... build|query flags.
 	// ChildArgs is normally ["bench", ChildCommand].
 	Exe       string
@@ -41,10 +45,13 @@ type ScaleConfig struct {
 
 // ScaleRow is one engine's build and query measures.
 type ScaleRow struct {
-	System         string  `json:"system"`
-	Passages       int     `json:"passages"`
-	BuildSeconds   float64 `json:"build_s"`
-	PassagesPerSec float64 `json:"passages_per_s"`
+	System       string  `json:"system"`
+	Passages     int     `json:"passages"`
+	BuildSeconds float64 `json:"build_s"`
+	// BuildsSeconds are the durations of every build, in order (BuildSeconds
+	// is the fastest; the rate and CPU are that build's).
+	BuildsSeconds  []float64 `json:"builds_s,omitempty"`
+	PassagesPerSec float64   `json:"passages_per_s"`
 	// MergeSeconds is the part of BuildSeconds spent merging segments at
 	// the end (prefrag's settle).
 	MergeSeconds float64 `json:"merge_s"`
@@ -124,29 +131,14 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 	if st.Passages > 0 {
 		rep.AvgWords = float64(st.Words) / float64(st.Passages)
 	}
-	for _, engine := range []string{ScalePrefrag, ScaleStock} {
-		dir := filepath.Join(cfg.WorkDir, engine)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
+	rounds := max(cfg.Rounds, 1)
+	rep.Rows = []ScaleRow{{System: ScalePrefrag}, {System: ScaleStock}}
+	for round := 1; round <= rounds; round++ {
+		for i := range rep.Rows {
+			if err := buildScaleRow(ctx, cfg, &rep.Rows[i], src, round, rounds); err != nil {
+				return nil, err
+			}
 		}
-		row := ScaleRow{System: engine}
-		var b buildResult
-		fmt.Fprintf(cfg.Log, "%s: building\n", engine)
-		usage, err := runChild(ctx, cfg, &b, "build", "--engine", engine, "--src", src, "--dir", dir)
-		if err != nil {
-			return nil, fmt.Errorf("%s build: %w", engine, err)
-		}
-		row.Passages, row.BuildSeconds, row.MergeSeconds = b.Passages, b.Seconds, b.MergeS
-		row.SizeBytes, row.Segments = b.Size, b.Segments
-		row.BuildRSSMiB = mib(usage.rss)
-		row.BuildAnonMiB, row.BuildFileMiB = mib(b.AnonRSS), mib(b.FileRSS)
-		if b.Seconds > 0 {
-			row.PassagesPerSec = float64(b.Passages) / b.Seconds
-			row.BuildCPU = usage.cpu / usage.wall
-		}
-		fmt.Fprintf(cfg.Log, "%s: %d passages in %.1fs (%.0f/s, CPU %.2f), peak RSS %.0f MiB (anon %.0f, files %.0f), %d segments\n",
-			engine, b.Passages, b.Seconds, row.PassagesPerSec, row.BuildCPU, row.BuildRSSMiB, row.BuildAnonMiB, row.BuildFileMiB, b.Segments)
-		rep.Rows = append(rep.Rows, row)
 	}
 	for i, engine := range []string{ScalePrefrag, ScaleStock} {
 		var q queryResult
@@ -218,6 +210,47 @@ func runChild(ctx context.Context, cfg ScaleConfig, out any, args ...string) (us
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// buildScaleRow builds the corpus with row's engine into a fresh folder
+// and adds the build to row: its times are the build's when it is the
+// fastest so far, its peak RSS the highest of the builds.
+func buildScaleRow(ctx context.Context, cfg ScaleConfig, row *ScaleRow, src string, round, rounds int) error {
+	engine := row.System
+	dir := filepath.Join(cfg.WorkDir, engine)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b buildResult
+	of := ""
+	if rounds > 1 {
+		of = fmt.Sprintf(" (round %d of %d)", round, rounds)
+	}
+	fmt.Fprintf(cfg.Log, "%s: building%s\n", engine, of)
+	usage, err := runChild(ctx, cfg, &b, "build", "--engine", engine, "--src", src, "--dir", dir)
+	if err != nil {
+		return fmt.Errorf("%s build: %w", engine, err)
+	}
+	rate, cpu := 0.0, 0.0
+	if b.Seconds > 0 {
+		rate = float64(b.Passages) / b.Seconds
+		cpu = usage.cpu / usage.wall
+	}
+	if len(row.BuildsSeconds) == 0 || b.Seconds < row.BuildSeconds {
+		row.BuildSeconds, row.MergeSeconds, row.PassagesPerSec, row.BuildCPU = b.Seconds, b.MergeS, rate, cpu
+	}
+	row.BuildsSeconds = append(row.BuildsSeconds, b.Seconds)
+	// The index the queries use is the last one built.
+	row.Passages, row.SizeBytes, row.Segments = b.Passages, b.Size, b.Segments
+	row.BuildRSSMiB = max(row.BuildRSSMiB, mib(usage.rss))
+	row.BuildAnonMiB = max(row.BuildAnonMiB, mib(b.AnonRSS))
+	row.BuildFileMiB = max(row.BuildFileMiB, mib(b.FileRSS))
+	fmt.Fprintf(cfg.Log, "%s: %d passages in %.1fs (%.0f/s, CPU %.2f), peak RSS %.0f MiB (anon %.0f, files %.0f), %d segments\n",
+		engine, b.Passages, b.Seconds, rate, cpu, mib(usage.rss), mib(b.AnonRSS), mib(b.FileRSS), b.Segments)
+	return nil
+}
 
 // readAll reads every file under dir once (which puts it in the page cache)
 // and returns the bytes read.

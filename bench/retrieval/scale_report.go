@@ -26,6 +26,16 @@ func (r *ScaleReport) WriteText(w io.Writer) error {
 		p("%s\t%.1f\t%.0f\t%.1f\t%.2f\t%.0f (%.0f + %.0f)\t%.0f\t%d\t%.0f\t%.1f / %.1f\t%.1f / %.1f\t%.0f\n", s.System, s.BuildSeconds, s.PassagesPerSec,
 			s.MergeSeconds, s.BuildCPU, s.BuildRSSMiB, s.BuildAnonMiB, s.BuildFileMiB, mib(s.SizeBytes), s.Segments, s.ColdMs, s.P50ms1, s.P99ms1, s.P50ms2, s.P99ms2, s.QueryRSSMiB)
 	}
+	if len(r.Rows) > 0 && len(r.Rows[0].BuildsSeconds) > 1 {
+		p("\nbuilds taking turns, %d each; a row has its fastest build and its highest peak RSS:\n", len(r.Rows[0].BuildsSeconds))
+		for _, s := range r.Rows {
+			p("  %s:", s.System)
+			for _, b := range s.BuildsSeconds {
+				p(" %.1fs", b)
+			}
+			p("\n")
+		}
+	}
 	p("\nprefrag builds at %.2f× stock Bleve's rate\n", r.BuildRatio)
 	p("(%.0fs, %.0fs generating the corpus)\n", r.Duration, r.GenerateS)
 	return tw.Flush()

@@ -28,6 +28,7 @@ func runBenchRetrieval(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the synthetic corpus")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	scale := fs.Int("scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 needs about 4 GB of disk under --work; see the README for times)")
+	rounds := fs.Int("rounds", 2, "with --scale: how many times each engine builds the corpus, the engines taking turns; each row reports its fastest build, so that a moment of load on the machine does not decide the ratio")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchRetrievalUsage)
@@ -49,7 +50,7 @@ func runBenchRetrieval(e *env, args []string) error {
 		}
 	}
 	if *scale != 0 {
-		return runBenchScale(e, fs, benchScaleArgs{data: *data, work: *work, keep: *keep, passages: *scale, seed: *seed, samples: *samples, json: *asJSON})
+		return runBenchScale(e, fs, benchScaleArgs{data: *data, work: *work, keep: *keep, passages: *scale, seed: *seed, samples: *samples, rounds: *rounds, json: *asJSON})
 	}
 	if st, err := os.Stat(filepath.Join(*data, "ir")); err != nil || !st.IsDir() {
 		return usagef("bench retrieval: %s has no ir/ folder; pass --data DIR (the folder holding ir/ and multihop/)", *data)

@@ -15,6 +15,7 @@ type benchScaleArgs struct {
 	passages   int
 	seed       uint64
 	samples    int
+	rounds     int
 }
 
 // runBenchScale is `prefrag bench retrieval --scale N`: the build and query
@@ -22,6 +23,9 @@ type benchScaleArgs struct {
 func runBenchScale(e *env, fs *flag.FlagSet, a benchScaleArgs) error {
 	if a.passages < 0 {
 		return usagef("bench retrieval: --scale must be positive")
+	}
+	if a.rounds < 1 {
+		return usagef("bench retrieval: --rounds must be at least 1")
 	}
 	samples := retrieval.DefaultScaleSamples
 	fs.Visit(func(f *flag.Flag) {
@@ -50,7 +54,7 @@ func runBenchScale(e *env, fs *flag.FlagSet, a benchScaleArgs) error {
 		defer os.RemoveAll(dir)
 	}
 	rep, err := retrieval.RunScale(e.ctx, retrieval.ScaleConfig{
-		DataDir: a.data, WorkDir: dir, Passages: a.passages, Seed: a.seed, Samples: samples,
+		DataDir: a.data, WorkDir: dir, Passages: a.passages, Seed: a.seed, Samples: samples, Rounds: a.rounds,
 		ChildArgs: []string{"bench", retrieval.ChildCommand}, Log: e.stderr,
 	})
 	if err != nil {

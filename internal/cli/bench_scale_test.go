@@ -36,7 +36,7 @@ func TestBenchRetrievalScale(t *testing.T) {
 			t.Fatalf("%v\nstderr: %s", err, errOut)
 		}
 		if !asJSON {
-			for _, want := range []string{"prefrag bench retrieval --scale 2000", "passages/s", "p50/p99 ms (2 procs)", "prefrag  ", "bleve-stock", "× stock Bleve"} {
+			for _, want := range []string{"prefrag bench retrieval --scale 2000", "passages/s", "p50/p99 ms (2 procs)", "prefrag  ", "bleve-stock", "× stock Bleve", "builds taking turns, 2 each"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("text report lacks %q:\n%s", want, out)
 				}
@@ -55,6 +55,13 @@ func TestBenchRetrievalScale(t *testing.T) {
 			if r.System != want || r.Passages != 2000 || r.PassagesPerSec <= 0 || r.BuildRSSMiB <= 0 || r.SizeBytes <= 0 ||
 				r.Segments < 1 || r.ColdMs <= 0 || r.Samples < 20 || r.P50ms1 <= 0 || r.P99ms1 < r.P50ms1 || r.P50ms2 <= 0 || r.P99ms2 < r.P50ms2 {
 				t.Errorf("row %d: %+v", i, r)
+			}
+		}
+		// Two rounds by default: each row has both builds and the
+		// fastest as its time.
+		for i, r := range rep.Rows {
+			if len(r.BuildsSeconds) != 2 || r.BuildSeconds != min(r.BuildsSeconds[0], r.BuildsSeconds[1]) {
+				t.Errorf("row %d: build %v of builds %v, want the fastest of 2", i, r.BuildSeconds, r.BuildsSeconds)
 			}
 		}
 		if rep.Rows[0].Segments > 2 {
