@@ -57,16 +57,9 @@ func settleWithPlanner(t *testing.T, sizes []int64, target int) ([]int64, int64)
 		if plan == nil || len(plan.Tasks) != 1 {
 			t.Fatalf("round %d on %v: want exactly one merge, got %+v", round, cur, plan)
 		}
-		merged := map[uint64]bool{}
 		var sum int64
-		for _, s := range plan.Tasks[0].Segments {
-			merged[s.Id()] = true
-			sum += s.LiveSize()
-		}
+		segs, sum = applyMerge(segs, &next, plan.Tasks[0])
 		largest = max(largest, sum)
-		segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
-		next++
-		segs = append(segs, planSeg{id: next, size: sum})
 	}
 	out := make([]int64, len(segs))
 	for i, s := range segs {
@@ -74,6 +67,20 @@ func settleWithPlanner(t *testing.T, sizes []int64, target int) ([]int64, int64)
 	}
 	slices.Sort(out)
 	return out, largest
+}
+
+// applyMerge replaces the segments of task by one new segment (numbered
+// next, incremented) holding their passages, which it returns.
+func applyMerge(segs []planSeg, next *uint64, task *mergeplan.MergeTask) ([]planSeg, int64) {
+	merged := map[uint64]bool{}
+	var sum int64
+	for _, s := range task.Segments {
+		merged[s.Id()] = true
+		sum += s.LiveSize()
+	}
+	segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
+	*next++
+	return append(segs, planSeg{id: *next, size: sum}), sum
 }
 
 func repeatSizes(n int, size int64) []int64 {
@@ -185,19 +192,14 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 			continue
 		}
 		for _, task := range plan.Tasks {
-			merged := map[uint64]bool{}
-			var sum int64
 			for _, s := range task.Segments {
 				if madeByMerge[s.Id()] {
 					t.Fatalf("after %d passages: a merge takes a merged segment of %d passages again", added, s.LiveSize())
 				}
-				merged[s.Id()] = true
-				sum += s.LiveSize()
 			}
+			var sum int64
+			segs, sum = applyMerge(segs, &next, task)
 			largest = max(largest, sum)
-			segs = slices.DeleteFunc(segs, func(s planSeg) bool { return merged[s.id] })
-			next++
-			segs = append(segs, planSeg{id: next, size: sum})
 			madeByMerge[next] = true
 		}
 	}
