@@ -23,30 +23,15 @@ func TestIndexSpeed(t *testing.T) {
 	if d := os.Getenv("PREFRAG_INDEX_DIR"); d != "" {
 		dir = d
 	}
-	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SETTLE")); err == nil {
-		defer func(old int) { SettleSegments = old }(SettleSegments)
-		SettleSegments = n
-	}
-	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SETTLE_MAX")); err == nil {
-		defer func(old int) { SettleMaxDocs = old }(SettleMaxDocs)
-		SettleMaxDocs = n
-	}
-	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BATCH")); err == nil {
-		defer func(old int) { BatchPassages = old }(BatchPassages)
-		BatchPassages = n
-	}
-	if n, err := strconv.Atoi(os.Getenv("PREFRAG_BATCH_MB")); err == nil {
-		defer func(old int) { BatchBytes = old }(BatchBytes)
-		BatchBytes = n << 20
-	}
+	envInt(t, "PREFRAG_SETTLE", &SettleSegments, 1)
+	envInt(t, "PREFRAG_SETTLE_MAX", &SettleMaxDocs, 1)
+	envInt(t, "PREFRAG_BATCH", &BatchPassages, 1)
+	envInt(t, "PREFRAG_BATCH_MB", &BatchBytes, 1<<20)
 	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SEGVER")); err == nil {
 		writerTestConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
 		defer func() { writerTestConfig = nil }()
 	}
-	if n, err := strconv.Atoi(os.Getenv("PREFRAG_MEMLIMIT_MB")); err == nil {
-		defer func(old int64) { IngestMemoryLimit = old }(IngestMemoryLimit)
-		IngestMemoryLimit = int64(n) << 20
-	}
+	envInt(t, "PREFRAG_MEMLIMIT_MB", &IngestMemoryLimit, 1<<20)
 	if o := os.Getenv("PREFRAG_MERGE_OPTS"); o != "" {
 		// Bleve's merge plan options as JSON, e.g. {"SegmentsPerMergeTask":100}.
 		var opts map[string]interface{}
@@ -82,6 +67,18 @@ func TestIndexSpeed(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("report: indexed %d unchanged %d removed %d failed %v", rep.Indexed, rep.Unchanged, rep.Removed, rep.Failed)
 	t.Logf("%d passages in %v: %.0f/s, %d bytes, %d segments after a merge of %v", rep.Passages, took, float64(rep.Passages)/took.Seconds(), rep.Stats.SizeBytes, rep.Segments, rep.Merge)
+}
+
+// envInt sets *v to the integer in the environment variable name times
+// unit, for the rest of the test; an unset or unreadable one leaves it.
+func envInt[T int | int64](t *testing.T, name string, v *T, unit T) {
+	n, err := strconv.Atoi(os.Getenv(name))
+	if err != nil {
+		return
+	}
+	old := *v
+	t.Cleanup(func() { *v = old })
+	*v = T(n) * unit
 }
 
 // traceRSS writes, every second, the seconds since start and this

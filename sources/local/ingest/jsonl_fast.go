@@ -183,6 +183,9 @@ func scanJSONString(b []byte, i int, buf []byte) (val, outBuf []byte, next int, 
 	return nil, buf, 0, false // a control character
 }
 
+// shortEscapes maps the letter of a two-byte JSON escape to its byte.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
 // decodeEscapedString continues scanJSONString from the first backslash at
 // j. The raw bytes are checked for UTF-8 over the whole span, escapes
 // included: an escape is ASCII, so it cannot join or split a multi-byte
@@ -209,23 +212,8 @@ func decodeEscapedString(b []byte, start, j int, high bool, buf []byte) (val, ou
 			return nil, buf, 0, false
 		}
 		switch e := b[j+1]; e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-			j += 2
-		case 'b':
-			buf = append(buf, '\b')
-			j += 2
-		case 'f':
-			buf = append(buf, '\f')
-			j += 2
-		case 'n':
-			buf = append(buf, '\n')
-			j += 2
-		case 'r':
-			buf = append(buf, '\r')
-			j += 2
-		case 't':
-			buf = append(buf, '\t')
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			buf = append(buf, shortEscapes[e])
 			j += 2
 		case 'u':
 			r, ok := hex4(b, j+2)
