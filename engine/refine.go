@@ -188,7 +188,7 @@ func (r *run) refine(ctx context.Context) error {
 	}
 	r.replaceSpans(repl)
 	r.counts.Refinements++
-	r.emit(NewEvent(Header{Step: r.turn}, Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}))
+	r.emit(Event{Step: r.turn, Payload: Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}})
 	return nil
 }
 

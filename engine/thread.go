@@ -62,7 +62,7 @@ func (r *run) startTurn(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten}})
+	r.emit(Event{Payload: Rewrite{Original: original, Rewritten: rewritten}})
 	r.req.Question = rewritten
 	return r.primeThread(th)
 }
