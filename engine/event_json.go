@@ -24,7 +24,11 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	if u, ok := e.Payload.(Unknown); ok || e.Payload == nil {
 		return e.marshalUnknown(u)
 	}
-	body, err := json.Marshal(e.Payload)
+	var v any = e.Payload
+	if w, ok := e.Payload.(wirer); ok {
+		v = w.wire() // no MarshalJSON: encoded in one pass
+	}
+	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("event %s: %w", e.Type(), err)
 	}
@@ -40,11 +44,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // appendHeader adds the header's members: type, session, seq, time, and
 // turn and step when they are written.
 func (e Event) appendHeader(ms []member, step StepRule) []member {
-	session, _ := json.Marshal(e.Session) // a string always encodes
-	typ, _ := json.Marshal(e.Type())
 	ms = append(ms,
-		member{"type", typ},
-		member{"session", session},
+		member{"type", appendString(nil, e.Type())},
+		member{"session", appendString(nil, e.Session)},
 		member{"seq", strconv.AppendInt(nil, int64(e.Seq), 10)},
 		member{"time", strconv.AppendQuote(nil, e.Time.UTC().Format(time.RFC3339Nano))})
 	if e.Turn != 0 {
@@ -79,6 +81,19 @@ func (e Event) marshalUnknown(u Unknown) ([]byte, error) {
 		ms = append(ms, member{string(key[1 : len(key)-1]), val})
 	}
 	return writeObject(ms, 256), nil
+}
+
+// appendString appends s as a JSON string, as encoding/json writes it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func headerKey(k string) bool {

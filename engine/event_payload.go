@@ -225,61 +225,73 @@ func decodeAs[P Payload](b []byte) (Payload, error) {
 	return p, err
 }
 
-// The contract's rules that tags cannot say. Each MarshalJSON writes a
-// copy with the rule applied, through a type without the method.
+// The contract's rules that tags cannot say. A payload with such a rule
+// has a wire method giving the value to encode (a copy with the rule
+// applied, of a type without methods); MarshalJSON encodes it.
 
-func (p Retrieval) MarshalJSON() ([]byte, error) {
+// wirer is implemented by payloads with a rule tags cannot say.
+type wirer interface{ wire() any }
+
+func (p Retrieval) wire() any {
 	type plain Retrieval
 	p.Docs = orEmpty(p.Docs)
-	return json.Marshal(plain(p))
+	return plain(p)
 }
 
-func (p Selection) MarshalJSON() ([]byte, error) {
+func (p Selection) wire() any {
 	type plain Selection
 	if p.Status == nil {
 		p.Status = new(bool)
 	}
 	if p.JudgeNew == "" {
-		return json.Marshal(plain(p))
+		return plain(p)
 	}
 	// judge_obtained goes with judge_new: written even when empty.
-	return json.Marshal(struct {
+	return struct {
 		plain
 		JudgeObtained string `json:"judge_obtained"`
-	}{plain(p), p.JudgeObtained})
+	}{plain(p), p.JudgeObtained}
 }
 
-func (p Observation) MarshalJSON() ([]byte, error) {
+func (p Observation) wire() any {
 	type plain Observation
 	p.DocIDs = orEmpty(p.DocIDs)
-	return json.Marshal(plain(p))
+	return plain(p)
 }
 
-func (p Supplement) MarshalJSON() ([]byte, error) {
+func (p Supplement) wire() any {
 	type plain Supplement
 	p.DocIDs = orEmpty(p.DocIDs)
-	return json.Marshal(plain(p))
+	return plain(p)
 }
 
-func (p Final) MarshalJSON() ([]byte, error) {
+func (p Final) wire() any {
 	type plain Final
 	if p.Counts == nil {
 		p.Counts = &Counts{}
 	}
-	return json.Marshal(plain(p))
+	return plain(p)
 }
 
-func (p Gate) MarshalJSON() ([]byte, error) {
+func (p Gate) wire() any {
 	type plain Gate
 	p.Queries = orEmpty(p.Queries)
-	return json.Marshal(plain(p))
+	return plain(p)
 }
 
-func (p Refinement) MarshalJSON() ([]byte, error) {
+func (p Refinement) wire() any {
 	type plain Refinement
 	p.Steps = orEmpty(p.Steps)
-	return json.Marshal(plain(p))
+	return plain(p)
 }
+
+func (p Retrieval) MarshalJSON() ([]byte, error)   { return json.Marshal(p.wire()) }
+func (p Selection) MarshalJSON() ([]byte, error)   { return json.Marshal(p.wire()) }
+func (p Observation) MarshalJSON() ([]byte, error) { return json.Marshal(p.wire()) }
+func (p Supplement) MarshalJSON() ([]byte, error)  { return json.Marshal(p.wire()) }
+func (p Final) MarshalJSON() ([]byte, error)       { return json.Marshal(p.wire()) }
+func (p Gate) MarshalJSON() ([]byte, error)        { return json.Marshal(p.wire()) }
+func (p Refinement) MarshalJSON() ([]byte, error)  { return json.Marshal(p.wire()) }
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {
