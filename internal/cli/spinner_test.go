@@ -88,7 +88,7 @@ func TestSpinnerPhaseVariants(t *testing.T) {
 		{"forced answer", &never, engine.Event{Type: engine.EventToken, Step: 4, Role: "forced", Text: "Ada"}, "step 4 · writing the answer"},
 		{"a fatal error ends it", &never, engine.Event{Type: engine.EventError, Fatal: true, Message: "x"}, ""},
 		{"a notice changes nothing", &never, engine.Event{Type: engine.EventError, Message: "x"}, "was"},
-		{"gate without retrieval", &never, engine.NewEvent(engine.Header{}, engine.Gate{}), "writing the answer"},
+		{"gate without retrieval", &never, engine.Event{Payload: engine.Gate{}}, "writing the answer"},
 		{"switch to another corpus", &never, engine.Event{Type: engine.EventSelection, Step: 1, NextSource: ptr("local:archive")}, "step 1 · searching archive"},
 	}
 	for _, tt := range tests {
