@@ -11,7 +11,7 @@ import (
 )
 
 func tok(seq, step int, role, text string) tea.Msg {
-	return runEventMsg{ev: engine.Event{Type: engine.EventToken, Session: "s", Seq: seq, Step: step, Role: role, Text: text}}
+	return runEventMsg{ev: engine.Event{Session: "s", Seq: seq, Step: step, Payload: engine.Token{Role: role, Text: text}}}
 }
 
 func stored(seq int, typ string) tea.Msg {

@@ -85,8 +85,7 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, con
 			}
 		}
 		if ctx.Err() != nil {
-			emit(engine.Event{Type: engine.EventFinal, Session: scripted.SessionID, Seq: 99, Time: ev.Time,
-				Answer: "Kafka was born in Prague (partial answer).", Cancelled: true, Counts: &engine.Counts{LLMCalls: 2}})
+			emit(engine.Event{Session: scripted.SessionID, Seq: 99, Time: ev.Time, Payload: engine.Final{Answer: "Kafka was born in Prague (partial answer).", Cancelled: true, Counts: &engine.Counts{LLMCalls: 2}}})
 			return fmt.Errorf("%w: %w", engine.ErrCancelled, ctx.Err())
 		}
 		if ev.Type == engine.EventRetrieval && strings.HasPrefix(ev.Source, "web:") && s.Web == engine.WebAsk && !asked {

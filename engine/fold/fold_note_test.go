@@ -9,7 +9,9 @@ import (
 // Gate, rewrite and refinement events fold into note blocks of their own;
 // the events of a step after them still fold into the step's block.
 func TestFoldNotes(t *testing.T) {
-	h := func(seq, step int, p engine.Payload) engine.Event { return engine.Event{Session: "s", Seq: seq, Step: step, Payload: p} }
+	h := func(seq, step int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Step: step, Payload: p}
+	}
 	tr := FromEvents([]engine.Event{
 		h(1, 0, engine.SessionStart{Question: "q"}),
 		h(2, 0, engine.Rewrite{Original: "and?", Rewritten: "q"}),

@@ -30,7 +30,7 @@ func TestRenderGateRefinementRewrite(t *testing.T) {
 			[]string{"════ Turn 2 ════", "Follow-up: and his wife?", "Rewritten question: Who was Sørensen's wife?"}, nil, 4},
 		{"rewrite unchanged", with(engine.Event{Session: "s", Seq: 30, Turn: 3}, engine.Rewrite{Original: "Who is X?", Rewritten: "Who is X?"}),
 			[]string{"Turn 3", "Rewritten question: (unchanged) Who is X?"}, nil, 4},
-		{"unknown type", engine.Event{Type: "from_the_future", Step: 1}, nil, nil, 0},
+		{"unknown type", engine.Event{Step: 1, Payload: engine.Unknown{Type: "from_the_future"}}, nil, nil, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

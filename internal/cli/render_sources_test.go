@@ -53,8 +53,7 @@ func TestRenderSourcesNumberedAsCited(t *testing.T) {
 	local := sources.Document{ID: "docs/s.md#1", Locator: "docs/s.md#0", Title: "Sørensen", Source: "local:wiki"}
 	web := sources.Document{ID: "https://a.example/", URL: "https://a.example/", Locator: "https://a.example/", Title: "Olsen", Source: "web:searxng",
 		Cached: true, CachedAt: at.Add(-2 * 24 * time.Hour)}
-	ev := engine.Event{Type: engine.EventFinal, Time: at, Answer: "1974 [2].", Citations: []int{2},
-		Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}
+	ev := engine.Event{Time: at, Payload: engine.Final{Answer: "1974 [2].", Citations: []int{2}, Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}}
 	var b bytes.Buffer
 	textRenderer{}.render(&b, ev)
 	out := b.String()

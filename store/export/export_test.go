@@ -124,11 +124,11 @@ func TestMarkdownUntrustedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := []engine.Event{
-		{Type: engine.EventRetrieval, Step: 1, Source: "web:duckduckgo", Query: "q", Docs: []engine.Document{{
+		{Step: 1, Payload: engine.Retrieval{Source: "web:duckduckgo", Query: "q", Docs: []engine.Document{{
 			ID: "https://evil.example/x", URL: "https://evil.example/x", Locator: "https://evil.example/x",
-			Title: "<script>alert(1)</script> [click](javascript:x) \x1b[2J", Text: "t", Source: "web:duckduckgo"}}},
-		{Type: engine.EventObservation, Step: 1, Source: "web:duckduckgo", DocIDs: []string{"https://evil.example/x"}, DocNums: []int{1}},
-		{Type: engine.EventFinal, Answer: "Done [1]. <img src=x onerror=alert(1)>\n# Heading\n---", Citations: []int{1}},
+			Title: "<script>alert(1)</script> [click](javascript:x) \x1b[2J", Text: "t", Source: "web:duckduckgo"}}}},
+		{Step: 1, Payload: engine.Observation{Source: "web:duckduckgo", DocIDs: []string{"https://evil.example/x"}, DocNums: []int{1}}},
+		{Payload: engine.Final{Answer: "Done [1]. <img src=x onerror=alert(1)>\n# Heading\n---", Citations: []int{1}}},
 	}
 	for i, ev := range evs {
 		ev.Session, ev.Seq, ev.Time = id, i+1, fixture.Start

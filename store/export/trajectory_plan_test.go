@@ -15,7 +15,9 @@ import (
 // event type as its JSON.
 func TestMarkdownGateRefinementRewrite(t *testing.T) {
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	h := func(seq, step int, p engine.Payload) engine.Event { return engine.Event{Session: "s", Seq: seq, Time: at, Step: step, Payload: p} }
+	h := func(seq, step int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Time: at, Step: step, Payload: p}
+	}
 	evs := []engine.Event{
 		h(1, 0, engine.SessionStart{Question: "and his wife?"}),
 		h(2, 0, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was *Sørensen's* wife?"}),

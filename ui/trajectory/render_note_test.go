@@ -12,7 +12,9 @@ import (
 // Gate, rewrite and refinement show as one dim field each, their text on
 // one line and within the width.
 func TestRenderNotes(t *testing.T) {
-	h := func(seq, step int, p engine.Payload) engine.Event { return engine.Event{Session: "s", Seq: seq, Step: step, Payload: p} }
+	h := func(seq, step int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Step: step, Payload: p}
+	}
 	tr := FromEvents([]engine.Event{
 		h(1, 0, engine.SessionStart{Question: "q"}),
 		h(2, 0, engine.Rewrite{Original: "and\nhis?", Rewritten: "Who \x1b[2Jwas?"}),
