@@ -190,6 +190,17 @@ func (Notice) StepRule() StepRule       { return StepOptional }
 func (Gate) StepRule() StepRule         { return StepNever }
 func (Rewrite) StepRule() StepRule      { return StepNever }
 
+// Observed is implemented by the payloads that put documents into the
+// reasoning context (observation, supplement).
+type Observed interface {
+	Payload
+	// ContextIDs are the ids of the documents that entered the context.
+	ContextIDs() []string
+}
+
+func (p Observation) ContextIDs() []string { return p.DocIDs }
+func (p Supplement) ContextIDs() []string  { return p.DocIDs }
+
 // Unknown is the payload of an event whose type this build does not know
 // (written by a newer one): its type and its fields as read, header keys
 // excepted. It is written back as it was read.

@@ -24,7 +24,7 @@ func TestMarkdownGateRefinementRewrite(t *testing.T) {
 		h(3, 0, engine.Gate{Retrieve: true, Analysis: "Needs a fact.", Queries: []string{"Sørensen wife", "q\x1b[31m2"}, HeuristicAnswer: "Margrethe\nprobably"}),
 		h(4, 1, engine.Thought{Text: "Search."}),
 		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
-		{Type: "from_the_future", Seq: 6, Time: at, Step: 2, Session: "s"},
+		{Seq: 6, Time: at, Step: 2, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
 		h(7, 0, engine.Final{Answer: "Margrethe."}),
 	}
 	rec := &store.Record{Session: store.Session{ID: "s", Question: "and his wife?", Started: at}, Events: evs}

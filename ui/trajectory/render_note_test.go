@@ -21,7 +21,7 @@ func TestRenderNotes(t *testing.T) {
 		h(3, 0, engine.Gate{Retrieve: true, Queries: []string{"a", "b"}, Analysis: "needs\nfacts"}),
 		h(4, 1, engine.Thought{Text: "t"}),
 		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
-		{Type: "from_the_future", Seq: 6, Session: "s"},
+		{Seq: 6, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
 	})
 	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 	for _, want := range []string{
