@@ -22,7 +22,7 @@ func storeThread(t *testing.T, s *store.Store) *store.Record {
 	if err := s.ContinueSession(ctx, caseID); err != nil {
 		t.Fatal(err)
 	}
-	olsen := first.Events[len(first.Events)-1].Sources[0]
+	olsen := first.Events[len(first.Events)-1].Payload.(engine.Final).Sources[0]
 	studies := sources.Document{ID: "Olsen_studies#0", Title: "Olsen's studies", Text: "Olsen studied botany at the University of Copenhagen.", Source: "local:wiki", Score: 9, Locator: "wiki/olsen.md"}
 	tr, st := true, "Where did Carsten Erik Olsen study?"
 	evs := []engine.Event{
@@ -42,7 +42,7 @@ func storeThread(t *testing.T, s *store.Store) *store.Record {
 	if err := s.AppendEvents(ctx, evs); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishSession(ctx, caseID, store.StatusAnswered, evs[len(evs)-1].Answer, "CORRECT", nil); err != nil {
+	if err := s.FinishSession(ctx, caseID, store.StatusAnswered, evs[len(evs)-1].Payload.(engine.Final).Answer, "CORRECT", nil); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := s.GetSession(ctx, caseID)
