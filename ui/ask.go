@@ -313,7 +313,7 @@ func (a *askScreen) handleRun(b batchMsg) (tea.Cmd, *consentMsg) {
 		switch m := m.(type) {
 		case runEventMsg:
 			a.traj.Apply(m.ev)
-			if m.ev.Type != engine.EventToken {
+			if _, token := m.ev.Payload.(engine.Token); !token {
 				structural = true
 			}
 			if m.ev.Session != "" {

@@ -59,7 +59,7 @@ type Block struct {
 	Query     string
 
 	Retrievals []Retrieval
-	Selections []engine.Selection
+	Selections []Decision
 	// Trace is the retrievals and selections in the order they happened.
 	Trace       []TraceItem
 	Observation *engine.Observation
@@ -75,6 +75,13 @@ type Block struct {
 
 	// version changes on every mutation; render caches key on it.
 	version int
+}
+
+// Decision is a judge's decision and the seq of its event (an analyst's
+// verdict refers to it).
+type Decision struct {
+	Seq int
+	engine.Selection
 }
 
 // TraceItem is one retrieval, selection or error of the retrieval phase
@@ -283,7 +290,7 @@ func (t *Trajectory) Apply(ev engine.Event) {
 	case engine.Selection:
 		t.clearLive()
 		b := t.forStep(ev.Step)
-		b.Selections = append(b.Selections, p)
+		b.Selections = append(b.Selections, Decision{Seq: ev.Seq, Selection: p})
 		b.Trace = append(b.Trace, TraceItem{Selection: &p})
 		b.version++
 	case engine.Observation:

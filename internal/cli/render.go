@@ -46,7 +46,7 @@ func indent(s, prefix string) string {
 
 func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	step := ev.Step
-	switch p := ev.Payload().(type) {
+	switch p := ev.Payload.(type) {
 	case engine.SessionStart:
 		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
 		if c := p.Config; c != nil {
