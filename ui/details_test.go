@@ -75,7 +75,7 @@ func TestStepCountSteadyOverReflection(t *testing.T) {
 	var seen []string
 	for _, ev := range scripted.Events(testStart) {
 		m.ask.traj.Apply(ev)
-		if ev.Type == engine.EventToken || ev.Type == engine.EventSession {
+		if ev.Type() == engine.EventToken || ev.Type() == engine.EventSession {
 			continue
 		}
 		s := ansi.Strip(m.statusView())
@@ -168,7 +168,7 @@ func TestQuitDuringRunAsks(t *testing.T) {
 	for _, answer := range []string{"n", "y"} {
 		t.Run(answer, func(t *testing.T) {
 			h := newHarness(t)
-			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 2 })
+			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 2 })
 			h.ask(scripted.Question)
 			<-h.runner.paused
 			h.waitFor("Step 2")
@@ -239,7 +239,7 @@ func TestHelpBarFollowsFocusAfterDialogs(t *testing.T) {
 			h.keys("esc")
 		}, "enter send"},
 		{"quit refused: the trajectory", nil, func(h *harness) {
-			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 2 })
+			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 2 })
 			h.ask(scripted.Question)
 			<-h.runner.paused
 			h.keys("tab", "q")

@@ -333,7 +333,7 @@ func TestStepperJudgeVerdict(t *testing.T) {
 	h.waitFor("no judge decision")
 	want := map[int]string{}
 	for _, ev := range scripted.Stored(testStart) {
-		if ev.Type == engine.EventSelection && (ev.Step == 1 || ev.Step == 2) {
+		if ev.Type() == engine.EventSelection && (ev.Step == 1 || ev.Step == 2) {
 			want[ev.Seq] = map[int]string{1: VerdictCorrect, 2: VerdictIncorrect}[ev.Step]
 		}
 	}

@@ -150,7 +150,7 @@ func TestStreamBatchesTokens(t *testing.T) {
 	s.close()
 	b := s.next()().(batchMsg)
 	// One batch, its deltas merged into one.
-	if len(b.msgs) != 1 || !b.done || b.stream != 7 || b.msgs[0].(runEventMsg).ev.Text != strings.Repeat("x", 300) {
+	if len(b.msgs) != 1 || !b.done || b.stream != 7 || b.msgs[0].(runEventMsg).ev.Payload.(engine.Token).Text != strings.Repeat("x", 300) {
 		t.Fatalf("batch of %d (done %v, stream %d), want all 300 deltas merged into one, done, stream 7", len(b.msgs), b.done, b.stream)
 	}
 }

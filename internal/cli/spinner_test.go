@@ -67,7 +67,7 @@ func TestSpinnerPhasesFromEvents(t *testing.T) {
 	for i, ev := range spinnerRun() {
 		cur = p.next(ev, cur)
 		if cur != want[i] {
-			t.Errorf("after event %d (%s): phase %q, want %q", i, ev.Type, cur, want[i])
+			t.Errorf("after event %d (%s): phase %q, want %q", i, ev.Type(), cur, want[i])
 		}
 	}
 }
@@ -136,7 +136,7 @@ func TestSpinnerNeverEntersTheOutput(t *testing.T) {
 			// After every event the last line on screen is the spinner.
 			_, last := screen(term.String())
 			phases = append(phases, last)
-			if ev.Type != engine.EventFinal && ansi.StringWidth(last) > width-1 {
+			if ev.Type() != engine.EventFinal && ansi.StringWidth(last) > width-1 {
 				t.Errorf("width %d: spinner line %q is wider than the terminal", width, last)
 			}
 		}
