@@ -163,7 +163,7 @@ func (s *Store) AppendEvents(ctx context.Context, evs []engine.Event) error {
 	}
 	rows := make([]row, 0, len(evs))
 	for _, ev := range evs {
-		if ev.Type() == engine.EventToken {
+		if _, token := ev.Payload.(engine.Token); token {
 			continue
 		}
 		if ev.Session == "" || ev.Seq < 1 || ev.Type() == "" {

@@ -211,7 +211,7 @@ func (p *Pipeline) persistLoop() {
 		evs = evs[:0]
 		for i := range batch {
 			batch[i].materialize()
-			if batch[i].ev.Type() != engine.EventToken {
+			if _, token := batch[i].ev.Payload.(engine.Token); !token {
 				evs = append(evs, batch[i].ev)
 			}
 		}

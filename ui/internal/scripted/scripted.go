@@ -117,7 +117,7 @@ func Events(start time.Time) []engine.Event {
 func Stored(start time.Time) []engine.Event {
 	var out []engine.Event
 	for _, ev := range Events(start) {
-		if ev.Type() != engine.EventToken {
+		if _, token := ev.Payload.(engine.Token); !token {
 			out = append(out, ev)
 		}
 	}
@@ -168,7 +168,7 @@ func Long(n int, start time.Time) []engine.Event {
 	var one, two []engine.Event
 	for _, ev := range base {
 		switch {
-		case ev.Step == 1 && ev.Type() != engine.EventAnswer:
+		case ev.Step == 1 && !isAnswer(ev):
 			one = append(one, ev)
 		case ev.Step == 2:
 			two = append(two, ev)
@@ -188,4 +188,9 @@ func Long(n int, start time.Time) []engine.Event {
 		}
 	}
 	return out
+}
+
+func isAnswer(ev engine.Event) bool {
+	_, ok := ev.Payload.(engine.Answer)
+	return ok
 }
