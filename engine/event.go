@@ -7,31 +7,6 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
-// Event types, as in CONTRACT.md. New types may be added; none is renamed.
-const (
-	EventSession     = "session"
-	EventThought     = "thought"
-	EventAction      = "action"
-	EventRetrieval   = "retrieval"
-	EventSelection   = "selection"
-	EventObservation = "observation"
-	EventAnswer      = "answer"
-	EventSupplement  = "supplement"
-	EventFinal       = "final"
-	EventError       = "error"
-	// EventToken carries a streamed text delta. It is never stored.
-	EventToken = "token"
-	// EventGate is the retrieval gate before the loop (gate.go,
-	// gate_strategies.go).
-	EventGate = "gate"
-	// EventRefinement is an observation refinement under the context
-	// budget (refine.go).
-	EventRefinement = "refinement"
-	// EventRewrite opens a follow-up turn: its question rewritten into a
-	// standalone one (thread.go).
-	EventRewrite = "rewrite"
-)
-
 // Outcomes of a retrieval that did not answer normally (the retrieval
 // event's "outcome"): the engine refused (rate limit, bot challenge), its
 // answer was cut at the size limit (the event's docs are what could be

@@ -18,6 +18,31 @@ import "encoding/json"
 // ui/trajectory, store/export, engine/fold); encoding and decoding need no
 // other change.
 
+// Event types, as in CONTRACT.md. New types may be added; none is renamed.
+const (
+	EventSession     = "session"
+	EventThought     = "thought"
+	EventAction      = "action"
+	EventRetrieval   = "retrieval"
+	EventSelection   = "selection"
+	EventObservation = "observation"
+	EventAnswer      = "answer"
+	EventSupplement  = "supplement"
+	EventFinal       = "final"
+	EventError       = "error"
+	// EventToken carries a streamed text delta. It is never stored.
+	EventToken = "token"
+	// EventGate is the retrieval gate before the loop (gate.go,
+	// gate_strategies.go).
+	EventGate = "gate"
+	// EventRefinement is an observation refinement under the context
+	// budget (refine.go).
+	EventRefinement = "refinement"
+	// EventRewrite opens a follow-up turn: its question rewritten into a
+	// standalone one (thread.go).
+	EventRewrite = "rewrite"
+)
+
 // Payload is the type-specific part of an event.
 type Payload interface {
 	// EventType is the event's type (one of the Event* constants).
