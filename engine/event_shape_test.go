@@ -60,3 +60,51 @@ func TestDesignEventShape(t *testing.T) {
 		t.Errorf("Event has no Payload field")
 	}
 }
+
+// TestDesignRenderersReadPayloads: what shows a run (the CLI's text and
+// spinner, the workspace, the exports, the fold, the evaluation) reads an
+// event through its payload type, never by comparing or switching on the
+// type's name (engine.Event… constants).
+func TestDesignRenderersReadPayloads(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"fold", "../internal/cli", "../internal/delivery", "../ui", "../ui/trajectory", "../ui/internal/scripted", "../store/export", "../eval"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("%s: no Go files (%v)", dir, err)
+		}
+		files = append(files, fs...)
+	}
+	fset := token.NewFileSet()
+	isTypeName := func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && pkg.Name == "engine" && strings.HasPrefix(sel.Sel.Name, "Event") && sel.Sel.Name != "Event"
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CaseClause:
+				for _, e := range n.List {
+					if isTypeName(e) {
+						t.Errorf("%s: switches on an event type name", fset.Position(e.Pos()))
+					}
+				}
+			case *ast.BinaryExpr:
+				if (n.Op == token.EQL || n.Op == token.NEQ) && (isTypeName(n.X) || isTypeName(n.Y)) {
+					t.Errorf("%s: compares an event type name", fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
