@@ -48,6 +48,9 @@ type Event struct {
 	// Step is written according to the payload's StepRule.
 	Step    int
 	Payload Payload
+
+	// Events are not compared with ==: most payloads hold slices.
+	_ [0]func()
 }
 
 // Type is the event's type (one of the Event* constants, or the type of an
