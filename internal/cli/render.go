@@ -115,7 +115,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		rewriteBlock(w, ev, p)
 	}
 	// Tokens are shown by the streaming printer; a type this build does
-	// not know (nil payload) prints nothing.
+	// not know (an engine.Unknown payload) prints nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.
