@@ -35,6 +35,23 @@ func mustIndex(t testing.TB, dir, name string, paths ...string) Report {
 	return rep
 }
 
+// mustIndexWith is mustIndex with the writer tuned by wo.
+func mustIndexWith(t testing.TB, wo WriterOptions, dir, name string, paths ...string) Report {
+	t.Helper()
+	rep, err := Index(context.Background(), dir, name, paths, IndexOptions{Writer: wo})
+	if err != nil {
+		t.Fatalf("Index: %v", err)
+	}
+	return rep
+}
+
+// holdMerges holds Bleve's background merger back, so that every batch
+// stays a segment of its own; with SettleSegments -1 nothing settles them.
+func holdMerges(wo WriterOptions) WriterOptions {
+	wo.IndexConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
+	return wo
+}
+
 func mustOpen(t testing.TB, dir, name string) *Corpus {
 	t.Helper()
 	c, err := Open(dir, name)

@@ -17,6 +17,9 @@ type IndexOptions struct {
 	// Progress, when set, is called after every file and every flushed
 	// batch, from the indexing goroutine.
 	Progress func(Progress)
+	// Writer tunes batching, merging, settling and memory (the zero value:
+	// the defaults).
+	Writer WriterOptions
 }
 
 // Progress is a snapshot of a running ingest.
@@ -95,12 +98,12 @@ var supported = map[string]bool{
 // partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	fresh := !exists(filepath.Join(dir, name))
-	w, err := OpenWriter(dir, name)
+	w, err := OpenWriter(dir, name, opts.Writer)
 	if err != nil {
 		return Report{Corpus: name}, err
 	}
 	pinned := fresh && PinIfFirst(dir, name)
-	restore := limitIngestMemory()
+	restore := limitIngestMemory(opts.Writer)
 	rep, err := w.Index(ctx, paths, opts)
 	restore()
 	rep.Pinned = pinned
