@@ -188,15 +188,15 @@ func splitTasks(segs []*scorch.SegmentSnapshot, workers int, minTaskDocs uint64)
 
 // ranking is one query's work, shared by its workers.
 type ranking struct {
-	p     bm25.Params
+	p bm25.Params
 	// pruning is on unless the search is exhaustive; tune holds the
 	// thresholds.
 	pruning bool
 	tune    searchTuning
-	lists []*scoreList
-	segs  []*scorch.SegmentSnapshot
-	tasks []rankTask
-	next  atomic.Int64
+	lists   []*scoreList
+	segs    []*scorch.SegmentSnapshot
+	tasks   []rankTask
+	next    atomic.Int64
 }
 
 // cursors opens the lists of one task, positioned on their first posting in
