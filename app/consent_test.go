@@ -10,8 +10,8 @@ import (
 
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 )
