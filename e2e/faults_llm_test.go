@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // LLM server faults through the real binary: every one ends in bounded

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // gateResponder plays a small proxy model ("tiny-proxy") and the main

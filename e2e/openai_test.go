@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 const openaiKey = "sk-e2e-test-key-5f3a9c"

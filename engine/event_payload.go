@@ -14,7 +14,7 @@ import "encoding/json"
 //
 // Adding an event type means adding its payload type here (the type, its
 // EventType, its sanitized copy and its row in payloadDecoders) and
-// rendering it where it shows (a case in the type switches of internal/cli,
+// rendering it where it shows (a case in the type switches of cli,
 // ui/trajectory, store/export, engine/fold); encoding and decoding need no
 // other change.
 
