@@ -166,17 +166,42 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 
 func (e *UnreachableError) Is(target error) bool { return target == ErrUnreachable }
 
+// ErrTimeout is matched when the server accepted the connection but did
+// not answer within the client's limit.
+var ErrTimeout = errors.New("llm server did not answer in time")
+
+// TimeoutError says a limit fired while the server was there: it accepted
+// the connection but sent no answer in time.
+type TimeoutError struct {
+	Backend string
+	Addr    string
+	Waited  time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("the %s server at %s accepted the connection but sent no answer within %s — if it is only slow (loading a model, a long prompt), raise --llm-timeout (llm_timeout in the config file); else see the server's log",
+		e.Backend, e.Addr, e.Waited)
+}
+
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
 // ModelNotFoundError names the missing model.
 type ModelNotFoundError struct {
 	Backend string
 	Model   string // "" when none was given and the server serves several
 	// Served lists the models the server says it serves, when it said
-	// (OpenAI-compatible servers' GET /v1/models).
+	// (OpenAI-compatible servers' GET /v1/models, llama-server's /props).
 	Served []string
+	// Listed is true when the server answered its model list (then an
+	// empty Served means it lists none).
+	Listed bool
 }
 
 func (e *ModelNotFoundError) Error() string {
 	if e.Backend == "openai" {
+		if e.Model == "" && e.Listed && len(e.Served) == 0 {
+			return "no model given and the OpenAI-compatible server lists no model (its GET /v1/models is empty) — load a model into the server, or pass --model with the name it serves"
+		}
 		served := "it did not say which models it serves"
 		if len(e.Served) > 0 {
 			served = "it serves " + ServedList(e.Served)
@@ -187,6 +212,10 @@ func (e *ModelNotFoundError) Error() string {
 		return fmt.Sprintf("model %s not found — the OpenAI-compatible server does not serve it; %s: pass --model with one of them", e.Model, served)
 	}
 	if e.Backend == "llamacpp" {
+		if len(e.Served) > 0 {
+			return fmt.Sprintf("model %s not found — the llama.cpp server serves %s: pass --model %s (or no --model), or restart it with -m pointing to %s",
+				e.Model, ServedList(e.Served), e.Served[0], e.Model)
+		}
 		return fmt.Sprintf("model %s not found — the llama.cpp server serves a different model; restart it with -m pointing to %s", e.Model, e.Model)
 	}
 	return fmt.Sprintf("model %s not found — run `ollama pull %s`", e.Model, e.Model)
@@ -296,8 +325,8 @@ type WrongServerError struct {
 	Addr    string // redacted base URL
 	// Evidence is what was observed, e.g. "GET /api/version answered 404".
 	Evidence string
-	// Looks names the backend it seems to be instead ("llamacpp", "ollama"),
-	// or "" when it looks like neither.
+	// Looks names the backend it seems to be instead ("llamacpp", "ollama",
+	// "openai"), or "" when it looks like none of them.
 	Looks string
 }
 
@@ -315,6 +344,11 @@ func (e *WrongServerError) Error() string {
 		next = "it looks like llama.cpp's llama-server: pass --llm llamacpp"
 	case "ollama":
 		next = "it looks like Ollama: pass --llm ollama"
+		if e.Backend == "openai" {
+			next = "it looks like Ollama: pass --llm ollama, or keep --llm openai with --llm-url ending in /v1 (Ollama's OpenAI-compatible API)"
+		}
+	case "openai":
+		next = "it looks like an OpenAI-compatible server (vLLM, SGLang, …): pass --llm openai"
 	}
 	return fmt.Sprintf("the server at %s does not look like %s (%s) — %s", e.Addr, name, e.Evidence, next)
 }

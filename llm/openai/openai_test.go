@@ -306,7 +306,9 @@ func TestIsFormatRefusal(t *testing.T) {
 		{&llm.ServerError{Status: 500, Message: "CUDA out of memory"}, false},
 		{&llm.ServerError{Status: 400, Message: "The provided JSON schema contains features not supported by xgrammar."}, true},
 		{&llm.ServerError{Status: 401, Message: "response_format"}, false},
-		{&llm.ServerError{Status: 400, Message: "temperature must be positive"}, false},
+		// A 400 to a request carrying response_format is a refusal whatever
+		// its words (llama-server's own).
+		{&llm.ServerError{Status: 400, Message: "Failed to initialize samplers: std::exception", Type: "invalid_request_error"}, true},
 		{&llm.ContextExceededError{Backend: backend}, false},
 		{nil, false},
 	} {
