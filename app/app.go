@@ -90,7 +90,7 @@ func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
 	}
 	switch s.LLM {
 	case "llamacpp":
-		return llamacpp.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
+		return llamacpp.New(s.LLMURL, model, llm.WithAuth(llamacpp.AuthFromEnv(nil)), llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	case "openai":
 		return openai.New(s.LLMURL, model, openai.AuthFromEnv(nil), llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 	default:
