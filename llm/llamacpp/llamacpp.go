@@ -119,7 +119,7 @@ type Option = llm.Option
 // model may be empty: llama-server serves one model, and Check then adopts
 // its name. It does not contact the server.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	ep, err := transport.Open("llamacpp", baseURL, "8080", opts)
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, opts)
 	if err != nil {
 		return nil, err
 	}

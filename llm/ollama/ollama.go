@@ -78,7 +78,7 @@ type Option = llm.Option
 // bare "host[:port]" as OLLAMA_HOST allows; the default port is 11434). It
 // does not contact the server: call Check for that.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	ep, err := transport.Open("ollama", baseURL, "11434", opts)
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, opts)
 	if err != nil {
 		return nil, err
 	}

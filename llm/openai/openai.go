@@ -66,8 +66,8 @@ import (
 const backend = "openai"
 
 // DefaultURL is where an OpenAI-compatible server is looked for when no
-// address is given: vLLM's default port.
-const DefaultURL = "http://127.0.0.1:8000/v1"
+// address is given: vLLM's default port (the backend table's row).
+var DefaultURL = llm.BackendOf(backend).DefaultURL
 
 // Key variables, in order of preference.
 const (
@@ -110,7 +110,7 @@ type Client struct {
 // be empty: Check (or the first generation) then adopts the served model
 // when the server serves exactly one. It does not contact the server.
 func New(baseURL, model string, auth Auth, opts ...Option) (*Client, error) {
-	ep, err := transport.Open(backend, baseURL, "8000", append([]Option{llm.WithAuth(auth)}, opts...))
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, append([]Option{llm.WithAuth(auth)}, opts...))
 	if err != nil {
 		return nil, err
 	}
