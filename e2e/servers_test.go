@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // Real servers' behaviours through the real binary (issue 19, item 7 and

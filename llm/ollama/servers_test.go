@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 	"github.com/prefrag/prefrag/llm"
 )
 
