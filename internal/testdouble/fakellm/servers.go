@@ -156,4 +156,3 @@ func runaway(pieces []string, limit int) []string {
 	}
 	return out
 }
-
