@@ -14,7 +14,7 @@
 // response_format {type: json_schema, json_schema: {name, schema, strict}}.
 //
 // Structured output fallback: a server that refuses json_schema (see
-// isFormatRefusal; some chat templates make it fail) is asked again with
+// structured.IsRefusal: any 400 or 422, whatever its words) is asked again with
 // {type: json_object}, and one that refuses that too without
 // response_format; the reply is then validated against the schema (a
 // subset of JSON Schema: type, properties, required, items, enum,
@@ -332,10 +332,6 @@ const (
 	formatObject = structured.Object // response_format json_object + validation
 	formatNone   = structured.None   // no response_format + validation
 )
-
-// isFormatRefusal reports whether err refuses the response_format a
-// request carried (structured.IsRefusal).
-func isFormatRefusal(err error) bool { return structured.IsRefusal(err) }
 
 // maxTokens is the max_tokens sent: always one, so the server's own limit
 // holds even where it defaults to "until the context is full".

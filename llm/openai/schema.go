@@ -1,13 +1,6 @@
 package openai
 
-import (
-	"encoding/json"
-
-	"github.com/prefrag/prefrag/llm/internal/structured"
-)
-
-// validate checks a reply against a JSON schema (structured.Validate).
-func validate(schema []byte, reply string) error { return structured.Validate(schema, reply) }
+import "encoding/json"
 
 // strictSchema closes an object schema (additionalProperties false) when
 // it does not say, as OpenAI's strict structured output requires; other
