@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/prefrag/prefrag/internal/suggest"
 )
 
 // Where a setting's value came from.
@@ -63,6 +65,10 @@ func (c *Config) applyFile(path string, b []byte) error {
 	}
 	sort.Strings(unknown)
 	for _, key := range unknown {
+		if near := suggest.Closest(key, fileKeys()); near != "" {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("unknown key %q in %s is ignored — did you mean %q?", key, path, near))
+			continue
+		}
 		c.Warnings = append(c.Warnings, fmt.Sprintf("unknown key %q in %s is ignored (`prefrag config` lists the settings)", key, path))
 	}
 	for _, st := range schema {
@@ -75,11 +81,37 @@ func (c *Config) applyFile(path string, b []byte) error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFile})
 	}
+	// A value the file sets is checked now, so that every command refuses
+	// a file that names a bad address, a negative duration or a missing
+	// folder (flags and variables are checked by Validate).
+	var problems []string
+	for _, st := range schema {
+		if _, ok := raw[st.Key]; !ok || st.FlagOnly || st.check == nil {
+			continue
+		}
+		if p := st.check(st.Value(c)); p != "" {
+			problems = append(problems, st.Key+" in "+path+" "+p)
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrConfig, strings.Join(problems, "; "))
+	}
 	// llama-server listens on 8080 (vLLM on 8000) unless the file says otherwise.
 	if u := backendURL(c.Settings.LLM); u != "" && c.Origin("llm").Kind == FromFile && c.Origin("llm_url").Kind == FromDefault {
 		c.Settings.LLMURL = u
 	}
 	return nil
+}
+
+// fileKeys are the keys a config file may set.
+func fileKeys() []string {
+	var keys []string
+	for _, st := range schema {
+		if !st.FlagOnly {
+			keys = append(keys, st.Key)
+		}
+	}
+	return keys
 }
 
 // assign stores v (a TOML value or a schema default) in the field p.

@@ -1,8 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -85,10 +88,51 @@ func notNegative(v any) string {
 
 func isURL(v any) string {
 	s := v.(string)
-	if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fmt.Sprintf("%q is not a URL like http://127.0.0.1:11434", llm.RedactURL(s))
 	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Sprintf("must be an http:// or https:// address, not %s:// (%q)", u.Scheme, llm.RedactURL(s))
+	}
 	return ""
+}
+
+// isURLOrEmpty is isURL for an address that may be left unset.
+func isURLOrEmpty(v any) string {
+	if v.(string) == "" {
+		return ""
+	}
+	return isURL(v)
+}
+
+// existingDir checks a folder the user names: it must exist ("" is unset).
+func existingDir(v any) string {
+	p := v.(string)
+	if p == "" {
+		return ""
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("names the folder %q, which does not exist: create it and put the template overrides in it, or remove the setting", p)
+	case err != nil:
+		return fmt.Sprintf("names the folder %q, which cannot be read (%v)", p, errors.Unwrap(err))
+	case !fi.IsDir():
+		return fmt.Sprintf("must be a folder, not the file %q", p)
+	}
+	return ""
+}
+
+// withDurationChecks gives every duration setting without a check of its
+// own the notNegative check: no duration may be negative.
+func withDurationChecks(rows []Setting) []Setting {
+	for i, st := range rows {
+		if _, ok := st.field(&Config{}).(*time.Duration); ok && st.check == nil {
+			rows[i].check = notNegative
+		}
+	}
+	return rows
 }
 
 // Backends the configuration accepts (web engines: web.EngineNames()).
@@ -115,7 +159,7 @@ func backendURL(backend string) string {
 // schema is the table of every setting, in the order `prefrag config`
 // prints them. The web engines' endpoint and key rows are generated from
 // sources/web's engine table (see webRows).
-var schema = withWebRows([]Setting{
+var schema = withDurationChecks(withWebRows([]Setting{
 	{Key: "model", Flag: "model", Help: "model for reasoning steps", Setup: true, Default: DefaultModel,
 		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
 	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
@@ -166,7 +210,7 @@ var schema = withWebRows([]Setting{
 		field: func(c *Config) any { return &c.TUIAnswerStyle }},
 	{Key: "per_source_tools", Flag: "per-source-tools", Help: "advertise one Search_<name> tool per source instead of Search_Engine", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
-	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides",
+	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides", check: existingDir,
 		field: func(c *Config) any { return &c.PromptsDir }},
 	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.Web })},
@@ -180,7 +224,7 @@ var schema = withWebRows([]Setting{
 	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
 	{Key: "offline", Flag: "offline", FlagOnly: true, Help: "answer web searches from the cache only; send no web request",
 		field: func(c *Config) any { return &c.Offline }},
-})
+}))
 
 // Settings returns the table of every setting (a copy).
 func Settings() []Setting { return append([]Setting(nil), schema...) }

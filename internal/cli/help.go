@@ -160,7 +160,7 @@ func runHelp(e *env, args []string) int {
 			return exitCode(e.stderr, c.run(e, a))
 		}
 	}
-	fmt.Fprintf(e.stderr, "prefrag: unknown command %q — run `prefrag help` for the list\n", args[0])
+	fmt.Fprintln(e.stderr, "prefrag:", unknownCommand(args[0]))
 	return ExitUsage
 }
 
