@@ -20,22 +20,22 @@ type FullError struct {
 }
 
 func (e *FullError) Error() string {
-	return fmt.Sprintf("no room left to write the session database %s (%s): free some space there, or set PREFRAG_HOME to a folder on another disk; nothing stored so far is lost",
-		e.Path, noRoomWhy(e.Err))
+	why, todo := noRoomWhy(e.Err)
+	return fmt.Sprintf("no room left to write the session database %s (%s): %s; nothing stored so far is lost", e.Path, why, todo)
 }
 
 func (e *FullError) Is(target error) bool { return target == ErrFull }
 func (e *FullError) Unwrap() error        { return e.Err }
 
-// noRoomWhy words which limit was met.
-func noRoomWhy(err error) string {
+// noRoomWhy words which limit was met and what to do about it.
+func noRoomWhy(err error) (why, todo string) {
 	switch noRoomErrno(err) {
 	case syscall.EDQUOT:
-		return "the disk quota is used up"
+		return "your disk quota is used up", "free some of your files there or ask for a larger quota, or set PREFRAG_HOME to a folder elsewhere"
 	case syscall.EFBIG:
-		return "the file size limit of this process, ulimit -f, is reached"
+		return "the file size limit of this process, ulimit -f, is reached", "raise the limit (ulimit -f unlimited), or set PREFRAG_HOME to a new folder"
 	}
-	return "the disk is full"
+	return "the disk is full", "free some space on that disk, or set PREFRAG_HOME to a folder on another disk"
 }
 
 // noRoomErrno is the system error behind a write refused for lack of room
