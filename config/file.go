@@ -10,6 +10,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/suggest"
 )
 
@@ -84,17 +85,17 @@ func (c *Config) applyFile(path string, b []byte) error {
 	// A value the file sets is checked now, so that every command refuses
 	// a file that names a bad address, a negative duration or a missing
 	// folder (flags and variables are checked by Validate).
-	var problems []string
+	var fields []engine.FieldError
 	for _, st := range schema {
 		if _, ok := raw[st.Key]; !ok || st.FlagOnly || st.check == nil {
 			continue
 		}
 		if p := st.check(st.Value(c)); p != "" {
-			problems = append(problems, st.Key+" in "+path+" "+p)
+			fields = append(fields, engine.FieldError{Field: st.Key, Problem: p})
 		}
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s", ErrConfig, strings.Join(problems, "; "))
+	if len(fields) > 0 {
+		return &engine.SettingsError{Fields: fields, Wording: c.Name}
 	}
 	// llama-server listens on 8080 (vLLM on 8000) unless the file says otherwise.
 	if u := backendURL(c.Settings.LLM); u != "" && c.Origin("llm").Kind == FromFile && c.Origin("llm_url").Kind == FromDefault {

@@ -22,7 +22,7 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag --model qwen3:8b --corpus papers"}},
 	"ask": {"Answer one question headless, streaming the steps to stdout.", []string{
 		`prefrag ask "What does the PrefRAG paper propose?"`,
-		`prefrag ask --corpus papers --max-hops 3 "Who founded X?"`,
+		`prefrag ask --corpus papers --max-steps 4 "Who founded X?"`,
 		`prefrag ask --json "Question" > events.jsonl`,
 		`prefrag ask --continue last "and where did he study?"`}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
