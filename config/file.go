@@ -44,10 +44,11 @@ func (c *Config) setOrigin(key string, o Origin) {
 	c.origins[key] = o
 }
 
-// applyFile applies the config file b read from path. A syntax error names
+// applyFile applies the config file b read from path (env gives HOME for
+// a prompts_dir starting with "~/"). A syntax error names
 // its line; a value of the wrong type names its key; an unknown key is a
 // warning, not an error.
-func (c *Config) applyFile(path string, b []byte) error {
+func (c *Config) applyFile(path string, b []byte, env Env) error {
 	var raw map[string]any
 	if err := toml.Unmarshal(b, &raw); err != nil {
 		var de *toml.DecodeError
@@ -82,6 +83,7 @@ func (c *Config) applyFile(path string, b []byte) error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFile})
 	}
+	c.PromptsDir = expandHome(c.PromptsDir, env)
 	// A value the file sets is checked now, so that every command refuses
 	// a file that names a bad address, a negative duration or a missing
 	// folder (flags and variables are checked by Validate).

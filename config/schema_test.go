@@ -150,6 +150,7 @@ func TestValidationWording(t *testing.T) {
 		{"negative web_timeout", "web_timeout = \"-1s\"\n", nil, nil, "web_timeout in %s must not be negative, not -1s"},
 		{"missing prompts_dir", "prompts_dir = \"/no/such/dir\"\n", nil, nil, `prompts_dir in %s names the folder "/no/such/dir", which does not exist`},
 		{"missing prompts_dir flag", "", nil, []string{"--prompts-dir", "/no/such/dir"}, `--prompts-dir names the folder "/no/such/dir", which does not exist`},
+		{"prompts_dir under ~", "prompts_dir = \"~/no-such-prompts\"\n", nil, nil, `prompts_dir in %s names the folder "`},
 		{"bad searxng_url", "searxng_url = \"gopher://h\"\n", nil, nil, "searxng_url in %s must be an http:// or https:// address"},
 	}
 	for _, tt := range tests {
@@ -238,5 +239,25 @@ func TestContractNamesKept(t *testing.T) {
 		if st, ok := lookup(k); !ok || st.FlagOnly {
 			t.Errorf("key %s is gone", k)
 		}
+	}
+}
+
+// A prompts_dir in the file may start with "~/" (the README's example):
+// it is the home folder's, and it must exist.
+func TestPromptsDirTilde(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(p, []byte("prompts_dir = \"~/prompts\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(envOf(map[string]string{"PREFRAG_HOME": dir, "HOME": dir, "PREFRAG_CONFIG": p}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PromptsDir != filepath.Join(dir, "prompts") {
+		t.Errorf("prompts_dir = %q", c.PromptsDir)
 	}
 }
