@@ -161,6 +161,8 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"config", "--max-step", "3"}, "config: unknown flag --max-step — did you mean --max-steps?"},
 		{[]string{"ask", "--max-hops", "3", "Q?"}, "ask: unknown flag --max-hops; `prefrag help ask` lists its flags"},
 		{[]string{"aks", "Q?"}, `unknown command "aks" — did you mean ask?`},
+		{[]string{"sessions", "lsit"}, `unknown sessions command "lsit" — did you mean list?`},
+		{[]string{"bench", "engin"}, `unknown bench "engin" — did you mean engine?`},
 	} {
 		w.expectOne(tt.args, 2, []string{tt.want}, "provided but not defined")
 	}
