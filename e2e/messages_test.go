@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // Issue 19 item 5: messages that point the right way. Each case gets its

@@ -13,7 +13,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // TestFullDiskOnAppend: when the database cannot grow (SQLite answers
