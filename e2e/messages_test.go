@@ -17,16 +17,16 @@ import (
 // Issue 19 item 5: messages that point the right way. Each case gets its
 // own sentence on stderr (one line) and its exit code.
 
-// expectOne runs args and checks the exit code and that stderr is one line
+// msgExpect runs args and checks the exit code and that stderr is one line
 // holding every wanted piece and none of the unwanted ones.
-func (w *world) expectOne(args []string, code int, want []string, unwanted ...string) string {
+func (w *world) msgExpect(args []string, code int, want []string, unwanted ...string) string {
 	w.t.Helper()
 	_, errOut, got := w.run(args...)
-	w.checkOne(args, errOut, got, code, want, unwanted...)
+	w.msgCheck(args, errOut, got, code, want, unwanted...)
 	return errOut
 }
 
-func (w *world) checkOne(args []string, errOut string, got, code int, want []string, unwanted ...string) {
+func (w *world) msgCheck(args []string, errOut string, got, code int, want []string, unwanted ...string) {
 	w.t.Helper()
 	if got != code {
 		w.t.Errorf("%q: exit %d, want %d; stderr %q", args, got, code, errOut)
@@ -46,8 +46,8 @@ func (w *world) checkOne(args []string, errOut string, got, code int, want []str
 	}
 }
 
-// writeConfig writes the world's config file (XDG_CONFIG_HOME/prefrag).
-func (w *world) writeConfig(text string) string {
+// msgConfigFile writes the world's config file (XDG_CONFIG_HOME/prefrag).
+func (w *world) msgConfigFile(text string) string {
 	w.t.Helper()
 	p := filepath.Join(w.home, "config", "prefrag", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -77,14 +77,14 @@ func TestConfigValuesRefused(t *testing.T) {
 		{"ftp searxng_url", "searxng_url = \"ftp://search.example\"\n", []string{"searxng_url in ", "must be an http:// or https:// address"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := w.writeConfig(tt.file)
+			p := w.msgConfigFile(tt.file)
 			want := append([]string{p}, tt.want...)
 			for _, args := range [][]string{{"config"}, {"sessions", "list"}, {"corpora"}} {
-				w.expectOne(args, 2, want)
+				w.msgExpect(args, 2, want)
 			}
 		})
 	}
-	w.writeConfig("")
+	w.msgConfigFile("")
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -94,7 +94,7 @@ func TestConfigValuesRefused(t *testing.T) {
 		{[]string{"config", "--prompts-dir", "/no/such/prompts"}, `--prompts-dir names the folder "/no/such/prompts", which does not exist`},
 		{[]string{"ask", "--llm-url", "ftp://x", "Q?"}, "--llm-url must be an http:// or https:// address"},
 	} {
-		w.expectOne(tt.args, 2, []string{tt.want})
+		w.msgExpect(tt.args, 2, []string{tt.want})
 	}
 }
 
@@ -103,8 +103,8 @@ func TestConfigValuesRefused(t *testing.T) {
 func TestContinueEmptyRefused(t *testing.T) {
 	w := newWorld(t, caseStudyScript())
 	for _, v := range []string{"", "  "} {
-		w.expectOne(w.askArgs("--continue", v, "and who else?"), 2, []string{`--continue needs a session id or "last"`, "leave the flag out"})
-		w.expectOne(w.askArgs("--continue="+v, "and who else?"), 2, []string{`--continue needs a session id or "last"`})
+		w.msgExpect(w.askArgs("--continue", v, "and who else?"), 2, []string{`--continue needs a session id or "last"`, "leave the flag out"})
+		w.msgExpect(w.askArgs("--continue="+v, "and who else?"), 2, []string{`--continue needs a session id or "last"`})
 	}
 	if out, _, _ := w.run("sessions", "list"); !strings.Contains(out, "No sessions") && !strings.Contains(out, "no sessions") {
 		t.Errorf("a session was started: %s", out)
@@ -124,7 +124,7 @@ func TestRemoteIndexDotsRefused(t *testing.T) {
 		if idx == "." || idx == ".." || idx == "kb,.." {
 			want = append(want, "is not an index name", "path step")
 		}
-		w.expectOne([]string{"corpora", "add", "kb", "--elasticsearch", "http://127.0.0.1:9", "--index", idx}, 2, want)
+		w.msgExpect([]string{"corpora", "add", "kb", "--elasticsearch", "http://127.0.0.1:9", "--index", idx}, 2, want)
 	}
 	if out, _, _ := w.run("corpora"); strings.Contains(out, "kb") {
 		t.Errorf("a corpus was registered:\n%s", out)
@@ -164,9 +164,9 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"sessions", "lsit"}, `unknown sessions command "lsit" — did you mean list?`},
 		{[]string{"bench", "engin"}, `unknown bench "engin" — did you mean engine?`},
 	} {
-		w.expectOne(tt.args, 2, []string{tt.want}, "provided but not defined")
+		w.msgExpect(tt.args, 2, []string{tt.want}, "provided but not defined")
 	}
-	p := w.writeConfig("tempature = 0.5\nmax_step = 4\nzzzz = 1\n")
+	p := w.msgConfigFile("tempature = 0.5\nmax_step = 4\nzzzz = 1\n")
 	_, errOut, code := w.run("config")
 	if code != 0 {
 		t.Fatalf("config: exit %d %s", code, errOut)
@@ -182,10 +182,10 @@ func TestDidYouMean(t *testing.T) {
 	}
 }
 
-// runLimited runs the binary with the file size limit of the process set
+// msgRunFileLimit runs the binary with the file size limit of the process set
 // to blocks×512 bytes (ulimit -f): a write past it fails with EFBIG, as a
 // write to a full disk fails with ENOSPC. No privilege is needed.
-func (w *world) runLimited(blocks int, args ...string) (stdout, stderr string, code int) {
+func (w *world) msgRunFileLimit(blocks int, args ...string) (stdout, stderr string, code int) {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -218,13 +218,13 @@ func TestFullDiskSaidAsSuch(t *testing.T) {
 	want := []string{"no room left to write the session database " + db, "ulimit -f, is reached", "raise the limit"}
 	unwanted := []string{"is it a prefrag database", "damaged"}
 	// Open: not one byte may be written.
-	_, errOut, code := w.runLimited(0, w.askArgs("--web", "never", caseQuestion)...)
-	w.checkOne([]string{"ask (ulimit -f 0)"}, errOut, code, 1, want, unwanted...)
+	_, errOut, code := w.msgRunFileLimit(0, w.askArgs("--web", "never", caseQuestion)...)
+	w.msgCheck([]string{"ask (ulimit -f 0)"}, errOut, code, 1, want, unwanted...)
 	t.Logf("ulimit -f 0: %s", errOut)
 	// A run: the database opens and the session is created (64 KiB of
 	// -wal), its events do not fit.
-	_, errOut, code = w.runLimited(128, w.askArgs("--web", "never", caseQuestion)...)
-	w.checkOne([]string{"ask (ulimit -f 128)"}, errOut, code, 1, want, unwanted...)
+	_, errOut, code = w.msgRunFileLimit(128, w.askArgs("--web", "never", caseQuestion)...)
+	w.msgCheck([]string{"ask (ulimit -f 128)"}, errOut, code, 1, want, unwanted...)
 	t.Logf("ulimit -f 128: %s", errOut)
 	out, errOut, code := w.run("sessions", "list", "--json")
 	if code != 0 {
