@@ -89,10 +89,10 @@ func (c *Config) applyFile(path string, b []byte, env Env) error {
 	// folder (flags and variables are checked by Validate).
 	var fields []engine.FieldError
 	for _, st := range schema {
-		if _, ok := raw[st.Key]; !ok || st.FlagOnly || st.check == nil {
+		if _, ok := raw[st.Key]; !ok || st.FlagOnly {
 			continue
 		}
-		if p := st.check(st.Value(c)); p != "" {
+		if p := st.problem(st.Value(c)); p != "" {
 			fields = append(fields, engine.FieldError{Field: st.Key, Problem: p})
 		}
 	}

@@ -124,15 +124,16 @@ func existingDir(v any) string {
 	return ""
 }
 
-// withDurationChecks gives every duration setting without a check of its
-// own the notNegative check: no duration may be negative.
-func withDurationChecks(rows []Setting) []Setting {
-	for i, st := range rows {
-		if _, ok := st.field(&Config{}).(*time.Duration); ok && st.check == nil {
-			rows[i].check = notNegative
-		}
+// problem is what is wrong with the setting's value v ("" when nothing):
+// its own check, and for every duration that it is not negative.
+func (s Setting) problem(v any) string {
+	if s.check != nil {
+		return s.check(v)
 	}
-	return rows
+	if _, ok := v.(time.Duration); ok {
+		return notNegative(v)
+	}
+	return ""
 }
 
 // Backends the configuration accepts (web engines: web.EngineNames()).
@@ -159,7 +160,7 @@ func backendURL(backend string) string {
 // schema is the table of every setting, in the order `prefrag config`
 // prints them. The web engines' endpoint and key rows are generated from
 // sources/web's engine table (see webRows).
-var schema = withDurationChecks(withWebRows([]Setting{
+var schema = withWebRows([]Setting{
 	{Key: "model", Flag: "model", Help: "model for reasoning steps", Setup: true, Default: DefaultModel,
 		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
 	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
@@ -224,7 +225,7 @@ var schema = withDurationChecks(withWebRows([]Setting{
 	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
 	{Key: "offline", Flag: "offline", FlagOnly: true, Help: "answer web searches from the cache only; send no web request",
 		field: func(c *Config) any { return &c.Offline }},
-}))
+})
 
 // Settings returns the table of every setting (a copy).
 func Settings() []Setting { return append([]Setting(nil), schema...) }
