@@ -151,7 +151,7 @@ func TestRewriteCutAtItsLimit(t *testing.T) {
 		t.Fatalf("rewrite events %+v", rw)
 	}
 	found := false
-	for _, e := range ofType(evs, "error") {
+	for _, e := range payloadsOf[engine.Notice](evs) {
 		if !e.Fatal && strings.Contains(e.Message, "rewrite was cut at its limit") && strings.Contains(e.Message, "as typed") {
 			found = true
 		}
