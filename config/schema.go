@@ -168,7 +168,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
 	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides",
 		field: func(c *Config) any { return &c.PromptsDir }},
-	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
+	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never (ask until you choose)", Setup: true, Default: engine.WebAsk,
 		field: es(func(s *engine.Settings) any { return &s.Web })},
 	{Key: "web_only", Flag: "web-only", Help: "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)",
 		field: es(func(s *engine.Settings) any { return &s.WebOnly })},

@@ -59,6 +59,9 @@ type run struct {
 	// question); thread is the thread block of its prompts (thread.go).
 	threadTurn int
 	thread     string
+	// privacy is the run's privacy (privacy.go): its settings', or for a
+	// follow-up the thread's where stricter.
+	privacy Privacy
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -67,6 +70,7 @@ func newRun(e *Engine, req Request) *run {
 	if th := req.Thread; th != nil {
 		r.threadTurn, r.seq = th.Turn, th.LastSeq
 	}
+	r.privacy = applyThreadPrivacy(&r.s, req.Thread, req.Explicit)
 	if r.s.Model == "" {
 		r.s.Model = "unknown"
 	}
