@@ -43,6 +43,11 @@ type run struct {
 	obtained strings.Builder
 	// webForRun is set when the user allowed the web for this session.
 	webForRun bool
+	// webDeniedForRun is set when the user declined the web for the rest
+	// of the run; deniedQueries are the queries declined one by one (a
+	// declined query is not asked again).
+	webDeniedForRun bool
+	deniedQueries   map[string]bool
 	// reflecting is set while the reflection supplement searches; pending
 	// holds the documents it retrieved so far (not yet in the context).
 	reflecting bool
