@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prefrag/prefrag/internal/fakellm"
+)
+
+// The workspace's consent dialog: a query denied with "Deny this query"
+// is not put to the user again in the same run (the model repeats it at
+// every step up to the hard limit), the run ends with its forced answer,
+// and the step counter does not go past the limit (it read "steps 5/3").
+func TestTUIConsentDeniedOnceInTmux(t *testing.T) {
+	const q = "who holds the vault keys"
+	action := "Thought: Search the web.\nAction: Search_Engine\nAction Input: " + q
+	script := &queue{}
+	w := vaultWorld(t, script)
+	script.add([]string{action, action, action, action,
+		"Thought: I have to answer.\nFinal Answer: Ada [1]\nSelf-Evaluation: CORRECT"},
+		[]string{judgeSays(false), judgeSays(false), judgeSays(false), judgeSays(false)})
+	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model", "--web-engine", "searxng", "--searxng-url", w.search.URL(),
+		"--web", "ask", "--corpus", "notes", "--max-steps", "3"}
+	s := startTmux(t, w, t.TempDir(), args...)
+	s.waitFor("start", 15*time.Second, "Ask a question", "web ask")
+	s.text("Who holds the vault keys?")
+	s.keys("Enter")
+	scr := s.waitFor("consent dialog", 15*time.Second, "Search the web?")
+	for _, want := range []string{"Allow this query", "Allow for this run", "Deny this query", "Deny for this run"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the dialog does not offer %q:\n%s", want, scr)
+		}
+	}
+	s.keys("d")
+	scr = s.waitFor("forced answer without asking again", 20*time.Second, "Final answer", "Ada")
+	if strings.Contains(scr, "Search the web?") {
+		t.Fatalf("the dialog came back:\n%s", scr)
+	}
+	scr = s.waitFor("step counter", 5*time.Second, "steps 3/3")
+	if strings.Contains(scr, "steps 5/3") || strings.Contains(scr, "steps 4/3") {
+		t.Errorf("the step counter went past the limit:\n%s", scr)
+	}
+	if n := w.search.Requests(); n != 0 {
+		t.Errorf("the web engine received %d request(s) after the query was denied", n)
+	}
+	list, _, _ := w.run("sessions", "list", "--json")
+	id := strings.SplitN(strings.SplitN(list+`"id":"`, `"id":"`, 2)[1], `"`, 2)[0]
+	out, _, _ := w.run("sessions", "show", id, "--json")
+	if got := strings.Count(out, "declined this query earlier in this run"); got != 3 {
+		t.Errorf("%d observations say the query was declined earlier, want 3", got)
+	}
+}
+
+// The first start with no web policy chosen: the workspace asks which
+// queries may go to the web (auto / ask / never, one sentence each) before
+// anything else, saves the choice to the config file, and the status line
+// shows it; the next start does not ask again.
+func TestTUIFirstRunWebChoiceInTmux(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	os.Remove(w.configFile()) // no choice made yet
+	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model"}
+	s := startTmux(t, w, t.TempDir(), args...)
+	s.waitFor("web choice", 15*time.Second, "May questions go to the web?", "auto — search the web whenever",
+		"ask — show each query and ask", "never — never send anything", "web ask")
+	s.keys("Down")
+	s.keys("Enter")
+	s.waitFor("saved", 10*time.Second, "web never", "saved to the config file")
+	b, err := os.ReadFile(w.configFile())
+	if err != nil || !strings.Contains(string(b), `web = "never"`) {
+		t.Fatalf("the choice was not saved to %s: %q %v", w.configFile(), b, err)
+	}
+	s.keys("C-c")
+	time.Sleep(300 * time.Millisecond)
+
+	s2 := startTmux(t, w, t.TempDir(), args...)
+	scr := s2.waitFor("second start", 15*time.Second, "Ask a question", "web never")
+	if strings.Contains(scr, "May questions go to the web?") {
+		t.Errorf("the choice was asked again:\n%s", scr)
+	}
+}
