@@ -107,7 +107,7 @@ func TestConsentDeniedIsNotAskedAgain(t *testing.T) {
 		answer    Consent
 		wantAsked int
 	}{
-		{"deny this query", ConsentDeny, 2},    // "a" once, then "b"; "a" again is not asked
+		{"deny this query", ConsentDeny, 2},     // "a" once, then "b"; "a" again is not asked
 		{"deny for the run", ConsentDenyRun, 1}, // asked once
 	} {
 		t.Run(tt.name, func(t *testing.T) {
