@@ -137,7 +137,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.Strategy })},
 	{Key: "corpora", Flag: "corpus", Help: "corpus to search, repeatable: order = preference order (default: the pinned corpus)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.Corpora })},
-	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)",
+	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable; a follow-up keeps its thread's, \"\" loosens to none)",
 		field: es(func(s *engine.Settings) any { return &s.NeverLeave })},
 	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.Settings) any { return &s.K })},
 	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
