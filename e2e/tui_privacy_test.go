@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // The workspace's consent dialog: a query denied with "Deny this query"
