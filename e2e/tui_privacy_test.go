@@ -80,3 +80,44 @@ func TestTUIFirstRunWebChoiceInTmux(t *testing.T) {
 		t.Errorf("the choice was asked again:\n%s", scr)
 	}
 }
+
+// A never-leave thread continued in the workspace: turn 1 ran headless
+// with --never-leave notes; the workspace (no flag, config web = auto)
+// continues it from the stepper. The follow-up's rewrite quotes the
+// password, so its query is put to the user (the dialog names the
+// never-leave corpus) instead of being sent; denied for the run, nothing
+// reaches the web engine, and the turn's block says the thread's privacy
+// was kept.
+func TestTUINeverLeaveThreadInTmux(t *testing.T) {
+	script := &queue{}
+	w := vaultWorld(t, script)
+	vaultTurn1(script)
+	if _, errOut, code := w.run(w.askArgs("--corpus", "notes", "--never-leave", "notes", "--json", vaultQuestion)...); code != 0 {
+		t.Fatalf("turn 1: exit %d\n%s", code, errOut)
+	}
+	vaultTurn2(script)
+	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model", "--web-engine", "searxng", "--searxng-url", w.search.URL()}
+	s := startTmux(t, w, t.TempDir(), args...)
+	s.waitFor("start", 15*time.Second, "Ask a question", "web auto")
+	s.keys("Tab")
+	s.keys("2")
+	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
+	s.keys("Enter")
+	s.waitFor("stepper", 10*time.Second, "step 1")
+	s.keys("c")
+	s.waitFor("follow-up mode", 10*time.Second, "follow-up · turn 2")
+	s.text(vaultFollowUp)
+	s.keys("Enter")
+	s.waitFor("consent dialog", 20*time.Second, "Search the web?", "marked never-leave")
+	s.keys("x")
+	s.waitFor("answer", 20*time.Second, "Final answer · turn 2")
+	if n := w.search.Requests(); n != 0 {
+		t.Fatalf("the web engine received %d request(s) %q from a never-leave thread", n, w.search.Queries())
+	}
+	s.keys("Tab", "g")
+	for i := 0; i < 40 && !strings.Contains(s.screen(), "Turn 2 · follow-up"); i++ {
+		s.keys("f")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("privacy line", 5*time.Second, "Turn 2 · follow-up", "Privacy", "never-leave notes (kept from earlier turns")
+}
