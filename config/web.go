@@ -168,5 +168,5 @@ func (c *Config) WebChoiceHint() string {
 	if c.FilePath != "" {
 		where = "web = \"auto\" in " + c.FilePath
 	}
-	return "no web policy chosen yet, so nothing was sent to the web (there is no one to ask here); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
+	return "no web policy chosen yet, so nothing is sent to the web (headless, there is no one to ask); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
 }
