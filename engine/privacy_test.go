@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A follow-up keeps the strictest privacy of its thread's earlier turns;
@@ -141,5 +144,38 @@ func TestConsentDeniedIsNotAskedAgain(t *testing.T) {
 				t.Errorf("second observation note %q", note)
 			}
 		})
+	}
+}
+
+// The privacy of the session and rewrite events is written as
+// `privacy: {web, never_leave, kept, loosened}` and read back the same.
+func TestPrivacyEventRoundTrip(t *testing.T) {
+	p := &Privacy{Web: WebNever, NeverLeave: []string{"notes"}, Kept: []string{PrivacyNeverLeave}, Loosened: []string{PrivacyWeb}}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, ev := range []Event{
+		NewEvent(Header{Session: "s", Seq: 1, Time: at}, SessionStart{Question: "Q", Privacy: p}),
+		NewEvent(Header{Session: "s", Seq: 2, Time: at, Turn: 2}, Rewrite{Original: "o", Rewritten: "r", Privacy: p}),
+	} {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"privacy":{"web":"never","never_leave":["notes"],"kept":["never_leave"],"loosened":["web"]}`) {
+			t.Errorf("%s written as %s", ev.Type, b)
+		}
+		var back Event
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		var got *Privacy
+		switch pl := back.Payload().(type) {
+		case SessionStart:
+			got = pl.Privacy
+		case Rewrite:
+			got = pl.Privacy
+		}
+		if !reflect.DeepEqual(got, p) {
+			t.Errorf("%s read back as %+v", ev.Type, got)
+		}
 	}
 }
