@@ -29,10 +29,11 @@ var titleAbbrev = map[string]bool{
 }
 
 // numberAbbrev do not end a sentence before a number ("No. 5", "Jan. 12",
-// "pp. 3"); before anything else they are ambiguous, like endAbbrev.
+// "pp. 3", "c. 1465", "b. 1127"); before a word they do ("… of art. The").
 var numberAbbrev = map[string]bool{
-	"no": true, "nos": true, "vol": true, "vols": true, "pp": true, "p": true,
-	"fig": true, "art": true, "ch": true, "sec": true, "op": true, "jan": true,
+	"no": true, "nos": true, "vol": true, "vols": true, "pp": true,
+	"fig": true, "art": true, "ch": true, "sec": true, "op": true, "ca": true,
+	"fl": true, "jan": true,
 	"feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
 	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
 }
@@ -42,7 +43,7 @@ var numberAbbrev = map[string]bool{
 var endAbbrev = map[string]bool{
 	"inc": true, "ltd": true, "co": true, "corp": true, "llc": true, "plc": true,
 	"etc": true, "esq": true, "phd": true, "bc": true, "ad": true, "vs": true,
-	"v": true, "cf": true, "approx": true, "ca": true, "al": true, "est": true,
+	"v": true, "cf": true, "approx": true, "al": true, "est": true,
 	"ed": true, "eds": true, "ave": true, "blvd": true, "rd": true, "bros": true,
 	"dept": true, "univ": true, "assn": true, "mon": true, "tue": true, "wed": true,
 	"thu": true, "fri": true, "sat": true, "sun": true,
@@ -152,13 +153,12 @@ func boundaryAfter(text string, i, end int) bool {
 	case titleAbbrev[lw]:
 		return false
 	case numberAbbrev[lw]:
-		if r, _ := utf8.DecodeRuneInString(text[j:]); unicode.IsDigit(r) {
-			return false
-		}
-		return openers[next]
-	case utf8.RuneCountInString(word) == 1 && unicode.IsUpper(firstRune(word)):
-		// An initial ("J. R. R. Tolkien"), unless a usual opener follows.
-		return openers[next]
+		r, _ := utf8.DecodeRuneInString(text[j:])
+		return !unicode.IsDigit(r)
+	case utf8.RuneCountInString(word) == 1:
+		// An initial ("J. R. R. Tolkien") or a one-letter abbreviation
+		// ("c. 1465", "d. Leśnica"), unless a usual opener follows.
+		return openers[next] && !unicode.IsDigit(firstRune(text[j:]))
 	case endAbbrev[lw] || strings.Contains(word, "."):
 		// "Inc.", "etc.", "U.S.", "e.g.": a boundary only before an opener.
 		return openers[next]

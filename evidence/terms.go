@@ -8,10 +8,11 @@ import (
 
 // token is one word of a text: its stemmed form and what kind of word it is.
 type token struct {
-	term    string
-	number  bool // digits: a year, a count, a decimal
-	capital bool // written with a capital letter
-	pronoun bool // a third-person pronoun (he, she, it, they, his, …)
+	word    string // lower-cased, before stemming
+	term    string // stemmed; empty for a stop word
+	number  bool   // digits: a year, a count, a decimal
+	capital bool   // written with a capital letter
+	pronoun bool   // a third-person pronoun (he, she, it, they, his, …)
 }
 
 // stopwords carry no weight: function words and the question words.
@@ -86,22 +87,39 @@ func tokens(text string, out []token) []token {
 			}
 		}
 		first, _ := utf8.DecodeRuneInString(text[start:])
-		tok := token{number: digits && isNumber(w), capital: unicode.IsUpper(first), pronoun: pronouns[w]}
-		if stopwords[w] {
-			if tok.pronoun {
-				tok.term = ""
-				out = append(out, tok)
-			}
-			continue
-		}
-		if tok.number {
+		tok := token{word: w, number: digits && isNumber(w), capital: unicode.IsUpper(first), pronoun: pronouns[w]}
+		switch c, ok := concepts[w]; {
+		case stopwords[w]:
+		case tok.number:
 			tok.term = w
-		} else {
+		case ok:
+			tok.term = c
+		default:
 			tok.term = stem(w)
 		}
 		out = append(out, tok)
 	}
 	return out
+}
+
+// hasDate says whether tokens carry a year or a month's name.
+func hasDate(toks []token) bool {
+	for _, t := range toks {
+		if months[t.word] || (t.number && len(t.word) == 4 && (t.word[0] == '1' || t.word[0] == '2')) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksDate says whether a claim speaks of time (born, died, older, first…).
+func asksDate(toks []token) bool {
+	for _, t := range toks {
+		if dateCue[t.word] || dateCue[t.term] {
+			return true
+		}
+	}
+	return false
 }
 
 func isNumber(w string) bool {
