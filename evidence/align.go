@@ -73,14 +73,8 @@ func (o Options) withDefaults() Options {
 }
 
 type sentence struct {
-	span    Span
-	terms   []int32 // distinct term ids
-	pairs   []pair  // consecutive term ids, for phrase matches
-	subject bool    // refers to the passage's subject: first, names the title, or a pronoun
-	// anaphor: it opens on a pronoun or "The <noun>" and does not name the
-	// title ("He was born …", "The band …"): quoted alone it needs the
-	// passage's first sentence to say whom it is about.
-	anaphor bool
+	span  Span
+	terms []int32 // distinct term ids
 }
 
 type passage struct {
@@ -110,17 +104,12 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 		pp := &passage{Passage: p}
 		buf = tokens(stripDisambiguation(p.Title), buf[:0])
 		pp.title = a.ids(buf, true)
-		for i, sp := range Sentences(p.Text) {
+		for _, sp := range Sentences(p.Text) {
 			buf = tokens(p.Text[sp.Start:sp.End], buf[:0])
-			if hasDate(buf) && useDate > 0 {
+			if hasDate(buf) {
 				buf = append(buf, token{term: dateTerm})
 			}
-			s := sentence{span: sp, terms: a.ids(buf, true), pairs: a.pairs(buf), subject: i == 0}
-			if !s.subject {
-				named := mentions(s.terms, pp.title)
-				s.subject = named || leadingPronoun(buf)
-				s.anaphor = !named && opensOnReference(p.Text[sp.Start:sp.End], buf)
-			}
+			s := sentence{span: sp, terms: a.ids(buf, true)}
 			pp.sents = append(pp.sents, s)
 			for _, t := range s.terms {
 				a.df[t]++
@@ -162,31 +151,6 @@ func (a *Aligner) ids(toks []token, add bool) []int32 {
 	return distinct(out)
 }
 
-// pair is two terms that follow each other (stop words between them
-// skipped).
-type pair struct{ a, b int32 }
-
-// pairs lists the consecutive known terms of toks.
-func (a *Aligner) pairs(toks []token) []pair {
-	var out []pair
-	prev := int32(-1)
-	for _, t := range toks {
-		if t.term == "" {
-			continue
-		}
-		id, ok := a.vocab[t.term]
-		if !ok {
-			prev = -1
-			continue
-		}
-		if prev >= 0 && prev != id {
-			out = append(out, pair{prev, id})
-		}
-		prev = id
-	}
-	return out
-}
-
 func distinct(ids []int32) []int32 {
 	if len(ids) < 2 {
 		return ids
@@ -218,34 +182,6 @@ func mentions(terms, title []int32) bool {
 func contains(sorted []int32, t int32) bool {
 	i := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= t })
 	return i < len(sorted) && sorted[i] == t
-}
-
-// leadingPronoun says whether a third-person pronoun comes among the first
-// words of a sentence ("He was born …", "In 1979, she …").
-func leadingPronoun(toks []token) bool {
-	for i, t := range toks {
-		if i >= 8 {
-			break
-		}
-		if t.pronoun {
-			return true
-		}
-	}
-	return false
-}
-
-// opensOnReference says whether a sentence opens on a pronoun ("He",
-// "Its") or a definite description ("The band", "The film").
-func opensOnReference(text string, toks []token) bool {
-	for i, t := range toks {
-		if i >= 3 {
-			break
-		}
-		if t.pronoun {
-			return true
-		}
-	}
-	return len(toks) > 1 && toks[0].word == "the" && !toks[1].capital
 }
 
 // stripDisambiguation drops a trailing parenthesis from a title:
