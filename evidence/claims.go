@@ -47,6 +47,12 @@ func SplitClaims(answer string) []Claim {
 			seg = answer[sp.Start:sp.End]
 		}
 		text, cites := stripCitations(seg)
+		for again := true; again; {
+			// Removing "[1]" from "[[1]1]" leaves a marker: strip until none.
+			var more []int
+			text, more = stripCitations(text)
+			cites, again = append(cites, more...), len(more) > 0
+		}
 		if !hasWord(text) {
 			if len(out) > 0 && len(cites) > 0 {
 				out[len(out)-1].Citations = append(out[len(out)-1].Citations, cites...)
@@ -107,7 +113,7 @@ func stripCitations(s string) (string, []int) {
 // citationAt parses a citation marker "[1]", "[1, 2]", "[1; 3]" or "[2-4]"
 // at byte i and returns its numbers and the end of the marker.
 func citationAt(s string, i int) ([]int, int, bool) {
-	if i >= len(s) || s[i] != '[' {
+	if i < 0 || i >= len(s) || s[i] != '[' {
 		return nil, 0, false
 	}
 	var nums []int

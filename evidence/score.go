@@ -88,6 +88,9 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 // and the claim's terms a co-cited quote already carries weigh less.
 func (a *Aligner) AlignClaim(c Claim) Result {
 	r := Result{Text: c.Text, Citations: c.Citations, Support: []Quote{}, Span: c.Span}
+	if r.Citations == nil {
+		r.Citations = []int{}
+	}
 	if len(c.Citations) == 0 {
 		r.Verdict = Uncited
 		return r
