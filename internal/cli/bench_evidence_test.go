@@ -60,7 +60,7 @@ func TestBenchEvidenceTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"2 questions", "aligner ", "µs/claim"} {
+	for _, want := range []string{"2 questions", "aligner ", "µs/claim p50"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
