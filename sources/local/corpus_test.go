@@ -189,47 +189,6 @@ func TestQuerySyntaxIsIgnored(t *testing.T) {
 	}
 }
 
-func TestPinListDelete(t *testing.T) {
-	src, dir := t.TempDir(), t.TempDir()
-	writeFiles(t, src, map[string]string{"a.txt": "one two three"})
-	if p, err := Pinned(dir); err != nil || p != "" {
-		t.Fatalf("Pinned on empty dir = %q, %v", p, err)
-	}
-	mustIndex(t, dir, "alpha", src)
-	mustIndex(t, dir, "beta", src)
-	if err := Pin(dir, "beta"); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := Pinned(dir); p != "beta" {
-		t.Fatalf("Pinned = %q", p)
-	}
-	list, err := List(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list) != 2 || list[0].Name != "alpha" || list[0].Pinned || !list[1].Pinned || list[1].Stats.Passages != 1 || list[1].Stats.Documents != 1 {
-		t.Fatalf("List = %+v", list)
-	}
-	if err := Pin(dir, "gamma"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Pin(missing) = %v", err)
-	}
-	if err := Delete(dir, "beta"); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := Pinned(dir); p != "" {
-		t.Errorf("Pinned after delete = %q", p)
-	}
-	if _, err := Open(dir, "beta"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Open(deleted) = %v", err)
-	}
-	if list, _ := List(dir); len(list) != 1 {
-		t.Errorf("List after delete = %+v", list)
-	}
-	if list, err := List(filepath.Join(dir, "nowhere")); err != nil || list != nil {
-		t.Errorf("List(missing dir) = %v, %v", list, err)
-	}
-}
-
 func TestValidateName(t *testing.T) {
 	tests := []struct {
 		name string

@@ -20,6 +20,10 @@ type IndexOptions struct {
 	// Writer tunes batching, merging, settling and memory (the zero value:
 	// the defaults).
 	Writer WriterOptions
+	// Created, when set, is called once when this run created the corpus,
+	// right after creating it and before anything is indexed (the
+	// catalogue pins a home's first corpus there).
+	Created func()
 }
 
 // Progress is a snapshot of a running ingest.
@@ -76,7 +80,7 @@ type Report struct {
 	Segments int           `json:"segments,omitempty"`
 	Merge    time.Duration `json:"merge_ns,omitempty"`
 	// Pinned is set when this run created the first corpus of the home,
-	// which is pinned automatically (see PinIfFirst).
+	// which is pinned automatically (set by catalog.Index).
 	Pinned bool `json:"pinned,omitempty"`
 	// Stats describe the whole corpus afterwards.
 	Stats Stats `json:"stats"`
@@ -102,11 +106,12 @@ func Index(ctx context.Context, dir, name string, paths []string, opts IndexOpti
 	if err != nil {
 		return Report{Corpus: name}, err
 	}
-	pinned := fresh && PinIfFirst(dir, name)
+	if fresh && opts.Created != nil {
+		opts.Created()
+	}
 	restore := limitIngestMemory(opts.Writer)
 	rep, err := w.Index(ctx, paths, opts)
 	restore()
-	rep.Pinned = pinned
 	if err == nil {
 		start := time.Now()
 		rep.Segments, err = w.Settle(ctx)

@@ -1,0 +1,217 @@
+// Package cli implements prefrag's command line (CONTRACT.md): subcommands,
+// flags, exit codes and the text and JSON output of each command.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/suggest"
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/store"
+)
+
+// Exit codes (CONTRACT.md).
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// usageError marks a command-line mistake (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// env is what a command runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cfg            *config.Config
+	ctx            context.Context
+}
+
+type command struct {
+	name, args, help string
+	run              func(e *env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", runAsk},
+		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
+		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
+		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
+		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
+		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
+		{"bench", "retrieval|engine [flags]", "retrieval and engine benchmarks", runBench},
+		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", runConfig},
+	}
+}
+
+// Main runs prefrag with args and returns the exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := config.Load(nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "prefrag:", oneLine(err))
+		return ExitUsage
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.ForTerminal(w))
+	}
+	routeLibraryLog(cfg.LogPath())
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "--help", "-help":
+			printUsage(stdout)
+			return ExitOK
+		case "help":
+			return runHelp(e, args[1:])
+		case "completion":
+			return exitCode(stderr, runCompletion(e, args[1:]))
+		case "version", "--version":
+			fmt.Fprintln(stdout, versionString())
+			return ExitOK
+		}
+		for _, c := range commands() {
+			if c.name == args[0] {
+				return exitCode(stderr, c.run(e, args[1:]))
+			}
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			fmt.Fprintln(stderr, "prefrag:", unknownCommand(args[0]))
+			return ExitUsage
+		}
+	}
+	return exitCode(stderr, runTUI(e, args))
+}
+
+// unknownCommand is the sentence for a command prefrag does not have, with
+// a "did you mean" when one is close.
+func unknownCommand(name string) string {
+	names := []string{"help", "completion", "version"}
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := suggest.Closest(name, names); near != "" {
+		return fmt.Sprintf("unknown command %q — did you mean %s?", name, near)
+	}
+	return fmt.Sprintf("unknown command %q — run `prefrag help` for the list", name)
+}
+
+// Version is set at build time with -ldflags "-X …cli.Version=…".
+var Version = "dev"
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "prefrag — a terminal research assistant: local corpus first, the web only when needed.")
+	fmt.Fprintln(w, "\nUsage:\n  prefrag [ask flags]            the interactive workspace (TUI)")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  prefrag %-8s %-40s %s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintln(w, "  prefrag help [COMMAND]          help for one command (or COMMAND --help)")
+	fmt.Fprintln(w, "  prefrag completion bash|zsh|fish  print a shell completion script (source <(prefrag completion bash))")
+	fmt.Fprintln(w, "  prefrag version                 the version, commit and build date (or --version)")
+	fmt.Fprintln(w, "\nRun `prefrag help COMMAND` for a command's flags and examples; `prefrag help ask` lists the flags shared by ask, the TUI and eval.")
+}
+
+func exitCode(stderr io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, engine.ErrInvalidSettings) || errors.Is(err, config.ErrConfig) {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "prefrag:", oneLine(err))
+		}
+		return ExitUsage
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	if errors.Is(err, errAlreadyReported) {
+		return ExitFailure
+	}
+	var full *store.FullError
+	if errors.As(err, &full) {
+		// The disk's sentence, not the operation that met it.
+		err = full
+	}
+	fmt.Fprintln(stderr, "prefrag:", oneLine(err))
+	return ExitFailure
+}
+
+// errAlreadyReported ends a command whose failure was already printed.
+var errAlreadyReported = errors.New("reported")
+
+func oneLine(err error) string {
+	s := textsafe.ForTerminal(err.Error())
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimPrefix(s, engine.ErrInvalidSettings.Error()+": ")
+	s = strings.TrimPrefix(s, config.ErrConfig.Error()+": ")
+	return s
+}
+
+// parseFlags parses flags that may appear before or after positional
+// arguments ("sessions show ID --json" works) and returns the positionals.
+// "--" ends flag parsing.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, flagError(fs, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// flagError words a flag the command does not have with a "did you mean"
+// when one of its flags is close, and any other parse error as the flag
+// package does.
+func flagError(fs *flag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := suggest.Closest(name, names); near != "" {
+		return usagef("%s: unknown flag %s — did you mean %s?", fs.Name(), dashed(name), dashed(near))
+	}
+	help := "prefrag help " + fs.Name()
+	if fs.Name() == "prefrag" {
+		help = "prefrag help ask" // the workspace takes ask's flags
+	}
+	return usagef("%s: unknown flag %s; `%s` lists its flags", fs.Name(), dashed(name), help)
+}
+
+func openApp(e *env) (*app.App, error) {
+	return app.Open(e.ctx, e.cfg)
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateConfigGolden = flag.Bool("update-config", false, "rewrite testdata/config.golden")
+
+// configWorld points prefrag at a temporary home and config file.
+func configWorld(t *testing.T, file string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, k := range []string{"OLLAMA_HOST", "PREFRAG_MODEL", "PREFRAG_SEARXNG_URL", "BRAVE_API_KEY", "PREFRAG_BRAVE_API_KEY", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HOME", dir)
+	t.Setenv("PREFRAG_HOME", filepath.Join(dir, "home"))
+	t.Setenv("PREFRAG_CONFIG", filepath.Join(dir, "config.toml"))
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// `prefrag config` prints every effective setting with its origin on the
+// same line; secrets only say whether they are set; an unknown key is a
+// warning and the command still succeeds.
+func TestConfigCommandGolden(t *testing.T) {
+	dir := configWorld(t, "model = \"qwen2.5:7b\"\nk = 7\ncorpora = [\"wiki\", \"notes\"]\nllm_timeout = \"90s\"\n"+
+		"brave_api_key = \"sk-very-secret\"\ntempature = 0.5\n")
+	t.Setenv("OLLAMA_HOST", "0.0.0.0:11500")
+	t.Setenv("PREFRAG_SEARXNG_URL", "http://user:pw@127.0.0.1:8888")
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"config", "--temperature", "0.3", "--seed", "9", "--web-only"}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "prefrag: warning: unknown key \"tempature\" in " + filepath.Join(dir, "config.toml") + " is ignored — did you mean \"temperature\"?\n"
+	if stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	got := strings.ReplaceAll(stdout.String(), dir, "DIR")
+	for _, secret := range []string{"sk-very-secret", "pw@"} {
+		if strings.Contains(got, secret) {
+			t.Fatalf("a secret is printed: %s", got)
+		}
+	}
+	path := filepath.Join("testdata", "config.golden")
+	if *updateConfigGolden {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(b) {
+		t.Errorf("prefrag config:\n%s\nwant (%s):\n%s", got, path, b)
+	}
+}
+
+// Config errors exit 2 with one line: a syntax error names its line, an
+// invalid key names the key and file (the settings are still printed),
+// an invalid flag names the flag.
+func TestConfigCommandErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name, file string
+		args       []string
+		stderr     string
+		printed    bool
+	}{
+		{"syntax", "k = 7\nmodel = \"a\" \"b\"\n", nil, "config.toml has a syntax error on line 2, column", false},
+		{"key", "temperature = 3\n", nil, "prefrag: temperature in DIR/config.toml must be between 0 and 2, not 3\n", true},
+		{"flag", "", []string{"--top-p", "2"}, "prefrag: --top-p must be in (0, 1], not 2\n", true},
+		{"positional", "", []string{"extra"}, "no positional", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := configWorld(t, tt.file)
+			var stdout, stderr bytes.Buffer
+			code := Main(append([]string{"config"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			errOut := strings.ReplaceAll(stderr.String(), dir, "DIR")
+			if code != ExitUsage || !strings.Contains(errOut, tt.stderr) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tt.stderr)
+			}
+			if printed := strings.Contains(stdout.String(), "temperature = "); printed != tt.printed {
+				t.Errorf("settings printed: %v, want %v:\n%s", printed, tt.printed, stdout.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/suggest"
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/store"
+)
+
+func runSessions(e *env, args []string) error {
+	if len(args) == 0 {
+		args = []string{"list"}
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "list", "ls":
+		return sessionsList(e, rest)
+	case "show":
+		return sessionsShow(e, rest)
+	case "search":
+		return sessionsSearch(e, rest)
+	case "export":
+		return sessionsExport(e, rest)
+	case "import":
+		return sessionsImport(e, rest)
+	case "rerun":
+		return sessionsRerun(e, rest)
+	case "rm":
+		return sessionsRm(e, rest)
+	case "-h", "--help", "help":
+		sessionsHelp(e.stdout)
+		return nil
+	}
+	if near := suggest.Closest(sub, []string{"list", "show", "search", "export", "import", "rerun", "rm"}); near != "" {
+		return usagef("unknown sessions command %q — did you mean %s?", sub, near)
+	}
+	return usagef("unknown sessions command %q (list, show, search, export, import, rerun, rm)", sub)
+}
+
+func sessionFilterFlags(fs *flag.FlagSet) func() (store.Filter, error) {
+	status := fs.String("status", "", "only sessions with this status (running, answered, failed, cancelled, interrupted)")
+	label := fs.String("label", "", "only sessions with this self-evaluation label")
+	since := fs.String("since", "", "only sessions started since this date (2006-01-02) or duration ago (72h)")
+	corpus := fs.String("corpus", "", "only sessions that searched this corpus")
+	text := fs.String("text", "", "only sessions whose question or answer contain these words")
+	limit := fs.Int("n", 0, "at most N sessions (0: all)")
+	return func() (store.Filter, error) {
+		f := store.Filter{Status: *status, Label: *label, Corpus: *corpus, Text: *text, Limit: *limit}
+		if *since != "" {
+			if d, err := time.ParseDuration(*since); err == nil {
+				f.Since = time.Now().Add(-d)
+			} else if t, err := time.ParseInLocation("2006-01-02", *since, time.Local); err == nil {
+				f.Since = t
+			} else {
+				return f, usagef("--since takes a date like 2026-11-01 or a duration like 72h, not %q", *since)
+			}
+		}
+		return f, nil
+	}
+}
+
+func sessionsList(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "one JSON object per line")
+	filter := sessionFilterFlags(fs)
+	if _, err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			helpFlags(e.stdout, fs, "sessions list [flags]")
+		}
+		return err
+	}
+	f, err := filter()
+	if err != nil {
+		return err
+	}
+	a, err := openSessionsApp(e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	list, err := a.Store.ListSessions(e.ctx, f)
+	if err != nil {
+		return err
+	}
+	return printSessions(e, list, *asJSON)
+}
+
+func printSessions(e *env, list []store.Session, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, s := range list {
+			if err := enc.Encode(safeSession(s)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "no sessions")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
+			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
+	}
+	return tw.Flush()
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func oneLineTrunc(s string, n int) string {
+	return clean(textsafe.Truncate(strings.Join(strings.Fields(s), " "), n))
+}
+
+func sessionsShow(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions show", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the events exactly as `ask --json` did")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions show ID [--json]")
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("usage: prefrag sessions show ID [--json]")
+	}
+	// A session with undecodable event rows is shown without them; the
+	// error naming them comes last (exit 1).
+	a, rec, err := openSession(e, pos[0])
+	if a == nil {
+		return err
+	}
+	defer a.Close()
+	bad := err
+	if *asJSON {
+		return errors.Join(writeJSONLines(e.stdout, safeLines(rec.Lines)), bad)
+	}
+	s := rec.Session
+	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
+	if s.Finished != nil {
+		fmt.Fprintf(e.stdout, " · took %s", s.Finished.Sub(s.Started).Round(100*time.Millisecond))
+	}
+	fmt.Fprintln(e.stdout)
+	out := newEventWriter(e.stdout, false, false)
+	for _, ev := range rec.Events {
+		out.write(ev)
+	}
+	out.flush()
+	if s.Status == store.StatusInterrupted {
+		fmt.Fprintln(e.stdout, "\n(interrupted: the process that ran this session is gone; the events above are everything it recorded)")
+	}
+	return bad
+}
+
+func sessionsSearch(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions search", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "one JSON object per line")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions search WORDS [--json]")
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("usage: prefrag sessions search WORDS")
+	}
+	a, err := openSessionsApp(e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	list, err := a.Store.SearchSessions(e.ctx, strings.Join(pos, " "))
+	if err != nil {
+		return err
+	}
+	return printSessions(e, list, *asJSON)
+}
+
+func sessionsRerun(e *env, args []string) error {
+	fs := flag.NewFlagSet("sessions rerun", flag.ContinueOnError)
+	offline := fs.Bool("offline", false, "use only the cached web results; send no web request")
+	asJSON := fs.Bool("json", false, "JSON Lines events on stdout")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, "sessions rerun ID [--offline] [--json]")
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("usage: prefrag sessions rerun ID [--offline] [--json]")
+	}
+	// A re-run needs the question and the settings, not the stored events.
+	a, rec, err := openSession(e, pos[0])
+	if a == nil {
+		return err
+	}
+	defer a.Close()
+	var s engine.Settings
+	if err := json.Unmarshal(rec.Session.Config, &s); err != nil {
+		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
+	}
+	// The same corpora, in the same order, and the same web engine as the
+	// recorded run.
+	a.Cfg.Offline = *offline
+	a.RestoreWeb(s, rec.Session.Manifest)
+	if *offline {
+		fmt.Fprintln(e.stderr, "prefrag: offline re-run: web searches are answered from the cache only")
+	}
+	out := newEventWriter(e.stdout, *asJSON, false)
+	res, err := a.Ask(e.ctx, app.AskRequest{Question: rec.Session.Question, Settings: s, Emit: out.write})
+	if err == nil {
+		// A thread is re-run turn by turn.
+		err = rerunFollowUps(e, a, res.SessionID, followUps(rec.Events), s, out.write)
+	}
+	out.flush()
+	if err != nil {
+		var fe *engine.FatalError
+		if errors.As(err, &fe) {
+			return fe.Err
+		}
+		return err
+	}
+	fmt.Fprintf(e.stderr, "prefrag: re-run stored as session %s\n", res.SessionID)
+	return nil
+}
