@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"math"
+	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -44,20 +46,20 @@ func baselineWords(s string) []string {
 }
 
 func baselineSystem(q Question, claim string, cites []int) map[int]cited {
-	// Sentence word sets and document frequencies over all paragraphs.
-	sets := make([][]map[string]bool, len(q.Paragraphs))
+	// Sentence word lists (distinct, sorted: sums in one order) and document
+	// frequencies over all paragraphs.
+	sets := make([][][]string, len(q.Paragraphs))
 	df := map[string]int{}
 	n := 0
 	for i, p := range q.Paragraphs {
 		for _, sp := range p.Sentences {
-			set := map[string]bool{}
-			for _, w := range baselineWords(p.Text[sp.Start:sp.End]) {
-				set[w] = true
-			}
-			for w := range set {
+			words := baselineWords(p.Text[sp.Start:sp.End])
+			sort.Strings(words)
+			words = slices.Compact(words)
+			for _, w := range words {
 				df[w]++
 			}
-			sets[i] = append(sets[i], set)
+			sets[i] = append(sets[i], words)
 			n++
 		}
 	}
@@ -78,8 +80,8 @@ func baselineSystem(q Question, claim string, cites []int) map[int]cited {
 		p := q.Paragraphs[c-1]
 		scores := make([]float64, len(sets[c-1]))
 		best := 0.0
-		for i, set := range sets[c-1] {
-			for w := range set {
+		for i, words := range sets[c-1] {
+			for _, w := range words {
 				scores[i] += cw[w]
 			}
 			best = math.Max(best, scores[i])
