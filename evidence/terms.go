@@ -50,6 +50,17 @@ func tokens(text string, out []token) []token {
 		}
 		start := i
 		digits := unicode.IsDigit(r)
+		// Most words are lower-case ASCII letters: take them from the text
+		// as they are, without a copy.
+		j := i
+		for j < len(text) && text[j] >= 'a' && text[j] <= 'z' {
+			j++
+		}
+		if j > i && (j == len(text) || plainEnd(text[j])) {
+			i = j
+			out = appendToken(out, text[start:j], false, false)
+			continue
+		}
 		var b strings.Builder
 		for i < len(text) {
 			r, n = utf8.DecodeRuneInString(text[i:])
@@ -87,19 +98,29 @@ func tokens(text string, out []token) []token {
 			}
 		}
 		first, _ := utf8.DecodeRuneInString(text[start:])
-		tok := token{word: w, number: digits && isNumber(w), capital: unicode.IsUpper(first), pronoun: pronouns[w]}
-		switch c, ok := concepts[w]; {
-		case stopwords[w]:
-		case tok.number:
-			tok.term = w
-		case ok:
-			tok.term = c
-		default:
-			tok.term = stem(w)
-		}
-		out = append(out, tok)
+		out = appendToken(out, w, digits && isNumber(w), unicode.IsUpper(first))
 	}
 	return out
+}
+
+// plainEnd says whether byte c may follow a plain lower-case word: not a
+// letter or digit (UTF-8 included), an apostrophe or a dot of a number.
+func plainEnd(c byte) bool {
+	return c < 0x80 && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '\''
+}
+
+func appendToken(out []token, w string, number, capital bool) []token {
+	tok := token{word: w, number: number, capital: capital, pronoun: pronouns[w]}
+	switch c, ok := concepts[w]; {
+	case stopwords[w]:
+	case tok.number:
+		tok.term = w
+	case ok:
+		tok.term = c
+	default:
+		tok.term = stem(w)
+	}
+	return append(out, tok)
 }
 
 // hasDate says whether tokens carry a year or a month's name.
