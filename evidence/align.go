@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Passage is one numbered source an answer may cite.
+// Passage is one numbered source an answer may cite. Numbers are unique
+// (a later passage with the same number replaces the earlier).
 type Passage struct {
 	N     int    // its citation number ([N] in the answer)
 	Title string // a document title, a Wikipedia article's name; may be empty
@@ -36,11 +37,14 @@ type Quote struct {
 type Citation struct {
 	N       int     `json:"n"`
 	Verdict Verdict `json:"verdict"`
-	Score   float64 `json:"score"` // the best quote's score (0 when none)
-	Missing bool    `json:"missing,omitempty"`
+	Score   float64 `json:"score"`             // share of the claim its quotes carry together, 0–1
+	Missing bool    `json:"missing,omitempty"` // no passage has this number
 }
 
-// Result is a claim with its evidence.
+// Result is a claim with its evidence: the quotes of every citation that
+// has support (weak or better), the verdict of each citation, and the
+// claim's verdict (the best of its citations'; uncited without any). Its
+// JSON is CONTRACT.md's evidence claim plus per_citation and span.
 type Result struct {
 	Text      string     `json:"text"`
 	Citations []int      `json:"citations"`
