@@ -6,14 +6,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
 )
 
-// webKeyLine is a top-level `web = …` line of a config file.
-var webKeyLine = regexp.MustCompile(`^\s*web\s*=`)
+// isWebKeyLine reports whether l is a `web = …` line of a config file.
+func isWebKeyLine(l string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(l), "web")
+	return ok && strings.HasPrefix(strings.TrimSpace(rest), "=")
+}
 
 // SaveWeb records the user's web policy (the workspace's first-run
 // choice) as the `web` key of the config file, creating the file when
@@ -40,7 +42,7 @@ func (c *Config) SaveWeb(policy string) error {
 		if strings.HasPrefix(strings.TrimSpace(l), "[") {
 			break // a table starts: keys after it are not top-level
 		}
-		if webKeyLine.MatchString(l) {
+		if isWebKeyLine(l) {
 			lines[i] = line + "\n"
 			replaced = true
 			break
