@@ -68,8 +68,17 @@ func ThreadFrom(events []Event) *Thread {
 		switch p := ev.Payload.(type) {
 		case SessionStart:
 			pt.Question = p.Question
+			switch {
+			case p.Privacy != nil:
+				th.keepPrivacy(*p.Privacy)
+			case p.Config != nil:
+				th.keepPrivacy(settingsPrivacy(*p.Config))
+			}
 		case Rewrite:
 			pt.Question = p.Rewritten
+			if p.Privacy != nil {
+				th.keepPrivacy(*p.Privacy)
+			}
 		case Answer:
 			pt.Answer, pt.Label = p.Text, p.Label
 		case Final:
@@ -106,4 +115,12 @@ func ThreadFrom(events []Event) *Thread {
 	}
 	th.Turn = last + 1
 	return th
+}
+
+// keepPrivacy makes the thread's privacy at least as strict as a turn's.
+func (th *Thread) keepPrivacy(p Privacy) {
+	if th.Privacy == nil {
+		th.Privacy = &Privacy{}
+	}
+	th.Privacy.tighten(p)
 }
