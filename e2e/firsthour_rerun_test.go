@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // `sessions rerun ID --offline` can be pointed at a server that moved: by

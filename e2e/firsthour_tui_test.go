@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // After opening a stored session (2, Enter) and going back (1), typing goes
