@@ -24,7 +24,7 @@ import (
 
 func runIndex(e *env, args []string) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	corpus := fs.String("corpus", "", "corpus to ingest into (default: the pinned one; with none pinned, "+defaultCorpus+", created and pinned)")
+	corpus := fs.String("corpus", "", "`NAME` of the corpus to ingest into (default: the pinned one; with none pinned, \""+defaultCorpus+"\", created and pinned; with --from-qa, \""+defaultCorpus+"\")")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	qa := bindIndexQAFlags(fs)
 	paths, err := parseFlags(fs, args)
