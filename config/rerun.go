@@ -49,13 +49,10 @@ func (c *Config) Rerun(rec engine.Settings, o RerunOverrides) (engine.Settings, 
 		s.LLMURL, origin["llm_url"] = o.LLMURL, "flag --llm-url"
 	case c.Settings.LLM == s.LLM && c.Origin("llm_url").Kind != FromDefault:
 		s.LLMURL, origin["llm_url"] = c.Settings.LLMURL, originText(c.Origin("llm_url"))
-	case s.LLM == "ollama" && strings.TrimSpace(o.OllamaHost) != "":
+	case urlFromEnv(s.LLM, "OLLAMA_HOST") && strings.TrimSpace(o.OllamaHost) != "":
 		s.LLMURL, origin["llm_url"] = NormaliseHost(o.OllamaHost, "11434"), "environment OLLAMA_HOST"
 	case s.LLM != rec.LLM:
-		s.LLMURL, origin["llm_url"] = ollamaURL, "the default of --llm "+s.LLM
-		if u := backendURL(s.LLM); u != "" {
-			s.LLMURL = u
-		}
+		s.LLMURL, origin["llm_url"] = llm.BackendOf(s.LLM).DefaultURL, "the default of --llm "+s.LLM
 	}
 	if o.Model != "" {
 		if s.JudgeModel == "" || s.JudgeModel == rec.Model {

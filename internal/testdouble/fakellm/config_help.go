@@ -27,6 +27,10 @@ var ScriptFields = []ScriptField{
 	{"legacy_props", "bool", "answer GET /props as older llama-server versions did (n_ctx at the top level)"},
 	{"openai", "bool", "serve the OpenAI-compatible protocol (vLLM's shapes) instead of Ollama's and llama.cpp's"},
 	{"refuse_json_schema", "bool", `with openai: answer HTTP 400 to response_format {"type":"json_schema"} (json_object still accepted)`},
+	{"sampler_refusal", "bool", `refuse a JSON schema with properties (any endpoint) with llama-server's 400 "Failed to initialize samplers"; a plain JSON object is accepted`},
+	{"as_ollama", "bool", "be Ollama only: its API and its /v1 (models listed as name:latest); llama.cpp's endpoints answer 404"},
+	{"kill_after", "int", "die after streaming this many chunks of a generation, as a killed process: connections reset, nothing listens afterwards"},
+	{"require_api_key", "string", "answer 401 to requests without Authorization: Bearer KEY (vllm serve / llama-server --api-key)"},
 }
 
 // RuleFields documents every key of a rule of the script.
@@ -38,6 +42,7 @@ var RuleFields = []ScriptField{
 	{"error", "string", "the error message sent with status"},
 	{"die_after", "int", "drop the connection after this many chunks, as a crashed server would"},
 	{"endless", "bool", "stream reply over and over, ignoring the generation limit, until the client goes away"},
+	{"runaway", "bool", `repeat reply up to the request's generation limit, where the server stops it with "length"`},
 }
 
 // WriteScriptHelp writes the script format, for `fakellm -h`.
