@@ -1,25 +1,26 @@
 package ingest
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // fileNameTitle matches a <title> that is only a file name, as EPUB
 // converters write them: "ch01.xhtml", "index_split_003.html",
 // "OEBPS/part0004.xhtml".
-var fileNameTitle = regexp.MustCompile(`(?i)^[\w./\-]+\.(x?html?|xml)$`)
+var fileNameTitle = lazyre.New(`(?i)^[\w./\-]+\.(x?html?|xml)$`)
 
 // IsFileNameTitle reports whether a page title is only a file name.
-func IsFileNameTitle(t string) bool { return fileNameTitle.MatchString(strings.TrimSpace(t)) }
+func IsFileNameTitle(t string) bool { return fileNameTitle().MatchString(strings.TrimSpace(t)) }
 
 // navLabel finds the labels of a texinfo navigation line ("Next: Types,
 // Previous: Closures, Up: Top   [Contents][Index]"), each at the line's
 // start or after a comma.
-var navLabel = regexp.MustCompile(`(?:^|,\s*)(Next|Previous|Prev|Up):\s`)
+var navLabel = lazyre.New(`(?:^|,\s*)(Next|Previous|Prev|Up):\s`)
 
 // navLinks are the bracketed links texinfo puts after the labels.
-var navLinks = regexp.MustCompile(`\[(Contents|Index)\]\s*$`)
+var navLinks = lazyre.New(`\[(Contents|Index)\]\s*$`)
 
 // isNavLine reports whether a line of page text is a texinfo-style
 // navigation line: it starts with a label and names two of them, or ends
@@ -27,14 +28,17 @@ var navLinks = regexp.MustCompile(`\[(Contents|Index)\]\s*$`)
 // "Next:" is kept.
 func isNavLine(line string) bool {
 	line = strings.TrimSpace(line)
-	if len(line) > 400 || navLabel.FindStringIndex(line) == nil || navLabel.FindStringIndex(line)[0] != 0 {
+	if len(line) > 400 {
+		return false
+	}
+	if loc := navLabel().FindStringIndex(line); loc == nil || loc[0] != 0 {
 		return false
 	}
 	labels := map[string]bool{}
-	for _, m := range navLabel.FindAllStringSubmatch(line, -1) {
+	for _, m := range navLabel().FindAllStringSubmatch(line, -1) {
 		labels[m[1]] = true
 	}
-	return len(labels) >= 2 || navLinks.MatchString(line)
+	return len(labels) >= 2 || navLinks().MatchString(line)
 }
 
 // dropNavLines removes texinfo-style navigation lines from page text.
