@@ -62,13 +62,13 @@ func cutNote(kept, total int) string {
 // a prompt. It returns the kept text and, when it cut, the note the model
 // reads after it; the user is told once per document and run.
 func (r *run) capDoc(d Document) (string, string) {
-	text, cut := capText(d.Text, r.s.MaxDocChars)
+	text, cut := capText(d.Text, r.settings.MaxDocChars)
 	if !cut {
 		return text, ""
 	}
 	kept, total := utf8.RuneCountInString(text), utf8.RuneCountInString(d.Text)
-	r.warn(r.turn, d.Source, textsafe.ForTerminal(fmt.Sprintf("document %s is %s characters long: only its first %s enter the prompts (max_doc_chars %s)",
-		d.ID, thousands(total), thousands(kept), thousands(r.s.MaxDocChars))))
+	r.warn(r.pad.turn, d.Source, textsafe.ForTerminal(fmt.Sprintf("document %s is %s characters long: only its first %s enter the prompts (max_doc_chars %s)",
+		d.ID, thousands(total), thousands(kept), thousands(r.settings.MaxDocChars))))
 	return text, cutNote(kept, total)
 }
 

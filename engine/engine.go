@@ -110,7 +110,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	r := newRun(e, req)
 	if req.Thread == nil {
-		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.settings})
 	} else if err := r.startTurn(ctx); err != nil {
 		return r.finish(ctx, err)
 	}
