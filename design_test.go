@@ -43,7 +43,7 @@ var layers = []struct {
 	{"app: wiring a run from the configuration", []string{"app", "config", "internal/delivery"}},
 	{"engine, store", []string{"engine/...", "store/..."}},
 	{"sources, LLM backends, prompts", []string{"sources/...", "llm/...", "prompts"}},
-	{"leaf helpers", []string{"internal/lazyre", "internal/plural", "internal/searxwire", "internal/textsafe", "guide"}},
+	{"leaf helpers", []string{"internal/lazyre", "internal/protocol", "internal/plural", "internal/searxwire", "internal/textsafe", "guide"}},
 }
 
 // apart are the packages that are not product code: test doubles, the
