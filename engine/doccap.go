@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
@@ -55,7 +56,7 @@ func capText(text string, max int) (string, bool) {
 
 // cutNote is what the model reads after a cut document.
 func cutNote(kept, total int) string {
-	return fmt.Sprintf(" […]\n(document cut: only its first %s of %s characters are shown)", thousands(kept), thousands(total))
+	return fmt.Sprintf(" […]\n(document cut: only its first %s of %s characters are shown)", plural.Thousands(kept), plural.Thousands(total))
 }
 
 // capDoc applies the per-document cap to a document's text on its way into
@@ -68,22 +69,6 @@ func (r *run) capDoc(d Document) (string, string) {
 	}
 	kept, total := utf8.RuneCountInString(text), utf8.RuneCountInString(d.Text)
 	r.warn(r.pad.turn, d.Source, textsafe.ForTerminal(fmt.Sprintf("document %s is %s characters long: only its first %s enter the prompts (max_doc_chars %s)",
-		d.ID, thousands(total), thousands(kept), thousands(r.settings.MaxDocChars))))
+		d.ID, plural.Thousands(total), plural.Thousands(kept), plural.Thousands(r.settings.MaxDocChars))))
 	return text, cutNote(kept, total)
-}
-
-// thousands writes 12345 as 12,345.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
