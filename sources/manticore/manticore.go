@@ -198,7 +198,7 @@ func ParseAddr(s string) (string, error) {
 			return "", fmt.Errorf("address scheme %q: use host:port, mysql://host:port or sphinxql://host:port", scheme)
 		}
 		rest := s[i+3:]
-		if at := strings.LastIndex(rest, "@"); at >= 0 && (strings.IndexAny(rest, "/?#") < 0 || at < strings.IndexAny(rest, "/?#")) {
+		if at := strings.LastIndex(rest, "@"); at >= 0 && (!strings.ContainsAny(rest, "/?#") || at < strings.IndexAny(rest, "/?#")) {
 			return "", errors.New("the address holds credentials: give the user and password through the environment, not in the URL")
 		}
 		u, err := url.Parse(s)
