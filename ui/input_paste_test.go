@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prefrag/prefrag/internal/plural"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 )
 
 const pasteText = "The quick brown fox jumps over the lazy dog. "
