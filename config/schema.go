@@ -1,8 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -85,32 +88,73 @@ func notNegative(v any) string {
 
 func isURL(v any) string {
 	s := v.(string)
-	if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fmt.Sprintf("%q is not a URL like http://127.0.0.1:11434", llm.RedactURL(s))
 	}
-	return ""
-}
-
-// Backends the configuration accepts (web engines: web.EngineNames()).
-var llmBackends = []string{"ollama", "llamacpp", "openai"}
-
-const (
-	ollamaURL   = "http://127.0.0.1:11434"
-	llamacppURL = "http://127.0.0.1:8080"
-	// openaiURL is vLLM's default address (`vllm serve` listens on 8000).
-	openaiURL = "http://127.0.0.1:8000/v1"
-)
-
-// backendURL is the default address of a backend other than Ollama.
-func backendURL(backend string) string {
-	switch backend {
-	case "llamacpp":
-		return llamacppURL
-	case "openai":
-		return openaiURL
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Sprintf("must be an http:// or https:// address, not %s:// (%q)", u.Scheme, llm.RedactURL(s))
 	}
 	return ""
 }
+
+// isURLOrEmpty is isURL for an address that may be left unset.
+func isURLOrEmpty(v any) string {
+	if v.(string) == "" {
+		return ""
+	}
+	return isURL(v)
+}
+
+// existingDir checks a folder the user names: it must exist ("" is unset).
+func existingDir(v any) string {
+	p := v.(string)
+	if p == "" {
+		return ""
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("names the folder %q, which does not exist: create it and put the template overrides in it, or remove the setting", p)
+	case err != nil:
+		return fmt.Sprintf("names the folder %q, which cannot be read (%v)", p, errors.Unwrap(err))
+	case !fi.IsDir():
+		return fmt.Sprintf("must be a folder, not the file %q", p)
+	}
+	return ""
+}
+
+// problem is what is wrong with the setting's value v ("" when nothing):
+// its own check, and for every duration that it is not negative.
+func (s Setting) problem(v any) string {
+	if s.check != nil {
+		return s.check(v)
+	}
+	if _, ok := v.(time.Duration); ok {
+		return notNegative(v)
+	}
+	return ""
+}
+
+// Backends the configuration accepts: llm's table (web engines:
+// web.EngineNames()).
+var llmBackends = llm.BackendNames()
+
+// defaultLLMURL is the default backend's address.
+var defaultLLMURL = llm.BackendOf(llm.DefaultBackend).DefaultURL
+
+// backendURL is the default address of a backend other than the default
+// one (whose address is llm_url's default).
+func backendURL(backend string) string {
+	if b, ok := llm.LookupBackend(backend); ok && b.DefaultURL != defaultLLMURL {
+		return b.DefaultURL
+	}
+	return ""
+}
+
+// urlFromEnv reports whether the backend takes its address from the
+// variable name when no llm_url is given (Ollama's OLLAMA_HOST).
+func urlFromEnv(backend, name string) bool { return llm.BackendOf(backend).URLEnv == name }
 
 // schema is the table of every setting, in the order `prefrag config`
 // prints them. The web engines' endpoint and key rows are generated from
@@ -122,11 +166,11 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
 	{Key: "proxy_model", Flag: "proxy-model", Help: "small model for the retrieval gate of slimplm, smartrag, prefrag-gated (default: --judge-model)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.ProxyModel })},
-	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama, llamacpp or openai (an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
+	{Key: "llm", Flag: "llm", Help: "LLM backend: " + strings.Join(llmBackends, ", ") + " (openai: an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
 		field: es(func(s *engine.Settings) any { return &s.LLM })},
-	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: ollamaURL, check: isURL,
+	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: defaultLLMURL, check: isURL,
 		Env: []EnvVar{{Name: "OLLAMA_HOST", Weak: true,
-			when:      func(c *Config) bool { return c.Settings.LLM == "ollama" },
+			when:      func(c *Config) bool { return urlFromEnv(c.Settings.LLM, "OLLAMA_HOST") },
 			normalise: func(v string) string { return NormaliseHost(v, "11434") }}},
 		field: es(func(s *engine.Settings) any { return &s.LLMURL })},
 	{Key: "llm_timeout", Flag: "llm-timeout", Help: "give up when the LLM server sends nothing for this long: before its first byte or between two chunks",
@@ -166,7 +210,7 @@ var schema = withWebRows([]Setting{
 		field: func(c *Config) any { return &c.TUIAnswerStyle }},
 	{Key: "per_source_tools", Flag: "per-source-tools", Help: "advertise one Search_<name> tool per source instead of Search_Engine", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
-	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides",
+	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides", check: existingDir,
 		field: func(c *Config) any { return &c.PromptsDir }},
 	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.Web })},
