@@ -136,7 +136,7 @@ func ForPrompt(s string) string {
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
-		if r, _ := utf8.DecodeLastRuneInString(s[:l[0]]); l[0] > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		if gluedToWord(s, l[0]) {
 			continue
 		}
 		b.WriteString(s[last:l[0]])
@@ -146,6 +146,13 @@ func ForPrompt(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// gluedToWord reports whether the text at i follows a letter or a digit,
+// which makes a label there the end of another word ("Transaction:").
+func gluedToWord(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 // labelWords are the first words of every protocol label, lower-case.
