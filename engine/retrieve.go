@@ -55,13 +55,19 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if (r.settings.Web != WebAsk && guarded == "") || r.sources.webForRun {
 		return true, "", nil
 	}
+	if r.sources.webDeniedForRun {
+		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+	}
+	if r.sources.deniedQueries[query] {
+		return false, "the web was not searched: the user declined this query earlier in this run", nil
+	}
 	if r.req.Consent == nil {
 		return false, "the web was not searched: the context holds passages of corpus \"" + guarded + "\", marked never-leave, and there is no one to ask for consent", nil
 	}
 	if guarded != "" {
 		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting})
+	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting, Guarded: guarded})
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
@@ -74,7 +80,15 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return true, "", nil
 	case ConsentOnce:
 		return true, "", nil
+	case ConsentDenyRun:
+		r.sources.webDeniedForRun = true
+		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
 	}
+	// A denied query is not put to the user again in this run.
+	if r.sources.deniedQueries == nil {
+		r.sources.deniedQueries = map[string]bool{}
+	}
+	r.sources.deniedQueries[query] = true
 	return false, "the web was not searched: the user declined", nil
 }
 

@@ -38,6 +38,9 @@ type run struct {
 	// refinement is the observation-refinement and prompt-budget state
 	// (refine.go).
 	refinement refineState
+	// privacy is the run's privacy (privacy.go): its settings', or for a
+	// follow-up the thread's where stricter.
+	privacy Privacy
 }
 
 // runSources are the sources a run may search, and the user's consent.
@@ -46,6 +49,11 @@ type runSources struct {
 	web   []Source
 	// webForRun is set when the user allowed the web for this session.
 	webForRun bool
+	// webDeniedForRun is set when the user declined the web for the rest
+	// of the run; deniedQueries are the queries declined one by one (a
+	// declined query is not asked again).
+	webDeniedForRun bool
+	deniedQueries   map[string]bool
 }
 
 // eventStamp numbers the events a run emits.
@@ -111,6 +119,7 @@ func newRun(e *Engine, req Request) *run {
 	if th := req.Thread; th != nil {
 		r.stamp.threadTurn, r.stamp.seq = th.Turn, th.LastSeq
 	}
+	r.privacy = applyThreadPrivacy(&r.settings, req.Thread, req.Explicit)
 	if r.settings.Model == "" {
 		r.settings.Model = "unknown"
 	}
