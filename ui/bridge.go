@@ -131,7 +131,7 @@ func mergeTokens(msgs []tea.Msg) []tea.Msg {
 		if ok && isToken {
 			if len(text) > 0 {
 				prev := out[len(out)-1].(runEventMsg).ev
-				if prev.Session == rm.ev.Session && prev.Seq == rm.ev.Seq && prev.Step == rm.ev.Step && prev.Payload.(engine.Token).Role == tok.Role {
+				if engine.MergeableTokens(prev, rm.ev) {
 					text = append(text, tok.Text)
 					continue
 				}

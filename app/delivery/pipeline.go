@@ -113,7 +113,7 @@ func (p *Pipeline) Emit(ev engine.Event) {
 func (p *Pipeline) push(q *queue, it pending, gone func() bool) {
 	tok, token := it.ev.Payload.(engine.Token)
 	if token && len(q.items) > 0 {
-		if last := &q.items[len(q.items)-1]; mergeable(last.ev, it.ev) {
+		if last := &q.items[len(q.items)-1]; engine.MergeableTokens(last.ev, it.ev) {
 			if last.text == nil {
 				last.text = &strings.Builder{}
 				last.text.WriteString(last.ev.Payload.(engine.Token).Text)
@@ -144,13 +144,6 @@ func (p *Pipeline) take(q *queue) []pending {
 	q.items, q.stored = nil, 0
 	p.cond.Broadcast()
 	return items
-}
-
-// mergeable reports whether token delta b may be appended to queued event a.
-func mergeable(a, b engine.Event) bool {
-	ta, ok := a.Payload.(engine.Token)
-	tb, _ := b.Payload.(engine.Token)
-	return ok && a.Session == b.Session && a.Seq == b.Seq && a.Step == b.Step && ta.Role == tb.Role
 }
 
 // Flush waits until every event emitted so far has been delivered (e.g.
