@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Nothing prefrag writes is indexed as a source: every export format
@@ -91,4 +92,54 @@ func corpusDocs(t *testing.T, w *world, name string) int {
 	}
 	t.Fatalf("no corpus %s in:\n%s", name, out)
 	return 0
+}
+
+// waitExport waits for the one Markdown export the workspace writes into
+// dir and checks that none landed in notHere (the working directory).
+func waitExport(t *testing.T, s *tmuxSession, dir, notHere string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var exported []string
+	for len(exported) == 0 && time.Now().Before(deadline) {
+		exported, _ = filepath.Glob(filepath.Join(dir, "prefrag-*.md"))
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(exported) != 1 {
+		t.Fatalf("no Markdown export in %s:\n%s", dir, s.screen())
+	}
+	if stray, _ := filepath.Glob(filepath.Join(notHere, "prefrag-*")); len(stray) > 0 {
+		t.Errorf("the export dialog wrote into the working directory: %v", stray)
+	}
+	return exported[0]
+}
+
+// The workspace's export dialog proposes the exports folder of the data
+// directory: started in a folder the user indexed, an export with the
+// proposed path lands outside it, and re-indexing that folder takes in
+// nothing new.
+func TestTUIExportOutsideIndexedFolder(t *testing.T) {
+	w := newWorld(t, caseStudyScript())
+	if _, errOut, code := w.run(w.askArgs(caseQuestion)...); code != 0 {
+		t.Fatalf("ask: %s", errOut)
+	}
+	// The working directory is the folder corpus wiki was indexed from.
+	s := startTmux(t, w, w.docs, "--llm-url", w.llm.URL(), "--model", "fake-model")
+	s.waitFor("start", 15*time.Second, "Ask a question")
+	s.keys("Tab")
+	s.keys("2")
+	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
+	s.keys("Enter")
+	s.waitFor("stepper", 10*time.Second, "session ")
+	s.keys("x")
+	s.waitFor("export dialog", 5*time.Second, "Export this session", "path")
+	s.keys("Enter")
+	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), w.docs)
+	s.waitFor("written", 5*time.Second, "Written to")
+	if rel, err := filepath.Rel(w.docs, exported); err == nil && !strings.HasPrefix(rel, "..") {
+		t.Errorf("export %s is inside the indexed folder %s", exported, w.docs)
+	}
+	out, errOut, code := w.run("index", "--corpus", "wiki", w.docs)
+	if code != 0 || !strings.Contains(out, "0 indexed") {
+		t.Errorf("re-indexing the working directory took something in (exit %d):\n%s%s", code, out, errOut)
+	}
 }

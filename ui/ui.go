@@ -147,9 +147,12 @@ type Options struct {
 	// Settings are the run settings (flags and config); the UI changes only
 	// the web policy and the corpus order (when the user pins a corpus).
 	Settings engine.Settings
-	// WorkDir is the default folder to index on first run and the default
-	// directory for exports; "" means the current directory.
+	// WorkDir is the default folder to index on first run and the folder
+	// a relative export path is taken from; "" means the current directory.
 	WorkDir string
+	// ExportDir is the folder the export dialog proposes (prefrag's data
+	// directory, never a folder the user indexes); "" means WorkDir.
+	ExportDir string
 	// NoColor drops every colour (NO_COLOR); Run sets it from the
 	// environment when false.
 	NoColor bool

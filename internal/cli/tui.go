@@ -58,7 +58,7 @@ func runTUI(e *env, args []string) error {
 		Corpora:  tuiCorpora{a},
 		Health:   tuiHealth{a},
 	}
-	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings})
+	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings, ExportDir: e.cfg.ExportsDir()})
 }
 
 type tuiRunner struct{ a *app.App }
