@@ -87,10 +87,10 @@ func sessionsList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
+	return printSessions(e, a.Store, list, *asJSON)
 }
 
-func printSessions(e *env, list []store.Session, asJSON bool) error {
+func printSessions(e *env, st *store.Store, list []store.Session, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, s := range list {
@@ -104,18 +104,29 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 		fmt.Fprintln(e.stdout, "no sessions")
 		return nil
 	}
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.ID
+	}
+	// Each id printed is its shortest unique prefix among all stored
+	// sessions: typed back, it opens that session.
+	short, err := st.ShortIDs(e.ctx, ids, store.MinShortID)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortOr(short, s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
 			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
 }
 
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
+// shortOr is id's short form from short, or the whole id.
+func shortOr(short map[string]string, id string) string {
+	if p, ok := short[id]; ok {
+		return p
 	}
 	return id
 }
@@ -187,7 +198,7 @@ func sessionsSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
+	return printSessions(e, a.Store, list, *asJSON)
 }
 
 func sessionsRerun(e *env, args []string) error {
