@@ -181,7 +181,17 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 func (r *run) search(ctx context.Context, step int, src Source, query string) ([]Document, string, error) {
 	t0 := time.Now()
 	r.rs.lastQuery = query
-	docs, err := src.Search(ctx, query, r.s.K)
+	var docs []Document
+	var err error
+	cached := false
+	if cs, ok := src.(CachingSource); ok {
+		docs, cached, err = cs.SearchCached(ctx, query, r.s.K)
+	} else {
+		docs, err = src.Search(ctx, query, r.s.K)
+	}
+	for _, d := range docs {
+		cached = cached || d.Cached
+	}
 	r.counts.RetrievalMillis += time.Since(t0).Milliseconds()
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
@@ -196,7 +206,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		if outcome == OutcomeTruncated && len(docs) > 0 {
 			// Partial results of a cut answer are used, and said to be partial.
 			docs = r.sourced(src, docs)
-			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.reflecting})
+			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.reflecting, Cached: cached})
 			r.warn(step, src.Name(), msg)
 			return docs, "", nil
 		}
@@ -206,7 +216,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		return nil, note, nil
 	}
 	docs = r.sourced(src, docs)
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting})
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting, Cached: cached})
 	return docs, "", nil
 }
 
