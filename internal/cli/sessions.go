@@ -161,11 +161,16 @@ func sessionsShow(e *env, args []string) error {
 	}
 	s := rec.Session
 	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
-	if s.Finished != nil {
+	thread := s.Turns > 1
+	switch {
+	case thread:
+		fmt.Fprint(e.stdout, threadTimes(rec))
+	case s.Finished != nil:
 		fmt.Fprintf(e.stdout, " · took %s", s.Finished.Sub(s.Started).Round(100*time.Millisecond))
 	}
 	fmt.Fprintln(e.stdout)
 	out := newEventWriter(e.stdout, false, false)
+	out.text.thread = thread
 	for _, ev := range rec.Events {
 		out.write(ev)
 	}
@@ -174,6 +179,31 @@ func sessionsShow(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "\n(interrupted: the process that ran this session is gone; the events above are everything it recorded)")
 	}
 	return bad
+}
+
+// threadTimes says a thread's times, each labelled: the answering time of
+// each turn and their sum (the turns' own counts), and the wall-clock time
+// from the first question to the last answer, which includes the time
+// between the turns.
+func threadTimes(rec *store.Record) string {
+	var per []string
+	var total time.Duration
+	for _, ev := range rec.Events {
+		if ev.Type != engine.EventFinal || ev.Counts == nil {
+			continue
+		}
+		d := time.Duration(ev.Counts.TotalMillis) * time.Millisecond
+		total += d
+		per = append(per, fmt.Sprintf("turn %d %s", engine.TurnOf(ev), d.Round(100*time.Millisecond)))
+	}
+	out := fmt.Sprintf(" · %d turns", rec.Session.Turns)
+	if len(per) > 0 {
+		out += fmt.Sprintf(" · answering took %s in all (%s)", total.Round(100*time.Millisecond), strings.Join(per, ", "))
+	}
+	if f := rec.Session.Finished; f != nil {
+		out += fmt.Sprintf(" · %s from the first question to the last answer", f.Sub(rec.Session.Started).Round(time.Second))
+	}
+	return out
 }
 
 func sessionsSearch(e *env, args []string) error {
