@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prefrag/prefrag/internal/fakesearch"
 )
 
 // Each view of a thread says whose figures it shows: in the stepper, the
@@ -39,4 +41,31 @@ func TestTUIThreadStatusNamesTheTurnInTmux(t *testing.T) {
 			t.Errorf("the status line does not say whose counts it shows:\n%s", scr)
 		}
 	}
+}
+
+// The workspace marks a cached empty web answer as cached: a session whose
+// web search the cache answered with nothing, opened in the stepper.
+func TestTUICachedEmptySearchInTmux(t *testing.T) {
+	w := newWorld(t, twice(caseStudyScript()))
+	w.search.SetMode(fakesearch.ModeEmpty)
+	for i := 0; i < 2; i++ {
+		if _, errOut, code := w.run(w.askArgs(caseQuestion)...); code != 0 {
+			t.Fatalf("ask %d: exit %d: %s", i+1, code, errOut)
+		}
+	}
+	if n := w.search.Requests(); n != 1 {
+		t.Fatalf("%d web requests, want 1 (the second run answered by the cache)", n)
+	}
+	s := startTmux(t, w, t.TempDir(), "--llm-url", w.llm.URL(), "--model", "fake-model")
+	s.waitFor("start", 15*time.Second, "Ask a question")
+	s.keys("Tab")
+	s.keys("2")
+	s.waitFor("sessions", 10*time.Second, "Sessions (2)")
+	s.keys("Enter") // the newest: the cache answered its web search
+	s.waitFor("stepper", 10*time.Second, "session ")
+	for i := 0; i < 8 && !strings.Contains(s.screen(), "WEB searxng"); i++ {
+		s.keys("Right")
+		time.Sleep(150 * time.Millisecond)
+	}
+	s.waitFor("cached empty search", 5*time.Second, "0 documents · cached, no request sent")
 }
