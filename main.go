@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/prefrag/prefrag/internal/cli"
+	"github.com/prefrag/prefrag/cli"
 )
 
 func main() {

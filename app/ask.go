@@ -8,9 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/prefrag/prefrag/app/delivery"
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/delivery"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/remote"
@@ -161,7 +161,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	}
 	// engine → persist (batched commits) → req.Emit, off the engine's
 	// goroutine: an event is shown only after the commit that stored it,
-	// and token deltas never hold the engine up (see internal/delivery).
+	// and token deltas never hold the engine up (see app/delivery).
 	persist := func(evs []engine.Event) error {
 		err := a.Store.AppendEvents(context.WithoutCancel(ctx), evs)
 		if err != nil {

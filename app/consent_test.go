@@ -10,8 +10,9 @@ import (
 
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -60,7 +61,7 @@ func indexCorpus(t *testing.T, a *App, name string) {
 	if err := os.WriteFile(filepath.Join(src, "n.md"), []byte("# Notes\n\nThe merger plan is confidential.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := local.Index(context.Background(), a.Cfg.CorporaDir(), name, []string{src}, local.IndexOptions{}); err != nil {
+	if _, err := catalog.Index(context.Background(), a.Cfg.CorporaDir(), name, []string{src}, local.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -81,13 +82,13 @@ func TestResolveCorpora(t *testing.T) {
 		{"after rm of the pinned corpus none is promoted", func(t *testing.T, a *App) {
 			indexCorpus(t, a, "notes")
 			indexCorpus(t, a, "default")
-			if err := local.Delete(a.Cfg.CorporaDir(), "notes"); err != nil {
+			if err := catalog.Delete(a.Cfg.CorporaDir(), "notes"); err != nil {
 				t.Fatal(err)
 			}
 		}, nil, "", engine.CorporaNonePinned},
 		{"unpinned: the only corpus is not searched silently", func(t *testing.T, a *App) {
 			indexCorpus(t, a, "default")
-			if _, err := local.Unpin(a.Cfg.CorporaDir()); err != nil {
+			if _, err := catalog.Unpin(a.Cfg.CorporaDir()); err != nil {
 				t.Fatal(err)
 			}
 		}, nil, "", engine.CorporaNonePinned},
@@ -125,7 +126,7 @@ func TestAskWithoutCorpusNeedsWebOptIn(t *testing.T) {
 		{"pinned corpus deleted, another exists", func(t *testing.T, a *App) {
 			indexCorpus(t, a, "notes")
 			indexCorpus(t, a, "default")
-			if err := local.Delete(a.Cfg.CorporaDir(), "notes"); err != nil {
+			if err := catalog.Delete(a.Cfg.CorporaDir(), "notes"); err != nil {
 				t.Fatal(err)
 			}
 		}, false, false, engine.CorporaNonePinned, []string{"none is pinned", "prefrag corpora pin NAME", "--web-only"}},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
@@ -31,14 +32,14 @@ func (a *App) ResolveCorpora(s engine.Settings) ([]string, string, error) {
 	if len(s.Corpora) > 0 {
 		return s.Corpora, engine.CorporaGiven, nil
 	}
-	pinned, err := local.Pinned(a.Cfg.CorporaDir())
+	pinned, err := catalog.Pinned(a.Cfg.CorporaDir())
 	if err != nil {
 		return nil, "", err
 	}
 	if pinned != "" {
 		return []string{pinned}, engine.CorporaPinned, nil
 	}
-	infos, err := local.List(a.Cfg.CorporaDir())
+	infos, err := catalog.List(a.Cfg.CorporaDir())
 	if err != nil {
 		return nil, "", err
 	}
@@ -76,7 +77,7 @@ func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID stri
 	}
 	out := &Sources{Corpora: names, Choice: choice}
 	for _, name := range names {
-		if local.IsRemote(a.Cfg.CorporaDir(), name) {
+		if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
 			// A remote corpus (remote.go) is searched, judged and cited
 			// like a local one: its source is "local:<name>" too.
 			g, err := a.OpenRemote(ctx, name)

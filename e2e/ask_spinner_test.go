@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // colourEnv is the world's environment without NO_COLOR: a terminal that

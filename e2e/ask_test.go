@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 func caseStudyScript() *fakellm.Script {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 // A web answer served from the cache is marked cached wherever it is shown,

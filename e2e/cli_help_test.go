@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // The real binary explains itself: `help ask` and `ask --help` print the

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 // The tests of this file check that nothing leaves the machine unasked:

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // esc is what a hostile model or document can carry: colour, screen

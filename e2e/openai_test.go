@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 const openaiKey = "sk-e2e-test-key-5f3a9c"

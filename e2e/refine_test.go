@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // refineWorld: a corpus whose two searches bring back far more than a

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakeelastic"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakeelastic"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // esKey is the API key of the Elasticsearch stand-in: it may be read from

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakeelastic"
-	"github.com/prefrag/prefrag/internal/fakellm"
-	"github.com/prefrag/prefrag/internal/sphinxtest"
+	"github.com/prefrag/prefrag/internal/testdouble/fakeelastic"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/sphinxtest"
 )
 
 // The Manticore/Sphinx corpus: shard 1 on node 0 (which also serves the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // Two corpora and the web: the preferred corpus first, the next corpus on a

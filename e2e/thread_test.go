@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // Follow-up script: the rewrite (plain text), a weak first answer (so the

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 // Each view of a thread says whose figures it shows: in the stepper, the

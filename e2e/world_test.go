@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/fakellm"
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 var binary string

@@ -14,7 +14,7 @@ package engine
 // payload; StepRule says whether the type writes `step`.
 //
 // Adding an event type means adding its payload type here, registering it
-// in init below, and rendering it (internal/cli, ui/trajectory,
+// in init below, and rendering it (cli, ui/trajectory,
 // store/export); encoding and decoding need no other change.
 
 // Payload is the type-specific part of an event.

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -200,7 +201,7 @@ func IndexFromQA(ctx context.Context, corporaDir, name, file string, opts ...Poo
 	if err := writePool(PoolFile(corporaDir, name), kept); err != nil {
 		return local.Report{Corpus: name}, err
 	}
-	rep, err := local.Index(ctx, corporaDir, name, []string{PoolFile(corporaDir, name)}, local.IndexOptions{Progress: cfg.progress})
+	rep, err := catalog.Index(ctx, corporaDir, name, []string{PoolFile(corporaDir, name)}, local.IndexOptions{Progress: cfg.progress})
 	if err != nil {
 		return rep, err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/internal/searxwire"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/web"
 )
@@ -152,7 +153,7 @@ func TestIndexFromQA(t *testing.T) {
 	if err != nil || rep.Unchanged != 1 || rep.Passages != 0 {
 		t.Errorf("re-run: %+v %v", rep, err)
 	}
-	if infos, _ := local.List(dir); len(infos) != 1 || infos[0].Name != "musique" {
+	if infos, _ := catalog.List(dir); len(infos) != 1 || infos[0].Name != "musique" {
 		t.Errorf("corpus listing %+v: the pool folder must not show", infos)
 	}
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/sources"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 // realisticEvents are the events whose persisting cost matters during a

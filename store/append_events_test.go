@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // AppendEvents commits a batch as one: all of it or none of it.

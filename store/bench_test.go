@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // BenchmarkAppendEvent measures one committed event (one transaction each,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // rootPage is the first page of a table or index, from sqlite_master.

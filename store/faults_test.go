@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // The faults helper: the test binary re-run with faultsHelperEnv set reads a

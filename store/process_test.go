@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // The helper process: the test binary re-run with PREFRAG_STORE_HELPER set

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/sources"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 // releaseDB is a database written by the release before threads (schema

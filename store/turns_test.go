@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/store/internal/fixture"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 )
 
 // rawEvents reads the event lines of every session straight from a

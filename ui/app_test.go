@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 )
 
 func TestAskScreenLiveRun(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/ui/trajectory"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/sources"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
 	"github.com/prefrag/prefrag/ui/trajectory"
 )
 

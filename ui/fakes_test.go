@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/sources"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
 )
 
 // testStart is the fixed time every test clock starts at.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/llm"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
 )
 
 // gatedHealth answers the start-up health check only when released.

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/llm"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
 )
 
 func TestSessionsAndStepper(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 )
 
 // threadRunner is the scripted engine that can also continue a thread: a

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/llm"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
 	"github.com/prefrag/prefrag/ui/trajectory"
 )
 

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/app/delivery"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/delivery"
 	"github.com/prefrag/prefrag/store"
 )
 
 // BenchmarkQuestionPersistence measures one question at zero LLM latency
 // (the scripted oracle, in-memory sources) with its events persisted, against
 // not persisting them at all ("off"): "sync" commits each event on the
-// engine's goroutine (as prefrag did before internal/delivery), "pipeline"
+// engine's goroutine (as prefrag did before app/delivery), "pipeline"
 // is what app.Ask does now (batched commits on the pipeline's goroutines,
 // then delivery). The time is the engine's run until it returns, plus, for
 // "pipeline", until everything is stored and delivered (Close). ns/op is

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakeelastic"
+	"github.com/prefrag/prefrag/internal/testdouble/fakeelastic"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/elastic"
 	"github.com/prefrag/prefrag/sources/remote"

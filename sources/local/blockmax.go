@@ -27,14 +27,6 @@ const (
 	maxBoundLists = 1 << 16
 )
 
-// boundsAfterUses is how many queries must have opened a list before it
-// gets bounds. Tests lower it.
-var boundsAfterUses int64 = 2
-
-// blockMaxMin is the shortest list (postings in one segment) that gets
-// block bounds; shorter lists are cheap to read anyway. Tests lower it.
-var blockMaxMin uint64 = 2048
-
 // blockBounds are one list's bounds in one segment.
 type blockBounds struct {
 	last []uint64  // last document number of each block

@@ -30,6 +30,12 @@ type Options struct {
 	// IdleRelease overrides the package IdleRelease: how long the index
 	// stays open after a search. Negative keeps it open until Close.
 	IdleRelease time.Duration
+	// Exhaustive scores every posting: no MaxScore pruning and no block
+	// bounds. The ranking is the same (search_equiv_test.go); it is for
+	// checking that, and slower.
+	Exhaustive bool
+	// tuning are the search's thresholds; tests lower them.
+	tuning searchTuning
 }
 
 // Corpus is a local corpus opened for searching. It implements the engine's

@@ -35,6 +35,23 @@ func mustIndex(t testing.TB, dir, name string, paths ...string) Report {
 	return rep
 }
 
+// mustIndexWith is mustIndex with the writer tuned by wo.
+func mustIndexWith(t testing.TB, wo WriterOptions, dir, name string, paths ...string) Report {
+	t.Helper()
+	rep, err := Index(context.Background(), dir, name, paths, IndexOptions{Writer: wo})
+	if err != nil {
+		t.Fatalf("Index: %v", err)
+	}
+	return rep
+}
+
+// holdMerges holds Bleve's background merger back, so that every batch
+// stays a segment of its own; with SettleSegments -1 nothing settles them.
+func holdMerges(wo WriterOptions) WriterOptions {
+	wo.IndexConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
+	return wo
+}
+
 func mustOpen(t testing.TB, dir, name string) *Corpus {
 	t.Helper()
 	c, err := Open(dir, name)
@@ -169,47 +186,6 @@ func TestQuerySyntaxIsIgnored(t *testing.T) {
 		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(base)) {
 			t.Errorf("Search(%q) = %v, want %v", q, ids(got), ids(base))
 		}
-	}
-}
-
-func TestPinListDelete(t *testing.T) {
-	src, dir := t.TempDir(), t.TempDir()
-	writeFiles(t, src, map[string]string{"a.txt": "one two three"})
-	if p, err := Pinned(dir); err != nil || p != "" {
-		t.Fatalf("Pinned on empty dir = %q, %v", p, err)
-	}
-	mustIndex(t, dir, "alpha", src)
-	mustIndex(t, dir, "beta", src)
-	if err := Pin(dir, "beta"); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := Pinned(dir); p != "beta" {
-		t.Fatalf("Pinned = %q", p)
-	}
-	list, err := List(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list) != 2 || list[0].Name != "alpha" || list[0].Pinned || !list[1].Pinned || list[1].Stats.Passages != 1 || list[1].Stats.Documents != 1 {
-		t.Fatalf("List = %+v", list)
-	}
-	if err := Pin(dir, "gamma"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Pin(missing) = %v", err)
-	}
-	if err := Delete(dir, "beta"); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := Pinned(dir); p != "" {
-		t.Errorf("Pinned after delete = %q", p)
-	}
-	if _, err := Open(dir, "beta"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Open(deleted) = %v", err)
-	}
-	if list, _ := List(dir); len(list) != 1 {
-		t.Errorf("List after delete = %+v", list)
-	}
-	if list, err := List(filepath.Join(dir, "nowhere")); err != nil || list != nil {
-		t.Errorf("List(missing dir) = %v, %v", list, err)
 	}
 }
 

@@ -103,26 +103,21 @@ func TestDamagedCorpusIsNamedNeverPanics(t *testing.T) {
 			_, err = Index(context.Background(), dir, "bad", []string{src}, IndexOptions{})
 			isDamaged("Index", err)
 
-			infos, err := List(dir)
-			if err != nil {
-				t.Fatal(err)
+			_, err = ReadStats(dir, "bad")
+			isDamaged("ReadStats", err)
+			if st, err := ReadStats(dir, "good"); err != nil || st.Documents != 2 {
+				t.Fatalf("the good corpus's statistics: %+v %v", st, err)
 			}
-			got := fmt.Sprint(infos)
-			if len(infos) != 2 || infos[0].Name != "bad" || !infos[0].Damaged || infos[0].Problem == "" ||
-				infos[1].Name != "good" || infos[1].Damaged || infos[1].Stats.Documents != 2 {
-				t.Fatalf("listing: %s", got)
-			}
-			named("List", infos[0].Problem)
 
 			good := mustOpen(t, dir, "good")
 			if docs, err := good.Search(context.Background(), "lighthouse keeper", 3); err != nil || len(docs) != 1 {
 				t.Errorf("the good corpus: %v %v", docs, err)
 			}
-			if err := Delete(dir, "bad"); err != nil {
-				t.Fatalf("Delete: %v", err)
+			if err := Remove(dir, "bad"); err != nil {
+				t.Fatalf("Remove: %v", err)
 			}
-			if infos, _ := List(dir); len(infos) != 1 || infos[0].Name != "good" {
-				t.Errorf("after delete: %v", infos)
+			if Exists(dir, "bad") || !Exists(dir, "good") {
+				t.Errorf("after Remove: bad %v, good %v", Exists(dir, "bad"), Exists(dir, "good"))
 			}
 			// Indexed again from scratch, it works.
 			if rep := mustIndex(t, dir, "bad", src); rep.Indexed != 2 {
@@ -246,8 +241,8 @@ func TestNewCorpusOnAFullDisk(t *testing.T) {
 	if !errors.Is(err, ErrDiskFull) {
 		t.Fatalf("creating a corpus on a full disk: %v, want a disk-full error", err)
 	}
-	if infos, err := List(dir); err != nil || len(infos) != 0 {
-		t.Errorf("a half-made corpus is listed: %+v %v", infos, err)
+	if Exists(dir, "fresh") {
+		t.Error("a half-made corpus is left behind")
 	}
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)

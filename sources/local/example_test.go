@@ -24,7 +24,7 @@ func Example() {
 	_ = os.WriteFile(filepath.Join(notes, "vienna.md"), []byte("# Vienna\n\nThe Danube flows through Vienna.\n"), 0o644)
 
 	corpora := filepath.Join(tmp, "corpora")
-	w, err := local.OpenWriter(corpora, "notes")
+	w, err := local.OpenWriter(corpora, "notes", local.WriterOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,7 +11,7 @@ import (
 
 // sharedPassages are the paragraphs of the multi-hop pools under
 // ../shared/data (title and text, without duplicates); the test is skipped
-// without them. (eval/evaltest finds shared/data the same way, but it
+// without them. (internal/testdouble/evaltest finds shared/data the same way, but it
 // imports this package.)
 func sharedPassages(tb testing.TB) []passage {
 	tb.Helper()

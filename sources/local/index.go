@@ -17,6 +17,13 @@ type IndexOptions struct {
 	// Progress, when set, is called after every file and every flushed
 	// batch, from the indexing goroutine.
 	Progress func(Progress)
+	// Writer tunes batching, merging, settling and memory (the zero value:
+	// the defaults).
+	Writer WriterOptions
+	// Created, when set, is called once when this run created the corpus,
+	// right after creating it and before anything is indexed (the
+	// catalogue pins a home's first corpus there).
+	Created func()
 	// IncludeExports indexes files prefrag exported (sessions export, the
 	// workspace's export dialog) like any other; by default they are
 	// skipped (Report.Exports) and any earlier passages of them dropped.
@@ -81,7 +88,7 @@ type Report struct {
 	Segments int           `json:"segments,omitempty"`
 	Merge    time.Duration `json:"merge_ns,omitempty"`
 	// Pinned is set when this run created the first corpus of the home,
-	// which is pinned automatically (see PinIfFirst).
+	// which is pinned automatically (set by catalog.Index).
 	Pinned bool `json:"pinned,omitempty"`
 	// Stats describe the whole corpus afterwards.
 	Stats Stats `json:"stats"`
@@ -103,15 +110,16 @@ var supported = map[string]bool{
 // partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	fresh := !exists(filepath.Join(dir, name))
-	w, err := OpenWriter(dir, name)
+	w, err := OpenWriter(dir, name, opts.Writer)
 	if err != nil {
 		return Report{Corpus: name}, err
 	}
-	pinned := fresh && PinIfFirst(dir, name)
-	restore := limitIngestMemory()
+	if fresh && opts.Created != nil {
+		opts.Created()
+	}
+	restore := limitIngestMemory(opts.Writer)
 	rep, err := w.Index(ctx, paths, opts)
 	restore()
-	rep.Pinned = pinned
 	if err == nil {
 		start := time.Now()
 		rep.Segments, err = w.Settle(ctx)

@@ -23,26 +23,25 @@ func TestIndexSpeed(t *testing.T) {
 	if d := os.Getenv("PREFRAG_INDEX_DIR"); d != "" {
 		dir = d
 	}
-	envInt(t, "PREFRAG_SETTLE", &SettleSegments, 1)
-	envInt(t, "PREFRAG_SETTLE_MAX", &SettleMaxDocs, 1)
-	envInt(t, "PREFRAG_BATCH", &BatchPassages, 1)
-	envInt(t, "PREFRAG_BATCH_MB", &BatchBytes, 1<<20)
+	var wo WriterOptions
+	envInt("PREFRAG_SETTLE", &wo.SettleSegments, 1)
+	envInt("PREFRAG_SETTLE_MAX", &wo.SettleMaxDocs, 1)
+	envInt("PREFRAG_BATCH", &wo.BatchPassages, 1)
+	envInt("PREFRAG_BATCH_MB", &wo.BatchBytes, 1<<20)
 	if n, err := strconv.Atoi(os.Getenv("PREFRAG_SEGVER")); err == nil {
-		writerTestConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
-		defer func() { writerTestConfig = nil }()
+		wo.IndexConfig = map[string]interface{}{"forceSegmentType": "zap", "forceSegmentVersion": n}
 	}
-	envInt(t, "PREFRAG_MEMLIMIT_MB", &IngestMemoryLimit, 1<<20)
+	envInt("PREFRAG_MEMLIMIT_MB", &wo.IngestMemoryLimit, 1<<20)
 	if o := os.Getenv("PREFRAG_MERGE_OPTS"); o != "" {
 		// Bleve's merge plan options as JSON, e.g. {"SegmentsPerMergeTask":100}.
 		var opts map[string]interface{}
 		if err := json.Unmarshal([]byte(o), &opts); err != nil {
 			t.Fatal(err)
 		}
-		if writerTestConfig == nil {
-			writerTestConfig = map[string]interface{}{}
+		if wo.IndexConfig == nil {
+			wo.IndexConfig = map[string]interface{}{}
 		}
-		writerTestConfig["scorchMergePlanOptions"] = opts
-		defer func() { writerTestConfig = nil }()
+		wo.IndexConfig["scorchMergePlanOptions"] = opts
 	}
 	if f := os.Getenv("PREFRAG_RSS_TRACE"); f != "" {
 		stop := traceRSS(t, f)
@@ -60,7 +59,7 @@ func TestIndexSpeed(t *testing.T) {
 		defer timer.Stop()
 	}
 	start := time.Now()
-	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{})
+	rep, err := Index(context.Background(), dir, "speed", []string{src}, IndexOptions{Writer: wo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,15 +69,16 @@ func TestIndexSpeed(t *testing.T) {
 }
 
 // envInt sets *v to the integer in the environment variable name times
-// unit, for the rest of the test; an unset or unreadable one leaves it.
-func envInt[T int | int64](t *testing.T, name string, v *T, unit T) {
+// unit; an unset or unreadable one leaves it.
+func envInt[T int | int64](name string, v *T, unit T) {
 	n, err := strconv.Atoi(os.Getenv(name))
 	if err != nil {
 		return
 	}
-	old := *v
-	t.Cleanup(func() { *v = old })
 	*v = T(n) * unit
+	if n == 0 {
+		*v = -1 // 0 in the environment turns the feature off
+	}
 }
 
 // traceRSS writes, every second, the seconds since start and this

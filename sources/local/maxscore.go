@@ -205,7 +205,7 @@ func margin(v float64) float64 { return v*(1+1e-9) + 1e-9 }
 // posting in [lo, hi), sorted by increasing bound) with MaxScore, and adds
 // those reaching the threshold to col. nLists is the number of lists of the
 // query (the summation order); contrib is scratch of that length, all zero.
-func rankRange(ctx context.Context, p bm25.Params, seg int, curs []*cursor, nLists int, hi uint64, col *collector, contrib []float64) error {
+func rankRange(ctx context.Context, p bm25.Params, pruning bool, seg int, curs []*cursor, nLists int, hi uint64, col *collector, contrib []float64) error {
 	// prefix[i] bounds what cursors[0..i] can add together.
 	prefix := make([]float64, len(curs))
 	sum := 0.0

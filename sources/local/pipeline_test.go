@@ -11,13 +11,11 @@ import (
 // with its segment built (in the background, see prebuild.go), and the
 // corpus reads back whole.
 func TestSegmentsAreBuiltBeforeBatch(t *testing.T) {
-	defer func(n int) { BatchPassages = n }(BatchPassages)
-	BatchPassages = 40
 	src := t.TempDir()
 	syntheticCorpus(t, filepath.Join(src, "c.jsonl"), 1000)
 	before := prebuiltSegments.Load()
 	dir := t.TempDir()
-	rep := mustIndex(t, dir, "p", src)
+	rep := mustIndexWith(t, WriterOptions{BatchPassages: 40}, dir, "p", src)
 	built := prebuiltSegments.Load() - before
 	if want := int64((rep.Passages + 39) / 40); built < want {
 		t.Errorf("%d of at least %d batches reached Bleve with their segment built", built, want)
@@ -32,8 +30,6 @@ func TestSegmentsAreBuiltBeforeBatch(t *testing.T) {
 // through a filter of the ids queued so far; an id that was written in an
 // earlier batch, by this file or another, is still refused.
 func TestDuplicateIDsRefusedAcrossBatches(t *testing.T) {
-	defer func(n int) { BatchPassages = n }(BatchPassages)
-	BatchPassages = 3
 	var a, b strings.Builder
 	for i := 1; i <= 20; i++ {
 		fmt.Fprintf(&a, "{\"id\":\"a%d\",\"text\":\"passage number %d about rivers\"}\n", i, i)
@@ -43,7 +39,7 @@ func TestDuplicateIDsRefusedAcrossBatches(t *testing.T) {
 	src := t.TempDir()
 	writeFiles(t, src, map[string]string{"1a.jsonl": a.String(), "2b.jsonl": b.String()})
 	dir := t.TempDir()
-	rep := mustIndex(t, dir, "d", src)
+	rep := mustIndexWith(t, WriterOptions{BatchPassages: 3}, dir, "d", src)
 	got := map[string]string{}
 	for _, f := range rep.Failed {
 		got[fmt.Sprintf("%s:%d", filepath.Base(f.Path), f.Line)] = f.Reason
@@ -58,7 +54,7 @@ func TestDuplicateIDsRefusedAcrossBatches(t *testing.T) {
 	}
 	// A later run (the corpus is no longer fresh) checks the index itself.
 	writeFiles(t, src, map[string]string{"3c.jsonl": "{\"id\":\"a7\",\"text\":\"taken\"}\n{\"id\":\"c1\",\"text\":\"new\"}\n"})
-	rep = mustIndex(t, dir, "d", src)
+	rep = mustIndexWith(t, WriterOptions{BatchPassages: 3}, dir, "d", src)
 	if len(rep.Failed) != 1 || !strings.Contains(rep.Failed[0].Reason, "duplicate id") {
 		t.Errorf("second run: %+v", rep.Failed)
 	}

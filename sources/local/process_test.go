@@ -41,7 +41,7 @@ func TestHelperProcess(t *testing.T) {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		_ = c.Close()
 	case "write":
-		w, err := OpenWriter(dir, name)
+		w, err := OpenWriter(dir, name, WriterOptions{})
 		if err != nil {
 			fmt.Printf("error %v\n", err)
 			os.Exit(1)
@@ -164,11 +164,11 @@ func TestSearchWhileAnotherProcessIndexes(t *testing.T) {
 	if !errors.Is(err, ErrBusy) || !errors.Is(err, sources.ErrUnavailable) {
 		t.Fatalf("Search during indexing: %v, want ErrBusy and sources.ErrUnavailable", err)
 	}
-	if _, err := OpenWriter(dir, "busy"); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another prefrag process") {
+	if _, err := OpenWriter(dir, "busy", WriterOptions{}); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another prefrag process") {
 		t.Fatalf("second writer: %v", err)
 	}
-	if list, err := List(dir); err != nil || len(list) != 1 || !list[0].Busy {
-		t.Errorf("List during indexing = %+v, %v", list, err)
+	if _, err := ReadStats(dir, "busy"); !errors.Is(err, ErrBusy) {
+		t.Errorf("ReadStats during indexing = %v, want ErrBusy", err)
 	}
 	w.stop(t)
 	docs, err := c.Search(context.Background(), "keeper", 3)

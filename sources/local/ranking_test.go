@@ -252,16 +252,13 @@ func TestRankingIdenticalAcrossMerge(t *testing.T) {
 		}
 		recs = append(recs, map[string]string{"id": fmt.Sprintf("p%04d", (i*7919)%600), "title": vocab[i%len(vocab)], "text": text})
 	}
-	writerTestConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
-	defer func() { writerTestConfig = nil }()
-	defer func(n int) { SettleSegments = n }(SettleSegments)
-	SettleSegments = 0
+	wo := holdMerges(WriterOptions{SettleSegments: -1})
 	// One file per run, one run per segment (a single run with many
 	// batches lets Bleve's background merger fold them before we look).
 	for part := 0; part < 4; part++ {
 		p := filepath.Join(src, fmt.Sprintf("c%d.jsonl", part))
 		writeJSONL(t, p, recs[part*150:(part+1)*150])
-		mustIndex(t, dir, "m", p)
+		mustIndexWith(t, wo, dir, "m", p)
 	}
 
 	queries := []string{"river boat", "storm at the coast?", "light house keeper", "fog bell rock reef", "anchor",
@@ -292,7 +289,7 @@ func TestRankingIdenticalAcrossMerge(t *testing.T) {
 	}
 	before := rank()
 
-	w, err := OpenWriter(dir, "m")
+	w, err := OpenWriter(dir, "m", wo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,14 +324,14 @@ func TestPruningMatchesExhaustive(t *testing.T) {
 		}
 		for _, k := range []int{1, 5, 10} {
 			for _, q := range queries[:100] {
-				pruning = true
+				c.opts.Exhaustive = false
 				fast, err := c.Search(context.Background(), q, k)
 				if err != nil {
 					t.Fatal(err)
 				}
-				pruning = false
+				c.opts.Exhaustive = true
 				full, err := c.Search(context.Background(), q, k)
-				pruning = true
+				c.opts.Exhaustive = false
 				if err != nil {
 					t.Fatal(err)
 				}

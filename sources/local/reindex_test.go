@@ -213,9 +213,7 @@ func TestBadFilesNeverStopTheIngest(t *testing.T) {
 }
 
 func TestCancelAndResume(t *testing.T) {
-	oldBatch := BatchPassages
-	BatchPassages = 20
-	defer func() { BatchPassages = oldBatch }()
+	wo := WriterOptions{BatchPassages: 20}
 	src, dir := t.TempDir(), t.TempDir()
 	files := map[string]string{}
 	for i := 0; i < 30; i++ {
@@ -229,7 +227,7 @@ func TestCancelAndResume(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var seen int
-	rep, err := Index(ctx, dir, "c", []string{src}, IndexOptions{Progress: func(p Progress) {
+	rep, err := Index(ctx, dir, "c", []string{src}, IndexOptions{Writer: wo, Progress: func(p Progress) {
 		seen++
 		if p.FilesDone >= 10 {
 			cancel()
@@ -244,7 +242,7 @@ func TestCancelAndResume(t *testing.T) {
 	first := rep.Indexed
 	checkCounters(t, dir, "c")
 
-	rep = mustIndex(t, dir, "c", src)
+	rep = mustIndexWith(t, wo, dir, "c", src)
 	if rep.Unchanged != first || rep.Indexed != 30-first {
 		t.Errorf("resumed run: %+v, first run indexed %d", rep, first)
 	}
@@ -255,7 +253,7 @@ func TestCancelAndResume(t *testing.T) {
 
 	// The resumed corpus is the one a single uninterrupted run builds.
 	dir2 := t.TempDir()
-	mustIndex(t, dir2, "c", src)
+	mustIndexWith(t, wo, dir2, "c", src)
 	if a, b := allIDs(t, dir, "c"), allIDs(t, dir2, "c"); fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Errorf("resumed ids differ from a clean run: %d vs %d", len(a), len(b))
 	}

@@ -64,9 +64,6 @@ type scoreList struct {
 	postings    []*listEntry
 }
 
-// pruning can be switched off by tests, to compare with exhaustive scoring.
-var pruning = true
-
 // openLists finds the postings of every query term (and, with a title
 // boost, of every term in titles) in every segment, ordered by decreasing
 // bound, then field and term: scores are always summed in this order, so
@@ -132,13 +129,40 @@ type rankTask struct {
 	lo, hi uint64
 }
 
-// minTaskDocs is the smallest range a segment is split into for parallel
-// search.
-var minTaskDocs uint64 = 1 << 15
+// searchTuning are thresholds of the search; a zero field takes its
+// default. Tests lower them to exercise every path on small corpora.
+type searchTuning struct {
+	// minTaskDocs is the smallest range a segment is split into for
+	// parallel search (default 1<<15).
+	minTaskDocs uint64
+	// blockMaxMin is the shortest list (postings in one segment) that gets
+	// block bounds; shorter lists are cheap to read anyway (default 2048).
+	blockMaxMin uint64
+	// boundsAfterUses is how many queries must have opened a list before
+	// it gets bounds (default 2); negative: from the first.
+	boundsAfterUses int64
+}
+
+// resolved returns t with its defaults filled in.
+func (t searchTuning) resolved() searchTuning {
+	if t.minTaskDocs == 0 {
+		t.minTaskDocs = 1 << 15
+	}
+	if t.blockMaxMin == 0 {
+		t.blockMaxMin = 2048
+	}
+	if t.boundsAfterUses == 0 {
+		t.boundsAfterUses = 2
+	}
+	if t.boundsAfterUses < 0 {
+		t.boundsAfterUses = 0
+	}
+	return t
+}
 
 // splitTasks cuts the segments into ranges so that workers can share the
 // work of an index with few large segments.
-func splitTasks(segs []*scorch.SegmentSnapshot, workers int) []rankTask {
+func splitTasks(segs []*scorch.SegmentSnapshot, workers int, minTaskDocs uint64) []rankTask {
 	var total uint64
 	for _, s := range segs {
 		total += uint64(s.FullSize())
@@ -164,11 +188,15 @@ func splitTasks(segs []*scorch.SegmentSnapshot, workers int) []rankTask {
 
 // ranking is one query's work, shared by its workers.
 type ranking struct {
-	p     bm25.Params
-	lists []*scoreList
-	segs  []*scorch.SegmentSnapshot
-	tasks []rankTask
-	next  atomic.Int64
+	p bm25.Params
+	// pruning is on unless the search is exhaustive; tune holds the
+	// thresholds.
+	pruning bool
+	tune    searchTuning
+	lists   []*scoreList
+	segs    []*scorch.SegmentSnapshot
+	tasks   []rankTask
+	next    atomic.Int64
 }
 
 // cursors opens the lists of one task, positioned on their first posting in
@@ -181,7 +209,7 @@ func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
 			continue
 		}
 		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
-		if pruning && e.count >= blockMaxMin && e.uses.Load() >= boundsAfterUses {
+		if rk.pruning && e.count >= rk.tune.blockMaxMin && e.uses.Load() >= rk.tune.boundsAfterUses {
 			bb, err := e.bounds(rk.p, l.avg)
 			if err != nil {
 				return nil, err
@@ -225,7 +253,7 @@ func (rk *ranking) run(ctx context.Context, col *collector) error {
 			continue
 		}
 		sortCursors(curs)
-		if err := rankRange(ctx, rk.p, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
+		if err := rankRange(ctx, rk.p, rk.pruning, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
 			return err
 		}
 	}
@@ -265,7 +293,8 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 		return nil, err
 	}
 	workers := runtime.GOMAXPROCS(0)
-	rk := &ranking{p: opts.BM25, lists: lists, segs: segs, tasks: splitTasks(segs, workers)}
+	tune := opts.tuning.resolved()
+	rk := &ranking{p: opts.BM25, pruning: !opts.Exhaustive, tune: tune, lists: lists, segs: segs, tasks: splitTasks(segs, workers, tune.minTaskDocs)}
 	workers = min(workers, len(rk.tasks))
 	var theta threshold
 	theta.bits.Store(math.Float64bits(math.Inf(-1)))

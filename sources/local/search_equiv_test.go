@@ -77,8 +77,9 @@ func sameRanking(got, want []sources.Document) string {
 // ranking; it returns how many rankings were compared.
 func checkEquivalent(t *testing.T, c *Corpus, queries []string, ks []int) int {
 	t.Helper()
-	oldTask, oldBlock, oldUses := minTaskDocs, blockMaxMin, boundsAfterUses
-	defer func() { minTaskDocs, blockMaxMin, boundsAfterUses = oldTask, oldBlock, oldUses }()
+	old := c.opts.tuning
+	defer func() { c.opts.tuning = old }()
+	def := old.resolved()
 	n := 0
 	for _, q := range queries {
 		for _, k := range ks {
@@ -86,10 +87,10 @@ func checkEquivalent(t *testing.T, c *Corpus, queries []string, ks []int) int {
 			for _, v := range []struct {
 				procs      int
 				task, bmax uint64
-			}{{1, oldTask, oldBlock}, {2, 7, 3}, {3, 64, 1}} {
-				minTaskDocs, blockMaxMin, boundsAfterUses = v.task, v.bmax, oldUses
-				if v.bmax < oldBlock {
-					boundsAfterUses = 0
+			}{{1, def.minTaskDocs, def.blockMaxMin}, {2, 7, 3}, {3, 64, 1}} {
+				c.opts.tuning = searchTuning{minTaskDocs: v.task, blockMaxMin: v.bmax, boundsAfterUses: def.boundsAfterUses}
+				if v.bmax < def.blockMaxMin {
+					c.opts.tuning.boundsAfterUses = -1 // bounds from the first query
 				}
 				if diff := sameRanking(current(t, c, q, k, v.procs), want); diff != "" {
 					t.Fatalf("%q k=%d procs=%d tasks of %d, block bounds from %d postings: %s", q, k, v.procs, v.task, v.bmax, diff)
@@ -123,11 +124,8 @@ func segmentCount(t testing.TB, c *Corpus) int {
 // versions deleted) and files removed (segments with no live passage left).
 func adversarialCorpus(t *testing.T, seed int64) (dir string, queries []string) {
 	t.Helper()
-	writerTestConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
-	defer func() { writerTestConfig = nil }()
 	// Many segments are the point: no settling merge at the end of the ingest.
-	defer func(n int) { SettleSegments = n }(SettleSegments)
-	SettleSegments = 0
+	wo := holdMerges(WriterOptions{SettleSegments: -1})
 	rng := rand.New(rand.NewSource(seed))
 	vocab := []string{"river", "delta", "boat", "harbour", "ship", "cargo", "storm", "tide", "coast", "light",
 		"house", "keeper", "island", "fog", "signal", "bell", "rock", "reef", "wreck", "anchor"}
@@ -160,17 +158,17 @@ func adversarialCorpus(t *testing.T, seed int64) (dir string, queries []string) 
 	}
 	for part := 0; part < 7; part++ {
 		writeJSONL(t, filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)), file(part, 40+rng.Intn(80)))
-		mustIndex(t, dir, "a", filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)))
+		mustIndexWith(t, wo, dir, "a", filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)))
 	}
 	// Updates: two files rewritten (their passages replaced), one removed.
 	for _, part := range []int{1, 4} {
 		writeJSONL(t, filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)), file(part, 30+rng.Intn(60)))
-		mustIndex(t, dir, "a", filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)))
+		mustIndexWith(t, wo, dir, "a", filepath.Join(src, fmt.Sprintf("c%d.jsonl", part)))
 	}
 	if err := os.Remove(filepath.Join(src, "c2.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	mustIndex(t, dir, "a", src)
+	mustIndexWith(t, wo, dir, "a", src)
 	queries = []string{
 		"sea", "sea sea sea", "river river boat", "zqlantern", "zqlantern zqmast sea",
 		"storm at the coast?", "the of and", "", "nothingmatches", "light house keeper light",

@@ -16,43 +16,8 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// SettleSegments is the number of index segments an ingest leaves behind:
-// at its end the segments are merged down to it, so that a corpus is built
-// the same way every time (Bleve's background merger stops wherever it is
-// when the writer closes, leaving a count that varies from build to build,
-// and search time with it). Two keeps one segment per core for searches;
-// 0 leaves the segments as they are. A corpus of more than SettleMaxDocs
-// passages settles to more segments (see settleTarget).
-var SettleSegments = 2
-
-// SettleMaxDocs is the passages of a full segment. While an ingest runs,
-// Bleve's background merger merges batches into segments of that many
-// passages and no further (see backgroundMergeOptions); a corpus of more
-// than SettleSegments times as many passages settles to one segment per
-// SettleMaxDocs passages (see settleTarget), leaving full segments as they
-// are. A merge reads every page of the segments it merges through memory
-// maps, which count as the process's resident memory until the merge ends
-// (~1 KB per passage with stored text): merges of 100,000 passages keep
-// that near ~200 MiB at a million passages, where merges of up to 200,000
-// took ~290 MiB. Search time barely depends on the count (9 segments or 5
-// at a million passages: the same p50 on 2 cores, see README).
-var SettleMaxDocs = 100_000
-
 // settleRounds bounds the merges of one settle.
 const settleRounds = 16
-
-// settleTarget is the number of segments a corpus of docs passages settles
-// to.
-func settleTarget(docs uint64) int {
-	if SettleSegments <= 0 {
-		return 0
-	}
-	n := SettleSegments
-	if SettleMaxDocs > 0 {
-		n = max(n, int((docs+uint64(SettleMaxDocs)-1)/uint64(SettleMaxDocs)))
-	}
-	return n
-}
 
 // segments counts the segments of the writer's index as of now.
 func (w *Writer) segments() (int, error) {
@@ -105,14 +70,14 @@ func (w *Writer) Settle(ctx context.Context) (segments int, err error) {
 		return 0, err
 	}
 	n, err := w.segments()
-	if err != nil || SettleSegments <= 0 {
+	if err != nil || w.opts.SettleSegments <= 0 {
 		return n, err
 	}
 	docs, err := w.reader.DocCount()
 	if err != nil {
 		return n, err
 	}
-	target := settleTarget(docs)
+	target := w.opts.settleTarget(docs)
 	if n <= target {
 		return n, nil
 	}

@@ -163,7 +163,7 @@ func TestSettleMergesAShareAtATime(t *testing.T) {
 // the process maps), never a segment a merge made.
 func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 	opts := mergeplan.DefaultMergePlanOptions
-	raw, err := json.Marshal(backgroundMergeOptions())
+	raw, err := json.Marshal(backgroundMergeOptions(WriterOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,9 +177,9 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 	var next uint64
 	var largest int64
 	madeByMerge := map[uint64]bool{}
-	for added := 0; added < 1_000_000; added += BatchPassages {
+	for added := 0; added < 1_000_000; added += DefaultBatchPassages {
 		next++
-		segs = append(segs, planSeg{id: next, size: int64(BatchPassages)})
+		segs = append(segs, planSeg{id: next, size: int64(DefaultBatchPassages)})
 		in := make([]mergeplan.Segment, len(segs))
 		for i, s := range segs {
 			in[i] = s
@@ -203,33 +203,32 @@ func TestBackgroundMergesStopAtSettleMaxDocs(t *testing.T) {
 			madeByMerge[next] = true
 		}
 	}
-	if largest > int64(SettleMaxDocs) {
-		t.Errorf("a background merge took %d passages, SettleMaxDocs is %d", largest, SettleMaxDocs)
+	if largest > int64(DefaultSettleMaxDocs) {
+		t.Errorf("a background merge took %d passages, SettleMaxDocs is %d", largest, DefaultSettleMaxDocs)
 	}
 	// All but the last full segment's worth of batches are merged: the
 	// rest is what the settle merges.
 	var full int
 	for _, s := range segs {
-		if s.size == int64(SettleMaxDocs) {
+		if s.size == int64(DefaultSettleMaxDocs) {
 			full++
 		}
 	}
-	if want := 1_000_000/SettleMaxDocs - 1; full < want || len(segs) > full+2*SettleMaxDocs/BatchPassages {
-		t.Errorf("%d segments, %d full of %d passages, want at least %d full (largest merge %d)", len(segs), full, SettleMaxDocs, want, largest)
+	if want := 1_000_000/DefaultSettleMaxDocs - 1; full < want || len(segs) > full+2*DefaultSettleMaxDocs/DefaultBatchPassages {
+		t.Errorf("%d segments, %d full of %d passages, want at least %d full (largest merge %d)", len(segs), full, DefaultSettleMaxDocs, want, largest)
 	}
 	t.Logf("%d segments, %d full, largest merge %d", len(segs), full, largest)
 }
 
 func TestSettleTarget(t *testing.T) {
-	defer func(s, m int) { SettleSegments, SettleMaxDocs = s, m }(SettleSegments, SettleMaxDocs)
-	SettleSegments, SettleMaxDocs = 2, 100_000
+	o := WriterOptions{SettleSegments: 2, SettleMaxDocs: 100_000}
 	for docs, want := range map[uint64]int{0: 2, 1000: 2, 200_000: 2, 200_001: 3, 1_000_000: 10, 2_000_000: 20} {
-		if got := settleTarget(docs); got != want {
+		if got := o.settleTarget(docs); got != want {
 			t.Errorf("settleTarget(%d) = %d, want %d", docs, got, want)
 		}
 	}
-	SettleSegments = 0
-	if got := settleTarget(1_000_000); got != 0 {
+	o.SettleSegments = -1
+	if got := o.settleTarget(1_000_000); got != 0 {
 		t.Errorf("with settling off: %d", got)
 	}
 }
@@ -242,8 +241,7 @@ func TestIngestMemoryLimit(t *testing.T) {
 	defer debug.SetMemoryLimit(prev)
 	prevPercent := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(prevPercent)
-	defer func(n int64, p int) { IngestMemoryLimit, IngestGCPercent = n, p }(IngestMemoryLimit, IngestGCPercent)
-	IngestMemoryLimit, IngestGCPercent = 300<<20, 250
+	o := WriterOptions{IngestMemoryLimit: 300 << 20, IngestGCPercent: 250}
 	gcPercent := func() int {
 		p := debug.SetGCPercent(-1)
 		debug.SetGCPercent(p)
@@ -256,7 +254,7 @@ func TestIngestMemoryLimit(t *testing.T) {
 	}
 
 	debug.SetMemoryLimit(math.MaxInt64)
-	restore := limitIngestMemory()
+	restore := limitIngestMemory(o)
 	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
 		t.Errorf("during the ingest: limit %d, want %d", got, 300<<20)
 	}
@@ -272,7 +270,7 @@ func TestIngestMemoryLimit(t *testing.T) {
 	}
 
 	debug.SetMemoryLimit(100 << 20)
-	restore = limitIngestMemory()
+	restore = limitIngestMemory(o)
 	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
 		t.Errorf("a lower limit was raised to %d", got)
 	}
@@ -284,7 +282,7 @@ func TestIngestMemoryLimit(t *testing.T) {
 	// A GOGC the user set is theirs.
 	t.Setenv("GOGC", "100")
 	debug.SetMemoryLimit(math.MaxInt64)
-	restore = limitIngestMemory()
+	restore = limitIngestMemory(o)
 	if got := gcPercent(); got != 100 {
 		t.Errorf("with GOGC set: GC percent %d, want it untouched", got)
 	}

@@ -39,9 +39,6 @@ func diskSegments(t *testing.T, dir, name string) int {
 // merged down to SettleSegments segments, build after build, with the
 // counters and ids of an unmerged build.
 func TestIndexSettlesSegments(t *testing.T) {
-	oldBatch := BatchPassages
-	BatchPassages = 50
-	defer func() { BatchPassages = oldBatch }()
 	src := t.TempDir()
 	syntheticCorpus(t, filepath.Join(src, "c.jsonl"), 1500)
 	// Many small files too: the writer's lookups run while a batch is in
@@ -54,16 +51,13 @@ func TestIndexSettlesSegments(t *testing.T) {
 
 	// Bleve's own merger, held back, leaves a batch a segment: more than
 	// the target, as a large corpus has.
-	writerTestConfig = map[string]interface{}{"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 100000, "FloorSegmentSize": 1, "FloorSegmentFileSize": 1}}
-	defer func() { writerTestConfig = nil }()
 	for _, target := range []int{2, 1} {
 		t.Run(fmt.Sprint(target), func(t *testing.T) {
-			defer func(n int) { SettleSegments = n }(SettleSegments)
-			SettleSegments = target
+			wo := holdMerges(WriterOptions{BatchPassages: 50, SettleSegments: target})
 			var ids []string
 			for build := 0; build < 2; build++ {
 				dir := t.TempDir()
-				rep := mustIndex(t, dir, "s", src)
+				rep := mustIndexWith(t, wo, dir, "s", src)
 				if rep.Passages < 1500 || rep.Segments != target {
 					t.Fatalf("build %d: %d passages, report says %d segments, want %d", build, rep.Passages, rep.Segments, target)
 				}
@@ -81,7 +75,7 @@ func TestIndexSettlesSegments(t *testing.T) {
 				}
 				ids = got
 				// A run with nothing new keeps the count.
-				if rep := mustIndex(t, dir, "s", src); rep.Unchanged != rep.Files || rep.Segments != target {
+				if rep := mustIndexWith(t, wo, dir, "s", src); rep.Unchanged != rep.Files || rep.Segments != target {
 					t.Fatalf("second run: %+v", rep)
 				}
 			}

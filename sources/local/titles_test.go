@@ -140,7 +140,7 @@ func TestOldCorpusGetsNewTitles(t *testing.T) {
 		"c.jsonl": `{"id":"r1","title":"Record","text":"Eiders dive for mussels."}` + "\n",
 	})
 	mustIndex(t, dir, "old", src)
-	w, err := OpenWriter(dir, "old")
+	w, err := OpenWriter(dir, "old", WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

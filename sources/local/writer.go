@@ -15,20 +15,11 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// Batch limits: a batch is flushed (and made durable) when either is reached.
-var (
-	BatchPassages = 2000
-	BatchBytes    = 16 << 20
-)
-
-// writerTestConfig is merged into the Bleve runtime configuration of
-// writers; tests use it to hold merges back.
-var writerTestConfig map[string]interface{}
-
 // Writer holds a corpus open for writing. Only one process can hold a Writer
 // on a corpus at a time.
 type Writer struct {
 	name, path string
+	opts       WriterOptions // resolved
 	idx        bleve.Index
 	adv        index.Index // idx's Bleve index, written to directly
 	an         analyzers
@@ -68,9 +59,11 @@ func (w *Writer) batch(b *index.Batch) (err error) {
 }
 
 // OpenWriter opens corpus name under dir for writing, creating it (and dir)
-// when it does not exist. It fails with ErrBusy when another process holds
-// the corpus for longer than WriteLockTimeout.
-func OpenWriter(dir, name string) (_ *Writer, err error) {
+// when it does not exist, tuned by opts (the zero value: the defaults). It
+// fails with ErrBusy when another process holds the corpus for longer than
+// WriteLockTimeout.
+func OpenWriter(dir, name string, opts WriterOptions) (_ *Writer, err error) {
+	opts = opts.resolved()
 	path, err := corpusPath(dir, name)
 	if err != nil {
 		return nil, err
@@ -82,9 +75,9 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 		// prebuild.go); the format is zap v17 all the same.
 		"forceSegmentType":       segmentType,
 		"forceSegmentVersion":    segmentVersion,
-		"scorchMergePlanOptions": backgroundMergeOptions(),
+		"scorchMergePlanOptions": backgroundMergeOptions(opts),
 	}
-	for k, v := range writerTestConfig {
+	for k, v := range opts.IndexConfig {
 		cfg[k] = v
 	}
 	var idx bleve.Index
@@ -109,7 +102,7 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 	if err != nil {
 		return nil, damagedOpen(name, path, err, true)
 	}
-	w := &Writer{name: name, path: path, idx: idx, an: lookupAnalyzers(idx.Mapping())}
+	w := &Writer{name: name, path: path, opts: opts, idx: idx, an: lookupAnalyzers(idx.Mapping())}
 	if err := w.load(); err != nil {
 		_ = idx.Close()
 		return nil, err
@@ -126,9 +119,10 @@ func OpenWriter(dir, name string) (_ *Writer, err error) {
 // merged once (at a million passages the merges took 22 s of CPU instead
 // of 36 s), and no merge reads more than a full segment through memory
 // maps. Segments of at least half of MaxSegmentSize are left alone.
-func backgroundMergeOptions() map[string]interface{} {
-	full := max(SettleMaxDocs, 4000)
-	batch := max(BatchPassages, 1)
+func backgroundMergeOptions(o WriterOptions) map[string]interface{} {
+	o = o.resolved()
+	full := max(o.SettleMaxDocs, 4000)
+	batch := max(o.BatchPassages, 1)
 	per := max(full/batch, 2) // batches per full segment
 	return map[string]interface{}{
 		// A merge takes segments under half of it, up to a sum under it.
@@ -290,7 +284,7 @@ func (w *Writer) add(p passage, newDoc bool) error {
 		e.Documents++
 		w.stats.Documents++
 	}
-	if len(w.pending) >= BatchPassages || w.pendingBytes >= BatchBytes {
+	if len(w.pending) >= w.opts.BatchPassages || w.pendingBytes >= w.opts.BatchBytes {
 		return w.flush()
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/sphinxtest"
+	"github.com/prefrag/prefrag/internal/testdouble/sphinxtest"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/manticore"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 func BenchmarkParseDuckDuckGoRealPage(b *testing.B) {

@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 	"github.com/prefrag/prefrag/sources"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 	"github.com/prefrag/prefrag/sources"
 )
 

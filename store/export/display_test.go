@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/store"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 // hostileMarkdown is model text with every way Markdown has to run script,

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/store"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/store"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 // storeThread stores the case study and a follow-up turn that searches,

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/store"
-	"github.com/prefrag/prefrag/store/internal/fixture"
 )
 
 // The Markdown export shows a PDF passage's page after its title.

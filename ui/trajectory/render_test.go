@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/ui/styles"
 )
 

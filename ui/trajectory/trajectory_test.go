@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/ui/internal/scripted"
+	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 )
 
 var start = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)

@@ -1,4 +1,9 @@
-package eval
+// Package evalsetup wires an evaluation run from the app: the models
+// checked once, the sources opened once, and a backend that answers each
+// question through the engine (or through app.Ask, storing sessions). It
+// sits in the app layer so that the evaluation harness (package eval)
+// stays below it.
+package evalsetup
 
 import (
 	"context"
@@ -6,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/eval"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/sources/web"
 )
@@ -13,7 +19,7 @@ import (
 // Setup is what an evaluation runs with: a backend over the app's models
 // and sources, and the settings as resolved (corpora, web engine).
 type Setup struct {
-	Backend  Backend
+	Backend  eval.Backend
 	Settings engine.Settings
 	close    func()
 }
@@ -25,19 +31,19 @@ func (s *Setup) Close() {
 	}
 }
 
-// SetupOptions choose how questions are run.
-type SetupOptions struct {
+// Options choose how questions are run.
+type Options struct {
 	// StoreSessions records every question as a user session (app.Ask)
 	// instead of running the engine directly.
 	StoreSessions bool
 	// StandIn, when set, is the web source (a SearXNG engine on it with an
 	// in-memory cache, so its results never enter the user's web cache).
-	StandIn *StandIn
+	StandIn *eval.StandIn
 }
 
-// NewSetup checks the models (within seconds) and opens the sources once
+// New checks the models (within seconds) and opens the sources once
 // for the whole run.
-func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOptions) (*Setup, error) {
+func New(ctx context.Context, a *app.App, s engine.Settings, opts Options) (*Setup, error) {
 	if opts.StoreSessions && opts.StandIn != nil {
 		return nil, fmt.Errorf("%w: sessions cannot be stored while the search-engine stand-in plays the web (its results would enter the web cache)", engine.ErrInvalidSettings)
 	}
@@ -93,7 +99,7 @@ func NewSetup(ctx context.Context, a *app.App, s engine.Settings, opts SetupOpti
 // engineBackend runs questions on one engine; nothing is stored.
 type engineBackend struct{ eng *engine.Engine }
 
-func (b engineBackend) Answer(ctx context.Context, q Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
+func (b engineBackend) Answer(ctx context.Context, q eval.Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
 	res, err := b.eng.Run(ctx, engine.Request{SessionID: "eval-" + s.Strategy + "-" + q.ID, Question: q.Text, Settings: s, Emit: emit})
 	return "", res, err
 }
@@ -102,7 +108,7 @@ func (b engineBackend) Answer(ctx context.Context, q Question, s engine.Settings
 // would.
 type sessionBackend struct{ a *app.App }
 
-func (b sessionBackend) Answer(ctx context.Context, q Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
+func (b sessionBackend) Answer(ctx context.Context, q eval.Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
 	res, err := b.a.Ask(ctx, app.AskRequest{Question: q.Text, Settings: s, Emit: emit, SkipCheck: true})
 	return res.SessionID, res.Result, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/prefrag/prefrag/guide"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/store"
 	"github.com/prefrag/prefrag/store/export"
@@ -130,7 +131,7 @@ func (s tuiSessions) Verdict(ctx context.Context, id string, seq int, verdict st
 type tuiCorpora struct{ a *app.App }
 
 func (c tuiCorpora) List(ctx context.Context) ([]ui.CorpusInfo, error) {
-	infos, err := local.List(c.a.Cfg.CorporaDir())
+	infos, err := catalog.List(c.a.Cfg.CorporaDir())
 	if err != nil {
 		return nil, err
 	}
@@ -144,14 +145,14 @@ func (c tuiCorpora) List(ctx context.Context) ([]ui.CorpusInfo, error) {
 }
 
 func (c tuiCorpora) Pin(ctx context.Context, name string) error {
-	return local.Pin(c.a.Cfg.CorporaDir(), name)
+	return catalog.Pin(c.a.Cfg.CorporaDir(), name)
 }
 
 func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, progress func(ui.IndexProgress)) (ui.IndexReport, error) {
 	if err := refuseRemoteIndex(c.a.Cfg.CorporaDir(), name); err != nil {
 		return ui.IndexReport{}, err
 	}
-	rep, err := local.Index(ctx, c.a.Cfg.CorporaDir(), name, paths, local.IndexOptions{Progress: func(p local.Progress) {
+	rep, err := catalog.Index(ctx, c.a.Cfg.CorporaDir(), name, paths, local.IndexOptions{Progress: func(p local.Progress) {
 		if progress != nil {
 			progress(ui.IndexProgress{FilesDone: p.FilesDone, FilesTotal: p.FilesTotal, Passages: p.Passages,
 				File: textsafe.ForTerminal(p.File), Elapsed: p.Elapsed, Rate: p.Rate})
@@ -166,7 +167,7 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 }
 
 func (c tuiCorpora) Search(ctx context.Context, name, query string, k int) ([]sources.Document, error) {
-	if local.IsRemote(c.a.Cfg.CorporaDir(), name) {
+	if catalog.IsRemote(c.a.Cfg.CorporaDir(), name) {
 		g, err := c.a.OpenRemote(ctx, name)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,12 @@
-package local
+// Package catalog is the list of a home's corpora: local indexes and remote
+// registrations side by side under one directory, which of them is pinned
+// (searched first), and their deletion. It knows where each kind lives
+// (package local for indexes, package remote for registrations) and owns
+// the pin; it searches nothing.
+package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,8 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
-
+	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/remote"
 )
 
@@ -20,9 +25,9 @@ const pinFile = ".pinned"
 
 // Info describes one corpus in a listing.
 type Info struct {
-	Name   string `json:"name"`
-	Stats  Stats  `json:"stats"`
-	Pinned bool   `json:"pinned"`
+	Name   string      `json:"name"`
+	Stats  local.Stats `json:"stats"`
+	Pinned bool        `json:"pinned"`
 	// Busy is set when another process is indexing the corpus; Stats are
 	// then unknown (zero).
 	Busy bool `json:"busy,omitempty"`
@@ -41,13 +46,13 @@ type Info struct {
 // registered reports whether <dir>/<name> is a corpus: a local index or a
 // remote registration.
 func registered(dir, name string) bool {
-	return exists(filepath.Join(dir, name)) || remote.IsRemote(dir, name)
+	return local.Exists(dir, name) || remote.IsRemote(dir, name)
 }
 
 // IsRemote reports whether corpus name is a remote registration (and not a
 // local index).
 func IsRemote(dir, name string) bool {
-	return ValidateName(name) == nil && !exists(filepath.Join(dir, name)) && remote.IsRemote(dir, name)
+	return local.ValidateName(name) == nil && !local.Exists(dir, name) && remote.IsRemote(dir, name)
 }
 
 // List returns the corpora under dir, sorted by name. A missing dir is an
@@ -66,27 +71,27 @@ func List(dir string) ([]Info, error) {
 	}
 	var out []Info
 	for _, e := range entries {
-		if !e.IsDir() || ValidateName(e.Name()) != nil {
+		name := e.Name()
+		if !e.IsDir() || local.ValidateName(name) != nil {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		if !exists(path) {
-			if remote.IsRemote(dir, e.Name()) {
-				out = append(out, remoteInfo(dir, e.Name(), pinned))
+		if !local.Exists(dir, name) {
+			if remote.IsRemote(dir, name) {
+				out = append(out, remoteInfo(dir, name, pinned))
 			}
 			continue
 		}
-		info := Info{Name: e.Name(), Pinned: e.Name() == pinned}
-		st, err := statsAt(path, e.Name())
+		info := Info{Name: name, Pinned: name == pinned}
+		st, err := local.ReadStats(dir, name)
 		switch {
 		case err == nil:
 			info.Stats = st
-		case errors.Is(err, ErrBusy):
+		case errors.Is(err, local.ErrBusy):
 			info.Busy = true
 		default:
 			info.Problem = err.Error()
-			info.Damaged = errors.Is(err, ErrDamaged)
-			info.Stats.SizeBytes = DirSize(path)
+			info.Damaged = errors.Is(err, local.ErrDamaged)
+			info.Stats.SizeBytes = local.DirSize(filepath.Join(dir, name))
 		}
 		out = append(out, info)
 	}
@@ -108,12 +113,11 @@ func remoteInfo(dir, name, pinned string) Info {
 
 // Pin makes name the preferred corpus.
 func Pin(dir, name string) error {
-	path, err := corpusPath(dir, name)
-	if err != nil {
+	if err := local.ValidateName(name); err != nil {
 		return err
 	}
-	if !exists(path) && !remote.IsRemote(dir, name) {
-		return &NotFoundError{Name: name}
+	if !registered(dir, name) {
+		return &local.NotFoundError{Name: name}
 	}
 	if err := writePin(dir, name+"\n"); err != nil {
 		return fmt.Errorf("pinning corpus %q: %w", name, err)
@@ -169,7 +173,7 @@ func PinIfFirst(dir, name string) bool {
 		return false
 	}
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != name && ValidateName(e.Name()) == nil && registered(dir, e.Name()) {
+		if e.IsDir() && e.Name() != name && local.ValidateName(e.Name()) == nil && registered(dir, e.Name()) {
 			return false
 		}
 	}
@@ -199,74 +203,63 @@ func Pinned(dir string) (string, error) {
 		return "", fmt.Errorf("reading the pinned corpus: %w", err)
 	}
 	name := strings.TrimSpace(string(raw))
-	if ValidateName(name) != nil || !registered(dir, name) {
+	if local.ValidateName(name) != nil || !registered(dir, name) {
 		return "", nil
 	}
 	return name, nil
 }
 
-// Delete removes corpus name and its pin (leaving none pinned). It fails with ErrBusy when another
-// process is indexing or searching it.
+// Delete removes corpus name and its pin (leaving none pinned): a local
+// index with its files, a remote registration without touching the
+// cluster's data. It fails with local.ErrBusy when another process is
+// indexing or searching a local one.
 func Delete(dir, name string) error {
-	path, err := corpusPath(dir, name)
-	if err != nil {
+	if err := local.ValidateName(name); err != nil {
 		return err
 	}
-	if !exists(path) {
-		if remote.IsRemote(dir, name) {
-			return deleteRemote(dir, name, path)
+	isLocal := local.Exists(dir, name)
+	if !isLocal && !remote.IsRemote(dir, name) {
+		return &local.NotFoundError{Name: name}
+	}
+	if isLocal {
+		// Checks first that nobody is using it.
+		if err := local.Remove(dir, name); err != nil {
+			return err
 		}
-		return &NotFoundError{Name: name}
+	} else if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+		return fmt.Errorf("removing remote corpus %q: %w", name, err)
 	}
-	// Take the write lock for a moment: nobody may be indexing it. A
-	// damaged corpus, even one the index library panics on, can still be
-	// deleted.
-	if err := lockForDelete(path, name); err != nil {
-		return err
-	}
-	if pinned, _ := Pinned(dir); pinned == name {
+	if pinned, _ := pinnedName(dir); pinned == name {
 		// Nothing is pinned afterwards: no other corpus is promoted.
 		if err := writePin(dir, ""); err != nil {
 			return fmt.Errorf("unpinning corpus %q: %w", name, err)
 		}
 	}
-	if err := os.RemoveAll(path); err != nil {
-		return fmt.Errorf("deleting corpus %q: %w", name, err)
-	}
 	return nil
 }
 
-// deleteRemote removes a remote registration (never the cluster's data)
-// and its pin.
-func deleteRemote(dir, name, path string) error {
-	if pinned, _ := Pinned(dir); pinned == name {
-		if err := writePin(dir, ""); err != nil {
-			return fmt.Errorf("unpinning corpus %q: %w", name, err)
-		}
-	}
-	if err := os.RemoveAll(path); err != nil {
-		return fmt.Errorf("removing remote corpus %q: %w", name, err)
-	}
-	return nil
-}
-
-// lockForDelete opens the index for writing and closes it again, to make
-// sure no other process holds it. Only a busy corpus is an error.
-func lockForDelete(path, name string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = nil // damaged: nobody can be using it
-		}
-	}()
-	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": WriteLockTimeout.String()})
+// pinnedName is the name in the pin file, whether or not it still exists.
+func pinnedName(dir string) (string, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, pinFile))
 	if err != nil {
-		if isLockTimeout(err) {
-			return &BusyError{Name: name, Writing: true}
+		return "", err
+	}
+	return strings.TrimSpace(string(raw)), nil
+}
+
+// Index ingests paths into corpus name under dir (see local.Index) and
+// pins it when this run created the home's first corpus (see PinIfFirst):
+// the report says so.
+func Index(ctx context.Context, dir, name string, paths []string, opts local.IndexOptions) (local.Report, error) {
+	pinned := false
+	created := opts.Created
+	opts.Created = func() {
+		pinned = PinIfFirst(dir, name)
+		if created != nil {
+			created()
 		}
-		return nil
 	}
-	if err := idx.Close(); err != nil {
-		return fmt.Errorf("deleting corpus %q: %w", name, err)
-	}
-	return nil
+	rep, err := local.Index(ctx, dir, name, paths, opts)
+	rep.Pinned = pinned
+	return rep, err
 }

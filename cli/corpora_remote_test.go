@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prefrag/prefrag/internal/fakeelastic"
+	"github.com/prefrag/prefrag/internal/testdouble/fakeelastic"
 )
 
 // `corpora add` refuses what it cannot store safely or use, in one sentence

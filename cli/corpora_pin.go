@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prefrag/prefrag/internal/plural"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -18,7 +19,7 @@ const noPinAdvice = "`prefrag ask` and the app now search no corpus unless you n
 	"(and without a corpus send nothing to the web unless you pass --web-only); `prefrag corpora pin NAME` picks the corpus searched first"
 
 func unpinCorpus(e *env, dir string) error {
-	was, err := local.Unpin(dir)
+	was, err := catalog.Unpin(dir)
 	if err != nil {
 		return err
 	}
@@ -33,11 +34,11 @@ func unpinCorpus(e *env, dir string) error {
 // removeCorpus deletes a corpus for good: on a terminal it asks first;
 // elsewhere it needs --yes.
 func removeCorpus(e *env, dir, name string, yes bool) error {
-	infos, err := local.List(dir)
+	infos, err := catalog.List(dir)
 	if err != nil {
 		return err
 	}
-	var info *local.Info
+	var info *catalog.Info
 	for i := range infos {
 		if infos[i].Name == name {
 			info = &infos[i]
@@ -65,7 +66,7 @@ func removeCorpus(e *env, dir, name string, yes bool) error {
 			return nil
 		}
 	}
-	if err := local.Delete(dir, name); err != nil {
+	if err := catalog.Delete(dir, name); err != nil {
 		return err
 	}
 	if info.Pinned {

@@ -16,8 +16,8 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/eval"
 	"github.com/prefrag/prefrag/eval/enginebench"
-	"github.com/prefrag/prefrag/eval/evaltest"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/evaltest"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // TestEvalOnHotpotQA runs `prefrag eval` on 20 questions of a QA file (the

@@ -1,5 +1,5 @@
 // Command fakellm runs the project's fake LLM server (package
-// internal/fakellm) on 127.0.0.1 for end-to-end tests of the real prefrag
+// internal/testdouble/fakellm) on 127.0.0.1 for end-to-end tests of the real prefrag
 // binary. It speaks Ollama's and llama.cpp's HTTP protocols at once, or
 // with "openai": true in the script an OpenAI-compatible server's (vLLM).
 //
@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 func main() {

@@ -18,6 +18,7 @@ import (
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -59,7 +60,7 @@ func runIndex(e *env, args []string) error {
 		return err
 	}
 	prog := newProgressLine(e.stderr)
-	rep, err := local.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update, IncludeExports: *includeExports})
+	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update, IncludeExports: *includeExports})
 	prog.done()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -178,7 +179,7 @@ func runCorpora(e *env, args []string) error {
 			if len(pos) != 2 {
 				return usagef("usage: prefrag corpora pin NAME")
 			}
-			if err := local.Pin(dir, pos[1]); err != nil {
+			if err := catalog.Pin(dir, pos[1]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "pinned %s: it is searched first\n", pos[1])
@@ -197,7 +198,7 @@ func runCorpora(e *env, args []string) error {
 			return usagef("unknown corpora command %q (add, pin, unpin, rm)", pos[0])
 		}
 	}
-	infos, err := local.List(dir)
+	infos, err := catalog.List(dir)
 	if err != nil {
 		return err
 	}
@@ -296,7 +297,7 @@ func runSearch(e *env, args []string) error {
 			return err
 		}
 		if len(names) == 0 {
-			if infos, _ := local.List(e.cfg.CorporaDir()); len(infos) > 0 {
+			if infos, _ := catalog.List(e.cfg.CorporaDir()); len(infos) > 0 {
 				return errors.New("no corpus is pinned — name one with --corpus NAME, or pin one with: prefrag corpora pin NAME")
 			}
 			return errors.New("no corpus yet — create one with: prefrag index --corpus NAME FOLDER")
@@ -304,7 +305,7 @@ func runSearch(e *env, args []string) error {
 		name = names[0]
 	}
 	var docs []sources.Document
-	if local.IsRemote(e.cfg.CorporaDir(), name) {
+	if catalog.IsRemote(e.cfg.CorporaDir(), name) {
 		docs, err = searchRemote(e, name, query, *k)
 	} else {
 		docs, err = searchLocal(e, name, query, *k)

@@ -6,7 +6,7 @@ import (
 )
 
 // Commit is the commit a binary was built from when the builder says so:
-// -ldflags "-X github.com/prefrag/prefrag/internal/cli.Commit=$(git rev-parse HEAD)".
+// -ldflags "-X github.com/prefrag/prefrag/cli.Commit=$(git rev-parse HEAD)".
 // It wins over everything else.
 var Commit = ""
 

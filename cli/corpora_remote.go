@@ -12,6 +12,7 @@ import (
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/remote"
 	"github.com/prefrag/prefrag/ui"
@@ -105,7 +106,7 @@ func runCorporaAdd(e *env, args []string) error {
 	if hint := spec.AuthHint(); hint != "" {
 		fmt.Fprintf(e.stdout, "credentials are read from %s each time it is searched; their values are never stored\n", hint)
 	}
-	if local.PinIfFirst(dir, name) {
+	if catalog.PinIfFirst(dir, name) {
 		fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", name)
 	}
 	a := &app.App{Cfg: e.cfg}
@@ -156,7 +157,7 @@ type remoteRow struct {
 const listTimeout = 5 * time.Second
 
 // remoteRows checks every remote corpus of infos at once.
-func remoteRows(ctx context.Context, e *env, infos []local.Info) map[string]remoteRow {
+func remoteRows(ctx context.Context, e *env, infos []catalog.Info) map[string]remoteRow {
 	out := map[string]remoteRow{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -189,7 +190,7 @@ func remoteRows(ctx context.Context, e *env, infos []local.Info) map[string]remo
 }
 
 // remoteJSON adds the remote fields to a corpus's `corpora --json` object.
-func remoteJSON(obj map[string]any, in local.Info, r remoteRow, ok bool) {
+func remoteJSON(obj map[string]any, in catalog.Info, r remoteRow, ok bool) {
 	obj["remote"] = in.Remote
 	if !ok {
 		return
@@ -222,7 +223,7 @@ func remoteJSON(obj map[string]any, in local.Info, r remoteRow, ok bool) {
 }
 
 // remoteTableRow is the `corpora` table row of a remote corpus.
-func remoteTableRow(in local.Info, r remoteRow, ok bool, pin string) string {
+func remoteTableRow(in catalog.Info, r remoteRow, ok bool, pin string) string {
 	docs := "?"
 	state := "remote"
 	if ok {
@@ -236,7 +237,7 @@ func remoteTableRow(in local.Info, r remoteRow, ok bool, pin string) string {
 
 // printRemoteDetails writes one line per remote corpus after the table,
 // and its problem on stderr.
-func printRemoteDetails(e *env, infos []local.Info, rows map[string]remoteRow) {
+func printRemoteDetails(e *env, infos []catalog.Info, rows map[string]remoteRow) {
 	for _, in := range infos {
 		r, ok := rows[in.Name]
 		if !ok {
@@ -252,7 +253,7 @@ func printRemoteDetails(e *env, infos []local.Info, rows map[string]remoteRow) {
 
 // refuseRemoteIndex is the one sentence `index` says for a remote corpus.
 func refuseRemoteIndex(dir, name string) error {
-	if !local.IsRemote(dir, name) {
+	if !catalog.IsRemote(dir, name) {
 		return nil
 	}
 	return usagef("corpus %s is a remote corpus (read-only, its documents live on the cluster): index into its cluster with the cluster's own tools, or pick another --corpus", name)
@@ -275,8 +276,8 @@ func searchRemote(e *env, name, query string, k int) ([]sources.Document, error)
 }
 
 // removeRemote removes a remote corpus's registration.
-func removeRemote(e *env, dir, name string, info *local.Info) error {
-	if err := local.Delete(dir, name); err != nil {
+func removeRemote(e *env, dir, name string, info *catalog.Info) error {
+	if err := catalog.Delete(dir, name); err != nil {
 		return err
 	}
 	msg := fmt.Sprintf("removed remote corpus %s: only its registration is gone; the cluster's index and data are untouched", name)
@@ -289,7 +290,7 @@ func removeRemote(e *env, dir, name string, info *local.Info) error {
 
 // tuiRemoteHealth fills the TUI corpora screen's rows of remote corpora:
 // their document count, or their problem.
-func tuiRemoteHealth(ctx context.Context, a *app.App, infos []local.Info, out []ui.CorpusInfo) {
+func tuiRemoteHealth(ctx context.Context, a *app.App, infos []catalog.Info, out []ui.CorpusInfo) {
 	rows := remoteRows(ctx, &env{cfg: a.Cfg, ctx: ctx}, infos)
 	for i, in := range infos {
 		r, ok := rows[in.Name]

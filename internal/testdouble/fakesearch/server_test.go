@@ -237,7 +237,7 @@ func TestGeneratedPages(t *testing.T) {
 // own (sources/web/testdata) always, the real capture where shared/data
 // exists.
 func TestServesCapturedPage(t *testing.T) {
-	pages := []string{filepath.Join("..", "..", "sources", "web", "testdata", "ddg_results.html")}
+	pages := []string{filepath.Join("..", "..", "..", "sources", "web", "testdata", "ddg_results.html")}
 	if p, ok := findSharedData("web-fixtures/lofi_duckduckgo_html.html"); ok {
 		pages = append(pages, p)
 	} else {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/prefrag/prefrag/app/evalsetup"
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/eval"
@@ -126,7 +127,7 @@ func runEval(e *env, args []string) error {
 		defer standIn.Close()
 		fmt.Fprintf(e.stderr, "prefrag eval: the web is a local search-engine stand-in at %s serving %s (held-out supporting ones and distractors)\n", standIn.URL(), plural.N(standIn.Len(), "paragraph"))
 	}
-	setup, err := eval.NewSetup(e.ctx, a, s, eval.SetupOptions{StoreSessions: *store, StandIn: standIn})
+	setup, err := evalsetup.New(e.ctx, a, s, evalsetup.Options{StoreSessions: *store, StandIn: standIn})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-// Command fakesearch runs the fake search engine of internal/fakesearch as
+// Command fakesearch runs the fake search engine of internal/testdouble/fakesearch as
 // a process, for end-to-end tests of the real prefrag binary. It listens
 // on 127.0.0.1, prints its base URL as the first line of stdout, serves
 // the documents of a JSON Lines file ({"title","text","url"} per line) as
@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prefrag/prefrag/internal/fakesearch"
+	"github.com/prefrag/prefrag/internal/testdouble/fakesearch"
 )
 
 func main() {

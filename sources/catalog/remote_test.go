@@ -1,4 +1,4 @@
-package local
+package catalog
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/prefrag/prefrag/sources/local"
 	"github.com/prefrag/prefrag/sources/remote"
 )
 
@@ -41,7 +42,7 @@ func TestRemoteRegistrationInCorporaDir(t *testing.T) {
 	if in := infos[1]; in.Name != "wiki" || in.Remote != "" || in.Stats.Passages == 0 {
 		t.Errorf("wiki %+v", in)
 	}
-	if _, err := Open(dir, "kb"); !errors.Is(err, ErrNotFound) {
+	if _, err := local.Open(dir, "kb"); !errors.Is(err, local.ErrNotFound) {
 		t.Errorf("open: %v", err)
 	}
 	if err := Pin(dir, "wiki"); err != nil {
@@ -66,7 +67,7 @@ func TestRemoteRegistrationInCorporaDir(t *testing.T) {
 	if p, _ := Pinned(dir); p != "" {
 		t.Errorf("deleting the pinned remote corpus left %q pinned", p)
 	}
-	if err := Delete(dir, "kb"); !errors.Is(err, ErrNotFound) {
+	if err := Delete(dir, "kb"); !errors.Is(err, local.ErrNotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }

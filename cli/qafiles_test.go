@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/prefrag/prefrag/eval/evaltest"
+	"github.com/prefrag/prefrag/internal/testdouble/evaltest"
 )
 
 // ownQAFile is the project's own QA file: 20 two-hop questions about an

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/eval/enginebench"
-	"github.com/prefrag/prefrag/internal/fakellm"
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // SharedData returns the path of shared/data/<rel> found by walking up from
