@@ -93,10 +93,18 @@ func (s tuiSessions) List(ctx context.Context, filter string) ([]ui.SessionSumma
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(list))
+	for i, x := range list {
+		ids[i] = x.ID
+	}
+	short, err := s.a.Store.ShortIDs(ctx, ids, store.MinShortID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]ui.SessionSummary, len(list))
 	for i, x := range list {
 		out[i] = ui.SessionSummary{ID: x.ID, Question: threadQuestion(x, 1<<20), Answer: x.Answer, Label: x.Label,
-			Status: x.Status, Model: x.Model, Started: x.Started}
+			Status: x.Status, Model: x.Model, Started: x.Started, ShortID: short[x.ID]}
 		if x.Finished != nil {
 			out[i].Finished = *x.Finished
 		}

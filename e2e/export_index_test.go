@@ -129,7 +129,10 @@ func TestTUIExportOutsideIndexedFolder(t *testing.T) {
 	s.keys("2")
 	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
 	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "session ")
+	// The stepper names the session by the id `sessions list` prints.
+	list, _, _ := w.run("sessions", "list")
+	short := strings.Fields(strings.Split(list, "\n")[1])[0]
+	s.waitFor("stepper", 10*time.Second, "› session "+short+" ")
 	s.keys("x")
 	s.waitFor("export dialog", 5*time.Second, "Export this session", "path")
 	s.keys("Enter")

@@ -67,7 +67,7 @@ func newExportDialog(sh *shared, ids []string) *exportDialog {
 // exports folder (Options.ExportDir): an export written into a folder the
 // user indexes would come back as a source.
 func (d *exportDialog) defaultPath() string {
-	name := "prefrag-" + shortID(d.ids[0])
+	name := "prefrag-" + d.sh.shortID(d.ids[0])
 	if len(d.ids) > 1 {
 		name = fmt.Sprintf("prefrag-%d-sessions", len(d.ids))
 	}

@@ -68,6 +68,9 @@ type SessionSummary struct {
 	Model    string
 	Started  time.Time
 	Finished time.Time // zero while running
+	// ShortID is the id as `sessions list` prints it (its shortest unique
+	// prefix); "" lets the UI shorten it.
+	ShortID string
 }
 
 // Corpora manages the local corpora.
