@@ -166,7 +166,7 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 				File: textsafe.ForTerminal(p.File), Elapsed: p.Elapsed, Rate: p.Rate})
 		}
 	}})
-	out := ui.IndexReport{Files: rep.Files, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Removed: rep.Removed,
+	out := ui.IndexReport{Files: rep.Files, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Removed: rep.Removed, Exports: rep.Exports,
 		Passages: rep.Passages, Documents: rep.Documents, Duration: rep.Duration}
 	for _, f := range rep.Failed {
 		out.Failed = append(out.Failed, f.String())

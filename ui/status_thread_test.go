@@ -81,3 +81,18 @@ func TestStatusLineShowsTheTurnOnScreen(t *testing.T) {
 		t.Errorf("a single question's status names a turn: %q", s)
 	}
 }
+
+// Indexing in the workspace says how many exports it skipped.
+func TestIndexMessageCountsSkippedExports(t *testing.T) {
+	sh := newShared(context.Background(), Deps{}, Options{NoColor: true})
+	c := newCorporaScreen(sh)
+	c.setSize(100, 20)
+	c.indexDone(indexDoneMsg{corpus: "notes", rep: IndexReport{Files: 3, Indexed: 1, Exports: 2, Passages: 4}})
+	if !strings.Contains(c.message, "Skipped 2 files prefrag exported") {
+		t.Errorf("index message %q", c.message)
+	}
+	c.indexDone(indexDoneMsg{corpus: "notes", rep: IndexReport{Files: 1, Indexed: 1, Passages: 4}})
+	if strings.Contains(c.message, "Skipped") {
+		t.Errorf("index message %q", c.message)
+	}
+}

@@ -122,6 +122,8 @@ type IndexReport struct {
 	Indexed   int // files read and (re)indexed
 	Unchanged int
 	Removed   int
+	// Exports counts files skipped because prefrag exported them.
+	Exports   int
 	Passages  int64 // added by this run
 	Documents int64
 	Failed    []string // one line per file that could not be read
