@@ -38,6 +38,9 @@ func runAsk(e *env, args []string) (err error) {
 	if err := rf.Apply(); err != nil {
 		return err
 	}
+	if err := checkContinue(fs, *cont); err != nil {
+		return err
+	}
 	question := strings.TrimSpace(strings.Join(pos, " "))
 	if question == "" {
 		return usagef("ask needs a question: prefrag ask \"What …?\"")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,18 @@ import (
 
 // continueHelp is the help of ask's --continue flag.
 const continueHelp = "ask a follow-up in the thread of session `ID` (or \"last\", the latest session): the question is first rewritten into a standalone one"
+
+// checkContinue refuses a --continue given with nothing to continue
+// (--continue ""): leaving the flag out starts a new thread, an empty value
+// is a mistake (an unset shell variable), not a wish for a new thread.
+func checkContinue(fs *flag.FlagSet, ref string) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "continue" })
+	if given && strings.TrimSpace(ref) == "" {
+		return usagef("--continue needs a session id or \"last\" (`prefrag sessions list` shows the ids); leave the flag out to start a new thread")
+	}
+	return nil
+}
 
 // prepareContinue resolves what --continue names and, when --corpus was
 // not given, searches the thread's corpora: a follow-up runs with this

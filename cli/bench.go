@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/prefrag/prefrag/bench/retrieval"
+	"github.com/prefrag/prefrag/internal/suggest"
 )
 
 // runBench dispatches the benchmark commands.
@@ -22,6 +23,9 @@ func runBench(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "Usage: prefrag bench retrieval [flags]   retrieval quality and speed on the shared IR collections")
 		fmt.Fprintln(e.stdout, "       prefrag bench engine [flags]      engine overhead per LLM call and prompt reuse")
 		return nil
+	}
+	if near := suggest.Closest(args[0], []string{"retrieval", "engine"}); near != "" {
+		return usagef("unknown bench %q — did you mean %s?", args[0], near)
 	}
 	return usagef("unknown bench %q (retrieval, engine)", args[0])
 }

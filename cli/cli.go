@@ -16,7 +16,9 @@ import (
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/store"
 )
 
 // Exit codes (CONTRACT.md).
@@ -92,11 +94,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		if !strings.HasPrefix(args[0], "-") {
-			fmt.Fprintf(stderr, "prefrag: unknown command %q — run `prefrag help` for the list\n", args[0])
+			fmt.Fprintln(stderr, "prefrag:", unknownCommand(args[0]))
 			return ExitUsage
 		}
 	}
 	return exitCode(stderr, runTUI(e, args))
+}
+
+// unknownCommand is the sentence for a command prefrag does not have, with
+// a "did you mean" when one is close.
+func unknownCommand(name string) string {
+	names := []string{"help", "completion", "version"}
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := suggest.Closest(name, names); near != "" {
+		return fmt.Sprintf("unknown command %q — did you mean %s?", name, near)
+	}
+	return fmt.Sprintf("unknown command %q — run `prefrag help` for the list", name)
 }
 
 // Version is set at build time with -ldflags "-X …cli.Version=…".
@@ -131,6 +146,11 @@ func exitCode(stderr io.Writer, err error) int {
 	if errors.Is(err, errAlreadyReported) {
 		return ExitFailure
 	}
+	var full *store.FullError
+	if errors.As(err, &full) {
+		// The disk's sentence, not the operation that met it.
+		err = full
+	}
 	fmt.Fprintln(stderr, "prefrag:", oneLine(err))
 	return ExitFailure
 }
@@ -157,7 +177,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, flagError(fs, err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -169,6 +189,27 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagError words a flag the command does not have with a "did you mean"
+// when one of its flags is close, and any other parse error as the flag
+// package does.
+func flagError(fs *flag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := suggest.Closest(name, names); near != "" {
+		return usagef("%s: unknown flag %s — did you mean %s?", fs.Name(), dashed(name), dashed(near))
+	}
+	help := "prefrag help " + fs.Name()
+	if fs.Name() == "prefrag" {
+		help = "prefrag help ask" // the workspace takes ask's flags
+	}
+	return usagef("%s: unknown flag %s; `%s` lists its flags", fs.Name(), dashed(name), help)
 }
 
 func openApp(e *env) (*app.App, error) {

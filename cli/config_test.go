@@ -40,7 +40,7 @@ func TestConfigCommandGolden(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	want := "prefrag: warning: unknown key \"tempature\" in " + filepath.Join(dir, "config.toml") + " is ignored (`prefrag config` lists the settings)\n"
+	want := "prefrag: warning: unknown key \"tempature\" in " + filepath.Join(dir, "config.toml") + " is ignored — did you mean \"temperature\"?\n"
 	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}

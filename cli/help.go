@@ -22,7 +22,7 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag --model qwen3:8b --corpus papers"}},
 	"ask": {"Answer one question headless, streaming the steps to stdout.", []string{
 		`prefrag ask "What does the PrefRAG paper propose?"`,
-		`prefrag ask --corpus papers --max-hops 3 "Who founded X?"`,
+		`prefrag ask --corpus papers --max-steps 4 "Who founded X?"`,
 		`prefrag ask --json "Question" > events.jsonl`,
 		`prefrag ask --continue last "and where did he study?"`}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
@@ -160,7 +160,7 @@ func runHelp(e *env, args []string) int {
 			return exitCode(e.stderr, c.run(e, a))
 		}
 	}
-	fmt.Fprintf(e.stderr, "prefrag: unknown command %q — run `prefrag help` for the list\n", args[0])
+	fmt.Fprintln(e.stderr, "prefrag:", unknownCommand(args[0]))
 	return ExitUsage
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/store"
 )
@@ -38,6 +39,9 @@ func runSessions(e *env, args []string) error {
 	case "-h", "--help", "help":
 		sessionsHelp(e.stdout)
 		return nil
+	}
+	if near := suggest.Closest(sub, []string{"list", "show", "search", "export", "import", "rerun", "rm"}); near != "" {
+		return usagef("unknown sessions command %q — did you mean %s?", sub, near)
 	}
 	return usagef("unknown sessions command %q (list, show, search, export, import, rerun, rm)", sub)
 }

@@ -100,7 +100,7 @@ func Load(env Env) (*Config, error) {
 		switch {
 		case err == nil:
 			c.File = path
-			if err := c.applyFile(path, b); err != nil {
+			if err := c.applyFile(path, b, env); err != nil {
 				return nil, err
 			}
 		case errors.Is(err, fs.ErrNotExist) && !explicit:
@@ -171,6 +171,23 @@ func configPath(env Env) (path string, explicit bool) {
 		return filepath.Join(h, ".config", "prefrag", "config.toml"), false
 	}
 	return "", false
+}
+
+// expandHome turns a leading "~/" into the user's home folder (a config
+// file is not read by a shell).
+func expandHome(p string, env Env) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok && p != "~" {
+		return p
+	}
+	h, found := env("HOME")
+	if !found || h == "" {
+		var err error
+		if h, err = os.UserHomeDir(); err != nil {
+			return p
+		}
+	}
+	return filepath.Join(h, rest)
 }
 
 // NormaliseHost turns OLLAMA_HOST forms ("0.0.0.0", "host:port",

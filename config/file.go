@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/suggest"
 )
 
 // Where a setting's value came from.
@@ -41,10 +44,11 @@ func (c *Config) setOrigin(key string, o Origin) {
 	c.origins[key] = o
 }
 
-// applyFile applies the config file b read from path. A syntax error names
+// applyFile applies the config file b read from path (env gives HOME for
+// a prompts_dir starting with "~/"). A syntax error names
 // its line; a value of the wrong type names its key; an unknown key is a
 // warning, not an error.
-func (c *Config) applyFile(path string, b []byte) error {
+func (c *Config) applyFile(path string, b []byte, env Env) error {
 	var raw map[string]any
 	if err := toml.Unmarshal(b, &raw); err != nil {
 		var de *toml.DecodeError
@@ -63,6 +67,10 @@ func (c *Config) applyFile(path string, b []byte) error {
 	}
 	sort.Strings(unknown)
 	for _, key := range unknown {
+		if near := suggest.Closest(key, fileKeys()); near != "" {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("unknown key %q in %s is ignored — did you mean %q?", key, path, near))
+			continue
+		}
 		c.Warnings = append(c.Warnings, fmt.Sprintf("unknown key %q in %s is ignored (`prefrag config` lists the settings)", key, path))
 	}
 	for _, st := range schema {
@@ -75,11 +83,38 @@ func (c *Config) applyFile(path string, b []byte) error {
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFile})
 	}
+	c.PromptsDir = expandHome(c.PromptsDir, env)
+	// A value the file sets is checked now, so that every command refuses
+	// a file that names a bad address, a negative duration or a missing
+	// folder (flags and variables are checked by Validate).
+	var fields []engine.FieldError
+	for _, st := range schema {
+		if _, ok := raw[st.Key]; !ok || st.FlagOnly {
+			continue
+		}
+		if p := st.problem(st.Value(c)); p != "" {
+			fields = append(fields, engine.FieldError{Field: st.Key, Problem: p})
+		}
+	}
+	if len(fields) > 0 {
+		return &engine.SettingsError{Fields: fields, Wording: c.Name}
+	}
 	// llama-server listens on 8080 (vLLM on 8000) unless the file says otherwise.
 	if u := backendURL(c.Settings.LLM); u != "" && c.Origin("llm").Kind == FromFile && c.Origin("llm_url").Kind == FromDefault {
 		c.Settings.LLMURL = u
 	}
 	return nil
+}
+
+// fileKeys are the keys a config file may set.
+func fileKeys() []string {
+	var keys []string
+	for _, st := range schema {
+		if !st.FlagOnly {
+			keys = append(keys, st.Key)
+		}
+	}
+	return keys
 }
 
 // assign stores v (a TOML value or a schema default) in the field p.

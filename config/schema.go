@@ -1,8 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -85,8 +88,50 @@ func notNegative(v any) string {
 
 func isURL(v any) string {
 	s := v.(string)
-	if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" {
 		return fmt.Sprintf("%q is not a URL like http://127.0.0.1:11434", llm.RedactURL(s))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Sprintf("must be an http:// or https:// address, not %s:// (%q)", u.Scheme, llm.RedactURL(s))
+	}
+	return ""
+}
+
+// isURLOrEmpty is isURL for an address that may be left unset.
+func isURLOrEmpty(v any) string {
+	if v.(string) == "" {
+		return ""
+	}
+	return isURL(v)
+}
+
+// existingDir checks a folder the user names: it must exist ("" is unset).
+func existingDir(v any) string {
+	p := v.(string)
+	if p == "" {
+		return ""
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("names the folder %q, which does not exist: create it and put the template overrides in it, or remove the setting", p)
+	case err != nil:
+		return fmt.Sprintf("names the folder %q, which cannot be read (%v)", p, errors.Unwrap(err))
+	case !fi.IsDir():
+		return fmt.Sprintf("must be a folder, not the file %q", p)
+	}
+	return ""
+}
+
+// problem is what is wrong with the setting's value v ("" when nothing):
+// its own check, and for every duration that it is not negative.
+func (s Setting) problem(v any) string {
+	if s.check != nil {
+		return s.check(v)
+	}
+	if _, ok := v.(time.Duration); ok {
+		return notNegative(v)
 	}
 	return ""
 }
@@ -166,7 +211,7 @@ var schema = withWebRows([]Setting{
 		field: func(c *Config) any { return &c.TUIAnswerStyle }},
 	{Key: "per_source_tools", Flag: "per-source-tools", Help: "advertise one Search_<name> tool per source instead of Search_Engine", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
-	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides",
+	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides", check: existingDir,
 		field: func(c *Config) any { return &c.PromptsDir }},
 	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.Web })},

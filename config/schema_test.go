@@ -143,6 +143,15 @@ func TestValidationWording(t *testing.T) {
 		{"cross-field", "", nil, []string{"--web-engine", "searxng"}, "--web-engine searxng needs --searxng-url"},
 		{"two fields", "k = 0\n", nil, []string{"--web", "x"}, `--web must be auto, ask or never, not "x"; k in %s must be between 1 and 50, not 0`},
 		{"negative duration", "", nil, []string{"--llm-timeout", "-1s"}, "--llm-timeout must not be negative"},
+		// Issue 19 item 5: refused while the file is read, for every command.
+		{"ftp llm_url", "llm_url = \"ftp://x\"\n", nil, nil, `llm_url in %s must be an http:// or https:// address, not ftp:// ("ftp://x")`},
+		{"ftp llm_url flag", "", nil, []string{"--llm-url", "ftp://x"}, `--llm-url must be an http:// or https:// address, not ftp://`},
+		{"negative key duration", "web_cache_ttl = \"-5h\"\n", nil, nil, "web_cache_ttl in %s must not be negative, not -5h0m0s"},
+		{"negative web_timeout", "web_timeout = \"-1s\"\n", nil, nil, "web_timeout in %s must not be negative, not -1s"},
+		{"missing prompts_dir", "prompts_dir = \"/no/such/dir\"\n", nil, nil, `prompts_dir in %s names the folder "/no/such/dir", which does not exist`},
+		{"missing prompts_dir flag", "", nil, []string{"--prompts-dir", "/no/such/dir"}, `--prompts-dir names the folder "/no/such/dir", which does not exist`},
+		{"prompts_dir under ~", "prompts_dir = \"~/no-such-prompts\"\n", nil, nil, `prompts_dir in %s names the folder "`},
+		{"bad searxng_url", "searxng_url = \"gopher://h\"\n", nil, nil, "searxng_url in %s must be an http:// or https:// address"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,7 +163,15 @@ func TestValidationWording(t *testing.T) {
 				return
 			}
 			want := tt.want
-			if strings.Contains(want, "%s") {
+			if c == nil {
+				// Refused while the file was read: the file is named
+				// between the two halves.
+				before, after, _ := strings.Cut(want, "%s")
+				if msg := err.Error(); !strings.Contains(msg, before) || !strings.Contains(msg, "config.toml"+after) {
+					t.Fatalf("err = %v, want %q", err, want)
+				}
+				want = ""
+			} else if strings.Contains(want, "%s") {
 				want = strings.ReplaceAll(want, "%s", c.File)
 			}
 			var se *engine.SettingsError
@@ -222,5 +239,25 @@ func TestContractNamesKept(t *testing.T) {
 		if st, ok := lookup(k); !ok || st.FlagOnly {
 			t.Errorf("key %s is gone", k)
 		}
+	}
+}
+
+// A prompts_dir in the file may start with "~/" (the README's example):
+// it is the home folder's, and it must exist.
+func TestPromptsDirTilde(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(p, []byte("prompts_dir = \"~/prompts\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(envOf(map[string]string{"PREFRAG_HOME": dir, "HOME": dir, "PREFRAG_CONFIG": p}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PromptsDir != filepath.Join(dir, "prompts") {
+		t.Errorf("prompts_dir = %q", c.PromptsDir)
 	}
 }

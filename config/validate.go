@@ -31,10 +31,7 @@ func (c *Config) Validate() error {
 		fields = se.Fields
 	}
 	for _, st := range schema {
-		if st.check == nil {
-			continue
-		}
-		if p := st.check(st.Value(c)); p != "" {
+		if p := st.problem(st.Value(c)); p != "" {
 			fields = append(fields, engine.FieldError{Field: st.Key, Problem: p})
 		}
 	}

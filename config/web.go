@@ -23,7 +23,7 @@ func webRows() []Setting {
 				env = []EnvVar{{Name: spec.URLEnv}}
 			}
 			rows = append(rows, Setting{Key: spec.URLSetting, Flag: spec.URLFlag, Help: spec.Title + " URL", URL: true,
-				Env: env, field: webRowField(spec.URLSetting)})
+				Env: env, check: isURLOrEmpty, field: webRowField(spec.URLSetting)})
 		}
 		if spec.KeySetting != "" {
 			var env []EnvVar

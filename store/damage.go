@@ -97,15 +97,22 @@ func isCorrupt(err error) bool {
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
 }
 
-// damaged turns SQLite's corruption errors into a *DamagedError naming this
-// store's file; every other error is returned as it is.
+// damaged turns SQLite's corruption errors into a *DamagedError, and a
+// write refused for lack of room into a *FullError, naming this store's
+// file; every other error is returned as it is.
 func (s *Store) damaged(err error) error {
 	return damagedAt(s.path, err)
 }
 
 func damagedAt(path string, err error) error {
-	if err == nil || !isCorrupt(err) || errors.Is(err, ErrDamaged) {
+	if err == nil || errors.Is(err, ErrDamaged) || errors.Is(err, ErrFull) {
 		return err
 	}
-	return &DamagedError{Path: path, Err: err}
+	if isCorrupt(err) {
+		return &DamagedError{Path: path, Err: err}
+	}
+	if isFull(err) {
+		return &FullError{Path: path, Err: err}
+	}
+	return err
 }

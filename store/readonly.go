@@ -57,7 +57,7 @@ func openReadOnly(ctx context.Context, path, why string) (*Store, error) {
 		}
 	}
 	if err != nil {
-		if isCorrupt(err) {
+		if isCorrupt(err) || isFull(err) {
 			return nil, damagedAt(path, err)
 		}
 		return nil, fmt.Errorf("session database %s cannot be read (is it a prefrag database?): %w", path, err)

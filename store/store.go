@@ -67,6 +67,9 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		if isFull(err) {
+			return nil, &FullError{Path: abs, Err: err}
+		}
 		return nil, fmt.Errorf("create folder for the session database: %w", err)
 	}
 	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
@@ -92,7 +95,7 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if err := s.migrateTo(ctx, len(migrations)); err != nil {
 		s.Close()
 		var newer *NewerSchemaError
-		if errors.As(err, &newer) || errors.Is(err, ErrDamaged) {
+		if errors.As(err, &newer) || errors.Is(err, ErrDamaged) || errors.Is(err, ErrFull) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("prepare session database %s: %w", abs, err)
@@ -144,7 +147,7 @@ func refuseNewer(ctx context.Context, path string) error {
 	}
 	defer db.Close()
 	v, err := userVersion(ctx, db)
-	if isCorrupt(err) {
+	if isCorrupt(err) || isFull(err) {
 		return damagedAt(path, err)
 	}
 	if err != nil {

@@ -143,6 +143,11 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 	if s.Index == "" || len(s.Index) > 255 || !indexRE.MatchString(s.Index) {
 		return bad("--index needs the name of an index (letters, digits, '_', '-', '.', ',' or '*')")
 	}
+	for _, part := range strings.Split(s.Index, ",") {
+		if part == "." || part == ".." {
+			return bad("--index %q is not an index name: %q would be read as a path step of the server's address (…/%s/_search), not an index", s.Index, part, part)
+		}
+	}
 	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField} {
 		if f != "" && (len(f) > 200 || !fieldRE.MatchString(f)) {
 			return bad("%s %q is not a field name", flag, f)
