@@ -121,7 +121,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		if err := CheckModels(ctx, step, judge); err != nil {
 			return AskResult{}, err
 		}
-	} else if s.Model == "" || s.LLM == "llamacpp" || s.LLM == "openai" {
+	} else if s.Model == "" || llm.BackendOf(s.LLM).NamesItsModel {
 		// The server names its model and slot context only when asked.
 		_ = step.Check(ctx)
 	}

@@ -92,6 +92,12 @@ func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string,
 		r.warn(0, "", fmt.Sprintf("the follow-up could not be rewritten (%v); searching with it as asked", err))
 		return followUp, nil
 	}
+	if resp.Truncated() {
+		// Cut at its limit, the rewrite is half a question: searching
+		// with it would answer something nobody asked.
+		r.warn(0, "", fmt.Sprintf("the follow-up's rewrite was cut at its limit of %d tokens; searching with the question as typed", opts.NumPredict))
+		return followUp, nil
+	}
 	q := ParseRewrite(resp.Text)
 	if q == "" {
 		r.warn(0, "", "the model gave no standalone question for the follow-up; searching with it as asked")

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -144,24 +143,14 @@ func llmAdvice(err error, s engine.Settings) string {
 	if model == "" {
 		model = "qwen2.5:7b-instruct"
 	}
+	// The advice is the backend's, from llm's table.
+	b := llm.BackendOf(s.LLM)
 	var mnf *llm.ModelNotFoundError
 	switch {
 	case errors.As(err, &mnf) || errors.Is(err, llm.ErrModelNotFound):
-		if s.LLM == "llamacpp" {
-			return "Start llama-server with the model file (-m MODEL.gguf), or pass --model."
-		}
-		if s.LLM == "openai" {
-			return "Pass --model with a model the server serves (its GET /v1/models lists them)."
-		}
-		return fmt.Sprintf("Pull it with `ollama pull %s`, or choose another model with --model.", model)
+		return b.AdviceMissingModel(model)
 	case errors.Is(err, llm.ErrUnreachable):
-		if s.LLM == "llamacpp" {
-			return "Start it with `llama-server -m MODEL.gguf --port 8080 -np 2`, or pass --llm-url."
-		}
-		if s.LLM == "openai" {
-			return "Start the OpenAI-compatible server (e.g. `vllm serve MODEL --port 8000`), or pass --llm-url with its API root (…/v1)."
-		}
-		return fmt.Sprintf("Install Ollama from https://ollama.com/download, start it with `ollama serve`, then `ollama pull %s`. Sessions and corpora work without it.", model)
+		return b.AdviceUnreachable(model)
 	}
 	return ""
 }
