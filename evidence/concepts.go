@@ -4,9 +4,8 @@ import "strings"
 
 // concepts map words that say the same thing in claims and sources to one
 // term: "died" and "death", "film" and "movie", "father" and "son of".
-var concepts = map[string]string{}
-
-func init() {
+func newConcepts() map[string]string {
+	concepts := map[string]string{}
 	for _, group := range []string{
 		"die: die died dies dying death deaths dead deceased",
 		"born: born birth births birthplace birthday",
@@ -27,23 +26,28 @@ func init() {
 			concepts[w] = "~" + name
 		}
 	}
+	return concepts
 }
 
 // dateCue words make a claim about time: a sentence carrying a date or a
 // year speaks to it ("which film came out first" – "released in 1974").
-var dateCue = map[string]bool{
-	"born": true, "die": true, "~born": true, "~die": true, "older": true, "oldest": true,
-	"younger": true, "youngest": true, "earlier": true, "earliest": true, "later": true,
-	"latest": true, "first": true, "recently": true, "recent": true, "when": true,
-	"date": true, "year": true, "years": true, "age": true, "old": true, "long": true,
-	"before": true, "after": true, "established": true, "founded": true, "released": true,
+func newDateCue() map[string]bool {
+	return map[string]bool{
+		"born": true, "die": true, "~born": true, "~die": true, "older": true, "oldest": true,
+		"younger": true, "youngest": true, "earlier": true, "earliest": true, "later": true,
+		"latest": true, "first": true, "recently": true, "recent": true, "when": true,
+		"date": true, "year": true, "years": true, "age": true, "old": true, "long": true,
+		"before": true, "after": true, "established": true, "founded": true, "released": true,
+	}
 }
 
 // months and nationality adjectives mark a sentence as carrying a date or a
 // nationality.
-var months = map[string]bool{
-	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
-	"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+func newMonths() map[string]bool {
+	return map[string]bool{
+		"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+		"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+	}
 }
 
 // dateTerm is the term a sentence with a date carries.

@@ -20,47 +20,55 @@ type Span struct {
 
 // titleAbbrev never end a sentence: titles, which precede a name
 // ("Dr. Smith", "St. Louis").
-var titleAbbrev = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true,
-	"mt": true, "ft": true, "gen": true, "gov": true, "sen": true, "rep": true,
-	"rev": true, "sgt": true, "cpl": true, "lt": true, "col": true, "capt": true,
-	"maj": true, "adm": true, "pres": true, "hon": true, "fr": true, "sr": true,
-	"jr": true, "messrs": true, "mme": true, "mlle": true, "gov't": true,
+func newTitleAbbrev() map[string]bool {
+	return map[string]bool{
+		"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true,
+		"mt": true, "ft": true, "gen": true, "gov": true, "sen": true, "rep": true,
+		"rev": true, "sgt": true, "cpl": true, "lt": true, "col": true, "capt": true,
+		"maj": true, "adm": true, "pres": true, "hon": true, "fr": true, "sr": true,
+		"jr": true, "messrs": true, "mme": true, "mlle": true, "gov't": true,
+	}
 }
 
 // numberAbbrev do not end a sentence before a number ("No. 5", "Jan. 12",
 // "pp. 3", "c. 1465", "b. 1127"); before a word they do ("… of art. The").
-var numberAbbrev = map[string]bool{
-	"no": true, "nos": true, "vol": true, "vols": true, "pp": true,
-	"fig": true, "art": true, "ch": true, "sec": true, "op": true, "ca": true,
-	"fl": true, "jan": true,
-	"feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
-	"sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+func newNumberAbbrev() map[string]bool {
+	return map[string]bool{
+		"no": true, "nos": true, "vol": true, "vols": true, "pp": true,
+		"fig": true, "art": true, "ch": true, "sec": true, "op": true, "ca": true,
+		"fl": true, "jan": true,
+		"feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true,
+		"sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+	}
 }
 
 // endAbbrev may end a sentence: they end one only when the next word is a
 // usual sentence opener ("… Apple Inc. The company …").
-var endAbbrev = map[string]bool{
-	"inc": true, "ltd": true, "co": true, "corp": true, "llc": true, "plc": true,
-	"etc": true, "esq": true, "phd": true, "bc": true, "ad": true, "vs": true,
-	"v": true, "cf": true, "approx": true, "al": true, "est": true,
-	"ed": true, "eds": true, "ave": true, "blvd": true, "rd": true, "bros": true,
-	"dept": true, "univ": true, "assn": true, "mon": true, "tue": true, "wed": true,
-	"thu": true, "fri": true, "sat": true, "sun": true,
+func newEndAbbrev() map[string]bool {
+	return map[string]bool{
+		"inc": true, "ltd": true, "co": true, "corp": true, "llc": true, "plc": true,
+		"etc": true, "esq": true, "phd": true, "bc": true, "ad": true, "vs": true,
+		"v": true, "cf": true, "approx": true, "al": true, "est": true,
+		"ed": true, "eds": true, "ave": true, "blvd": true, "rd": true, "bros": true,
+		"dept": true, "univ": true, "assn": true, "mon": true, "tue": true, "wed": true,
+		"thu": true, "fri": true, "sat": true, "sun": true,
+	}
 }
 
 // openers are words that usually begin a sentence; after an ambiguous
 // abbreviation ("U.S.", "Inc.", "etc.") they mark a boundary.
-var openers = map[string]bool{
-	"the": true, "a": true, "an": true, "he": true, "she": true, "it": true,
-	"they": true, "we": true, "i": true, "this": true, "these": true, "that": true,
-	"those": true, "his": true, "her": true, "its": true, "their": true, "in": true,
-	"on": true, "at": true, "after": true, "before": true, "during": true,
-	"however": true, "there": true, "as": true, "when": true, "while": true,
-	"since": true, "from": true, "by": true, "for": true, "but": true, "and": true,
-	"although": true, "both": true, "today": true, "later": true, "then": true,
-	"also": true, "many": true, "some": true, "one": true, "following": true,
-	"if": true, "what": true, "who": true, "you": true,
+func newOpeners() map[string]bool {
+	return map[string]bool{
+		"the": true, "a": true, "an": true, "he": true, "she": true, "it": true,
+		"they": true, "we": true, "i": true, "this": true, "these": true, "that": true,
+		"those": true, "his": true, "her": true, "its": true, "their": true, "in": true,
+		"on": true, "at": true, "after": true, "before": true, "during": true,
+		"however": true, "there": true, "as": true, "when": true, "while": true,
+		"since": true, "from": true, "by": true, "for": true, "but": true, "and": true,
+		"although": true, "both": true, "today": true, "later": true, "then": true,
+		"also": true, "many": true, "some": true, "one": true, "following": true,
+		"if": true, "what": true, "who": true, "you": true,
+	}
 }
 
 // Sentences splits text into sentences and returns their spans, trimmed of
@@ -150,18 +158,18 @@ func boundaryAfter(text string, i, end int) bool {
 	switch {
 	case word == "":
 		return true
-	case titleAbbrev[lw]:
+	case lex().titleAbbrev[lw]:
 		return false
-	case numberAbbrev[lw]:
+	case lex().numberAbbrev[lw]:
 		r, _ := utf8.DecodeRuneInString(text[j:])
 		return !unicode.IsDigit(r)
 	case utf8.RuneCountInString(word) == 1:
 		// An initial ("J. R. R. Tolkien") or a one-letter abbreviation
 		// ("c. 1465", "d. Leśnica"), unless a usual opener follows.
-		return openers[next] && !unicode.IsDigit(firstRune(text[j:]))
-	case endAbbrev[lw] || strings.Contains(word, "."):
+		return lex().openers[next] && !unicode.IsDigit(firstRune(text[j:]))
+	case lex().endAbbrev[lw] || strings.Contains(word, "."):
 		// "Inc.", "etc.", "U.S.", "e.g.": a boundary only before an opener.
-		return openers[next]
+		return lex().openers[next]
 	}
 	return true
 }

@@ -16,9 +16,8 @@ type token struct {
 }
 
 // stopwords carry no weight: function words and the question words.
-var stopwords = map[string]bool{}
-
-func init() {
+func newStopwords() map[string]bool {
+	stopwords := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be
 		because been before being below between both but by can could did do does doing down during each
 		few for from further had has have having he her here hers herself him himself his how i if in into
@@ -30,11 +29,14 @@ func init() {
 		without yet via per among amongst across along around according`) {
 		stopwords[w] = true
 	}
+	return stopwords
 }
 
-var pronouns = map[string]bool{
-	"he": true, "she": true, "it": true, "they": true, "his": true, "her": true,
-	"its": true, "their": true, "him": true, "them": true, "hers": true, "theirs": true,
+func newPronouns() map[string]bool {
+	return map[string]bool{
+		"he": true, "she": true, "it": true, "they": true, "his": true, "her": true,
+		"its": true, "their": true, "him": true, "them": true, "hers": true, "theirs": true,
+	}
 }
 
 // tokens splits text into words. Letters and digits make words; an inner
@@ -110,9 +112,9 @@ func plainEnd(c byte) bool {
 }
 
 func appendToken(out []token, w string, number, capital bool) []token {
-	tok := token{word: w, number: number, capital: capital, pronoun: pronouns[w]}
-	switch c, ok := concepts[w]; {
-	case stopwords[w]:
+	tok := token{word: w, number: number, capital: capital, pronoun: lex().pronouns[w]}
+	switch c, ok := lex().concepts[w]; {
+	case lex().stopwords[w]:
 	case tok.number:
 		tok.term = w
 	case ok:
@@ -126,7 +128,7 @@ func appendToken(out []token, w string, number, capital bool) []token {
 // hasDate says whether tokens carry a year or a month's name.
 func hasDate(toks []token) bool {
 	for _, t := range toks {
-		if months[t.word] || (t.number && len(t.word) == 4 && (t.word[0] == '1' || t.word[0] == '2')) {
+		if lex().months[t.word] || (t.number && len(t.word) == 4 && (t.word[0] == '1' || t.word[0] == '2')) {
 			return true
 		}
 	}
@@ -136,7 +138,7 @@ func hasDate(toks []token) bool {
 // asksDate says whether a claim speaks of time (born, died, older, first…).
 func asksDate(toks []token) bool {
 	for _, t := range toks {
-		if dateCue[t.word] || dateCue[t.term] {
+		if lex().dateCue[t.word] || lex().dateCue[t.term] {
 			return true
 		}
 	}

@@ -77,7 +77,8 @@ func (m *Model) renderStatus() string {
 		if r.traj.Config != nil {
 			maxSteps = r.traj.Config.MaxSteps
 		}
-		stepText := fmt.Sprintf("%d/%d", r.step, maxSteps)
+		final := turnFinal(r.traj, r.turn)
+		stepText := stepsText(r.step, maxSteps, final != nil && final.Forced && !r.running)
 		if r.turns > 1 {
 			// In a thread every figure after this is the turn's own,
 			// and the status line says which turn that is.
@@ -209,4 +210,18 @@ func turnFigures(t *trajectory.Trajectory, n int) (step, local, web, used int) {
 		step = max(step, t.CurrentStep())
 	}
 	return step, local, web, used
+}
+
+// stepsText is the step counter: never more than the soft limit (the hard
+// limit allows one step more, and a forced answer is one more call); past
+// it, "forced" when the answer was forced there, else "+".
+func stepsText(step, maxSteps int, forced bool) string {
+	if maxSteps <= 0 || step <= maxSteps {
+		return fmt.Sprintf("%d/%d", step, maxSteps)
+	}
+	text := fmt.Sprintf("%d/%d", min(step, maxSteps), maxSteps)
+	if forced {
+		return text + " forced"
+	}
+	return text + "+"
 }
