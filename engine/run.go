@@ -420,6 +420,9 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	f := Final{Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
 	res.Citations, res.InvalidCitations, f.Sources, f.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)
 	f.Citations, f.InvalidCitations = res.Citations, res.InvalidCitations
+	if cited := Citations(res.Answer); !res.Cancelled && len(cited) > 0 {
+		r.emit(Event{Payload: answerEvidence(res.Answer, cited, r.ledger.docs)})
+	}
 	c := r.tally.counts
 	f.Counts = &c
 	r.emit(Event{Payload: f})
