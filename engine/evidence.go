@@ -71,3 +71,32 @@ func answerEvidence(answer string, cited []int, docs []Document) Evidence {
 	}
 	return Evidence{Claims: evidence.Align(answer, ps)}
 }
+
+// QuotesOf is the quotes that support a claim in document n, each once
+// (the same sentence may support two claims), in the order of the claims.
+func (p Evidence) QuotesOf(n int) []evidence.Quote {
+	var out []evidence.Quote
+	seen := map[[2]int]bool{}
+	for _, c := range p.Claims {
+		for _, q := range c.Support {
+			if k := [2]int{q.Start, q.End}; q.N == n && !seen[k] {
+				seen[k] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// Unbacked is the claims without support: those whose cited documents say
+// nothing found about them (unsupported) and those that cite nothing
+// (uncited).
+func (p Evidence) Unbacked() []evidence.Result {
+	var out []evidence.Result
+	for _, c := range p.Claims {
+		if c.Verdict == evidence.Unsupported || c.Verdict == evidence.Uncited {
+			out = append(out, c)
+		}
+	}
+	return out
+}
