@@ -10,8 +10,8 @@ import (
 )
 
 // quotes renders, under source n, the sentences of it that support a claim
-// of the answer: one highlighted line each, elided in the middle when
-// long.
+// of the answer: one highlighted line each (a quote bar, and the query
+// colour when there are colours), elided in the middle when long.
 func (r *Renderer) quotes(ev *engine.Evidence, n, indent, w int) []string {
 	if ev == nil || n <= 0 {
 		return nil
@@ -19,8 +19,8 @@ func (r *Renderer) quotes(ev *engine.Evidence, n, indent, w int) []string {
 	var out []string
 	pad := strings.Repeat(" ", indent)
 	for _, q := range ev.QuotesOf(n) {
-		text := textsafe.ElideMiddle(termtext.Line(q.Quote), max(w-indent-2, 8))
-		out = append(out, pad+r.st.Query.Render(quote(text)))
+		text := textsafe.ElideMiddle(termtext.Line(q.Quote), max(w-indent-4, 8))
+		out = append(out, pad+r.st.Query.Render("┃ "+quote(text)))
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func TestRenderEvidenceQuotes(t *testing.T) {
 	}
 	screen := ansi.Strip(plainRenderer().Render(tr, View{Width: 100, Upto: -1, ShowFinal: true}).Content())
 	final := screen[strings.Index(screen, "Final answer"):]
-	one, quote, two := strings.Index(final, "[1] Velloran"), strings.Index(final, "“The institute was founded in 1887.”"), strings.Index(final, "[2] Harbour")
+	one, quote, two := strings.Index(final, "[1] Velloran"), strings.Index(final, "┃ “The institute was founded in 1887.”"), strings.Index(final, "[2] Harbour")
 	if one < 0 || quote < one || two < quote {
 		t.Errorf("quote not under source [1]:\n%s", final)
 	}
