@@ -114,3 +114,42 @@ func TestEvidenceQuotesSupportingSentences(t *testing.T) {
 		}
 	}
 }
+
+// --verify-claims asks the judge model once, with structured output, about
+// the claims that have quotes (not about the unsupported third); its
+// verdicts are recorded beside the aligner's and the call is counted.
+func TestEvidenceVerifyClaims(t *testing.T) {
+	s := evidenceScript()
+	s.Judges = append(s.Judges, `{"claims": [{"claim": 1, "supported": true, "analysis": "The quote gives 1887 and Ada Marsh."}, {"claim": 2, "supported": false, "analysis": "The quote says historical maps, not only of the coast."}]}`)
+	w := newWorld(t, s)
+	w.write("velloran.md", velloran)
+	if out, errOut, code := w.run("index", "--corpus", "wiki", w.docs); code != 0 {
+		t.Fatalf("index: %d\n%s\n%s", code, out, errOut)
+	}
+	js, errOut, code := w.run(w.askArgs("--json", "-k", "1", "--verify-claims", "When was the Velloran Institute founded?")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	evs := parseEvents(t, js)
+	ev := payloadsOf[engine.Evidence](evs)[0]
+	if len(ev.Checks) != 2 || ev.Checks[0].Claim != 0 || ev.Checks[0].Verdict != "supported" || ev.Checks[1].Claim != 1 || ev.Checks[1].Verdict != "unsupported" {
+		t.Errorf("model checks %+v", ev.Checks)
+	}
+	if ev.Claims[1].Verdict != "supported" {
+		t.Errorf("the aligner's verdict changed: %+v", ev.Claims[1])
+	}
+	gens := w.llm.Generations()
+	last := gens[len(gens)-1]
+	if last.Schema == nil || !strings.Contains(string(last.Schema), `"supported"`) || !strings.Contains(last.Prompt, quoteLibrary) ||
+		strings.Contains(last.Prompt, "Nobel") {
+		t.Errorf("claim check request: schema %s prompt %q", last.Schema, last.Prompt)
+	}
+	c := payloadsOf[engine.Final](evs)[0].Counts
+	if c.VerifyCalls != 1 || c.LLMCalls != len(gens) || c.JudgeCalls != 2 {
+		t.Errorf("counts %+v, %d generations", c, len(gens))
+	}
+	plain, _, _ := w.run("sessions", "show", evs[0].Session)
+	if !strings.Contains(plain, "judge model: no support in the quotes") {
+		t.Errorf("sessions show does not show the model's verdict:\n%s", plain)
+	}
+}

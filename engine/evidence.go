@@ -15,6 +15,9 @@ import (
 // before the final event of a run (each turn of a thread has its own).
 type Evidence struct {
 	Claims []evidence.Result `json:"claims"` // [] when nil
+	// Checks are the judge model's verdicts on the claims' quotes
+	// (--verify-claims), beside the aligner's; absent without the check.
+	Checks []ClaimCheck `json:"model_checks,omitempty"`
 }
 
 func (Evidence) EventType() string  { return EventEvidence }
@@ -37,9 +40,6 @@ func (p Evidence) MarshalJSON() ([]byte, error) { return json.Marshal(p.wire()) 
 // text, untrusted like every document. Offsets still point into the
 // document as retrieved.
 func (p Evidence) sanitized() Payload {
-	if p.Claims == nil {
-		return p
-	}
 	out := make([]evidence.Result, len(p.Claims))
 	for i, c := range p.Claims {
 		c.Text = clean(c.Text)
@@ -54,6 +54,14 @@ func (p Evidence) sanitized() Payload {
 		out[i] = c
 	}
 	p.Claims = out
+	if p.Checks != nil {
+		cs := make([]ClaimCheck, len(p.Checks))
+		for i, c := range p.Checks {
+			c.Analysis = clean(c.Analysis)
+			cs[i] = c
+		}
+		p.Checks = cs
+	}
 	return p
 }
 

@@ -18,18 +18,25 @@ func (r *report) unbacked(b *strings.Builder) {
 	if r.tr.Evidence == nil {
 		return
 	}
-	claims := r.tr.Evidence.Unbacked()
-	if len(claims) == 0 {
-		return
-	}
-	b.WriteString("*Claims without support:*\n\n")
-	for _, c := range claims {
+	ev := r.tr.Evidence
+	var lines []string
+	for _, c := range ev.Unbacked() {
 		why := "cites no source"
 		if c.Verdict == evidence.Unsupported {
 			why = "no support found in " + numberList(c.Citations)
 		}
-		fmt.Fprintf(b, "- ⚠ %s — *%s*\n", inline(c.Text), why)
+		lines = append(lines, fmt.Sprintf("- ⚠ %s — *%s*\n", inline(c.Text), why))
 	}
+	for _, ck := range ev.Checks {
+		if ck.Verdict != "supported" && ck.Claim >= 0 && ck.Claim < len(ev.Claims) {
+			lines = append(lines, fmt.Sprintf("- ⚠ %s — *the judge model finds no support in its quotes: %s*\n", inline(ev.Claims[ck.Claim].Text), inline(ck.Analysis)))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("*Claims without support:*\n\n")
+	b.WriteString(strings.Join(lines, ""))
 	b.WriteString("\n")
 }
 
