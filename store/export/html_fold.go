@@ -1,0 +1,58 @@
+package export
+
+import (
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/engine/fold"
+)
+
+// The payloads of a folded block, read in one place: the HTML report
+// reads blocks through these and never an event's flat fields.
+
+func blockObservation(b *fold.Block) (engine.Observation, bool) {
+	if b.Observation == nil {
+		return engine.Observation{}, false
+	}
+	p, ok := b.Observation.Payload().(engine.Observation)
+	return p, ok
+}
+
+func blockSupplement(b *fold.Block) (engine.Supplement, bool) {
+	if b.Supplement == nil {
+		return engine.Supplement{}, false
+	}
+	p, ok := b.Supplement.Payload().(engine.Supplement)
+	return p, ok
+}
+
+func blockAnswer(b *fold.Block) (engine.Answer, bool) {
+	if b.Answer == nil {
+		return engine.Answer{}, false
+	}
+	p, ok := b.Answer.Payload().(engine.Answer)
+	return p, ok
+}
+
+// traceSelection is a trace item's judge decision and the seq of its event
+// (an analyst's verdict refers to it).
+func traceSelection(item fold.TraceItem) (engine.Selection, int, bool) {
+	if item.Selection == nil {
+		return engine.Selection{}, 0, false
+	}
+	p, ok := item.Selection.Payload().(engine.Selection)
+	return p, item.Selection.Seq, ok
+}
+
+func traceNotice(item fold.TraceItem) (htmlNotice, bool) {
+	if item.Error == nil {
+		return htmlNotice{}, false
+	}
+	return noticeOf(*item.Error), true
+}
+
+func blockNotices(b *fold.Block) []htmlNotice {
+	var out []htmlNotice
+	for _, ev := range b.Errors {
+		out = append(out, noticeOf(ev))
+	}
+	return out
+}
