@@ -34,8 +34,8 @@ type htmlSession struct {
 	Question string
 	Meta     []kv
 	// Thread is set for a session with follow-up questions.
-	Thread bool
-	Turns  []htmlTurn
+	Thread   bool
+	Turns    []htmlTurn
 	Settings []kv
 	// Manifest is the session's manifest, indented JSON ("" when none).
 	Manifest string
