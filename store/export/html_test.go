@@ -330,3 +330,35 @@ func TestHTMLSaveOneFilePerSession(t *testing.T) {
 		t.Errorf("Save one = %q, %v", got, err)
 	}
 }
+
+// TestHTMLClaims: when the evidence check has recorded the answer's claims
+// (an "evidence" event, CONTRACT.md), each shows under the answer with its
+// citations and its supporting quote; a claim without support says so.
+func TestHTMLClaims(t *testing.T) {
+	rec := storeCaseStudy(t, openStore(t), caseID)
+	line := `{"type":"evidence","session":"` + caseID + `","seq":99,"time":"2025-03-14T09:27:34Z","claims":[` +
+		`{"text":"Carsten Erik Olsen died in 1974","citations":[6],"support":[{"n":6,"quote":"Carsten Erik Olsen (1891–1974) was a Danish plant ecologist.","start":0,"end":60,"score":0.9}],"verdict":"supported"},` +
+		`{"text":"He assisted Sørensen <script>x</script>","citations":[6],"support":[],"verdict":"unsupported"}]}`
+	var ev engine.Event
+	if err := json.Unmarshal([]byte(line), &ev); err != nil {
+		t.Fatal(err)
+	}
+	rec.Lines = append(rec.Lines, json.RawMessage(line))
+	rec.Events = append(rec.Events, ev)
+	page := string(renderHTML(t, rec))
+	checkInert(t, page)
+	for _, want := range []string{
+		`<li class="claim verdict-supported"><span class="claim-text">Carsten Erik Olsen died in 1974</span> <a class="cite" href="#t1-src-6">[6]</a>`,
+		`<blockquote class="support"><span class="support-n">[6]</span> Carsten Erik Olsen (1891–1974) was a Danish plant ecologist.</blockquote>`,
+		`<li class="claim verdict-unsupported"><span class="claim-text">He assisted Sørensen &lt;script&gt;x&lt;/script&gt;</span>`,
+		`No sentence of the cited sources supports this claim.`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	// Without the evidence event there are no claims, only the answer.
+	if plain := string(renderHTML(t, storeCaseStudy(t, openStore(t), caseID))); strings.Contains(plain, `class="claims"`) {
+		t.Error("claims shown without an evidence event")
+	}
+}
