@@ -164,7 +164,13 @@ func (r *report) metaRows(turns int) []kv {
 	}
 	add("Started", stamp(s.Started))
 	if s.Finished != nil {
-		add("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), s.Finished.Sub(s.Started).Round(100*time.Millisecond)))
+		took := s.Finished.Sub(s.Started).Round(100 * time.Millisecond).String()
+		if turns > 1 {
+			// A thread's span includes the time between its questions;
+			// each question's own time is in its counts.
+			took += " from the first question to the last answer"
+		}
+		add("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), took))
 	}
 	add("Status", s.Status)
 	add("Self-evaluation", s.Label)
