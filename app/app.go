@@ -14,9 +14,6 @@ import (
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
-	"github.com/prefrag/prefrag/llm/llamacpp"
-	"github.com/prefrag/prefrag/llm/ollama"
-	"github.com/prefrag/prefrag/llm/openai"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/store"
 )
@@ -88,14 +85,9 @@ func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
 	if t > 0 && t < check {
 		check = t
 	}
-	switch s.LLM {
-	case "llamacpp":
-		return llamacpp.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
-	case "openai":
-		return openai.New(s.LLMURL, model, openai.AuthFromEnv(nil), llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
-	default:
-		return ollama.New(s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
-	}
+	// The backend's row of llm's table builds it, with the API key from
+	// the row's variables.
+	return llm.NewClient(s.LLM, s.LLMURL, model, llm.WithFirstByteTimeout(t), llm.WithIdleTimeout(t), llm.WithCheckTimeout(check))
 }
 
 // ResolveServed completes settings with what only the server knows, once

@@ -136,26 +136,25 @@ func (s Setting) problem(v any) string {
 	return ""
 }
 
-// Backends the configuration accepts (web engines: web.EngineNames()).
-var llmBackends = []string{"ollama", "llamacpp", "openai"}
+// Backends the configuration accepts: llm's table (web engines:
+// web.EngineNames()).
+var llmBackends = llm.BackendNames()
 
-const (
-	ollamaURL   = "http://127.0.0.1:11434"
-	llamacppURL = "http://127.0.0.1:8080"
-	// openaiURL is vLLM's default address (`vllm serve` listens on 8000).
-	openaiURL = "http://127.0.0.1:8000/v1"
-)
+// defaultLLMURL is the default backend's address.
+var defaultLLMURL = llm.BackendOf(llm.DefaultBackend).DefaultURL
 
-// backendURL is the default address of a backend other than Ollama.
+// backendURL is the default address of a backend other than the default
+// one (whose address is llm_url's default).
 func backendURL(backend string) string {
-	switch backend {
-	case "llamacpp":
-		return llamacppURL
-	case "openai":
-		return openaiURL
+	if b, ok := llm.LookupBackend(backend); ok && b.DefaultURL != defaultLLMURL {
+		return b.DefaultURL
 	}
 	return ""
 }
+
+// urlFromEnv reports whether the backend takes its address from the
+// variable name when no llm_url is given (Ollama's OLLAMA_HOST).
+func urlFromEnv(backend, name string) bool { return llm.BackendOf(backend).URLEnv == name }
 
 // schema is the table of every setting, in the order `prefrag config`
 // prints them. The web engines' endpoint and key rows are generated from
@@ -167,11 +166,11 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
 	{Key: "proxy_model", Flag: "proxy-model", Help: "small model for the retrieval gate of slimplm, smartrag, prefrag-gated (default: --judge-model)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.ProxyModel })},
-	{Key: "llm", Flag: "llm", Help: "LLM backend: ollama, llamacpp or openai (an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
+	{Key: "llm", Flag: "llm", Help: "LLM backend: " + strings.Join(llmBackends, ", ") + " (openai: an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
 		field: es(func(s *engine.Settings) any { return &s.LLM })},
-	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: ollamaURL, check: isURL,
+	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: defaultLLMURL, check: isURL,
 		Env: []EnvVar{{Name: "OLLAMA_HOST", Weak: true,
-			when:      func(c *Config) bool { return c.Settings.LLM == "ollama" },
+			when:      func(c *Config) bool { return urlFromEnv(c.Settings.LLM, "OLLAMA_HOST") },
 			normalise: func(v string) string { return NormaliseHost(v, "11434") }}},
 		field: es(func(s *engine.Settings) any { return &s.LLMURL })},
 	{Key: "llm_timeout", Flag: "llm-timeout", Help: "give up when the LLM server sends nothing for this long: before its first byte or between two chunks",
@@ -182,7 +181,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.Strategy })},
 	{Key: "corpora", Flag: "corpus", Help: "corpus to search, repeatable: order = preference order (default: the pinned corpus)", Setup: true,
 		field: es(func(s *engine.Settings) any { return &s.Corpora })},
-	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable)",
+	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable; a follow-up keeps its thread's, \"\" loosens to none)",
 		field: es(func(s *engine.Settings) any { return &s.NeverLeave })},
 	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.Settings) any { return &s.K })},
 	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
@@ -213,7 +212,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
 	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides", check: existingDir,
 		field: func(c *Config) any { return &c.PromptsDir }},
-	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never", Setup: true,
+	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never (ask until you choose)", Setup: true, Default: engine.WebAsk,
 		field: es(func(s *engine.Settings) any { return &s.Web })},
 	{Key: "web_only", Flag: "web-only", Help: "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)",
 		field: es(func(s *engine.Settings) any { return &s.WebOnly })},

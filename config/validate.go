@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 )
 
 // Validate checks everything once. Its error is an *engine.SettingsError
@@ -13,7 +14,7 @@ import (
 // a variable.
 func (c *Config) Validate() error {
 	s := &c.Settings
-	if (s.LLM == "llamacpp" || s.LLM == "openai") && s.Model == DefaultModel && c.Origin("model").Kind == FromDefault {
+	if llm.BackendOf(s.LLM).NamesItsModel && s.Model == DefaultModel && c.Origin("model").Kind == FromDefault {
 		// llama-server serves one model: use it (its name is read from
 		// the server), not Ollama's default name. An OpenAI-compatible
 		// server's is adopted when it serves exactly one.

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/prefrag/prefrag/llm"
 )
 
 // Web policies.
@@ -89,7 +91,7 @@ func DefaultSettings() Settings {
 		Strategy:        "prefrag",
 		Web:             WebAuto,
 		WebEngine:       "duckduckgo",
-		LLM:             "ollama",
+		LLM:             llm.DefaultBackend,
 		K:               5,
 		MaxSteps:        3,
 		MaxReflections:  1,

@@ -25,6 +25,9 @@ type Thread struct {
 	// Docs are the documents the earlier turns observed, in number order:
 	// Docs[i] was cited as [i+1], and keeps that number.
 	Docs []Document
+	// Privacy is the strictest privacy any earlier turn had (privacy.go);
+	// nil when no turn recorded one.
+	Privacy *Privacy
 }
 
 // PriorTurn is one earlier question of a thread and its final answer.
@@ -62,7 +65,8 @@ func (r *run) startTurn(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten}})
+	p := r.privacy
+	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
 	r.req.Question = rewritten
 	return r.primeThread(th)
 }
@@ -90,6 +94,12 @@ func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string,
 	}
 	if err != nil {
 		r.warn(0, "", fmt.Sprintf("the follow-up could not be rewritten (%v); searching with it as asked", err))
+		return followUp, nil
+	}
+	if resp.Truncated() {
+		// Cut at its limit, the rewrite is half a question: searching
+		// with it would answer something nobody asked.
+		r.warn(0, "", fmt.Sprintf("the follow-up's rewrite was cut at its limit of %d tokens; searching with the question as typed", opts.NumPredict))
 		return followUp, nil
 	}
 	q := ParseRewrite(resp.Text)

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -83,51 +82,13 @@ var ErrModelNotFound = errors.New("model not found")
 
 // UnreachableError names the address and how to start the server.
 type UnreachableError struct {
-	Backend string // "ollama", "llamacpp" or "openai"
+	Backend string // a name of the backend table
 	Addr    string
 	Err     error
 }
 
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("cannot reach the %s server at %s — %s, or pass --llm-url", e.Backend, e.Addr, StartHint(e.Backend, e.Addr))
-}
-
-// StartHint says how to start a server of backend listening where addr
-// (a base URL) points: llama-server's --host/--port, or Ollama's
-// OLLAMA_HOST when the address is not Ollama's default.
-func StartHint(backend, addr string) string {
-	host, port := "127.0.0.1", ""
-	if u, err := url.Parse(addr); err == nil && u.Host != "" {
-		host, port = u.Hostname(), u.Port()
-	}
-	local := host == "127.0.0.1" || host == "localhost" || host == "::1"
-	if backend == "openai" {
-		if port == "" {
-			port = "8000"
-		}
-		hostFlag := ""
-		if !local {
-			hostFlag = " --host " + host
-		}
-		return fmt.Sprintf("start the OpenAI-compatible server (e.g. `vllm serve MODEL%s --port %s`)", hostFlag, port)
-	}
-	if backend == "llamacpp" {
-		if port == "" {
-			port = "8080"
-		}
-		hostFlag := ""
-		if !local {
-			hostFlag = " --host " + host
-		}
-		return fmt.Sprintf("start it with `llama-server -m MODEL.gguf%s --port %s -np 2`", hostFlag, port)
-	}
-	if port == "" {
-		port = "11434"
-	}
-	if local && port == "11434" {
-		return "start it with `ollama serve`"
-	}
-	return fmt.Sprintf("start it with `OLLAMA_HOST=%s ollama serve`", net.JoinHostPort(host, port))
 }
 
 // WithoutCredentials drops a URL's user:password@ part, for settings that
@@ -166,31 +127,38 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 
 func (e *UnreachableError) Is(target error) bool { return target == ErrUnreachable }
 
+// ErrTimeout is matched when the server accepted the connection but did
+// not answer within the client's limit.
+var ErrTimeout = errors.New("llm server did not answer in time")
+
+// TimeoutError says a limit fired while the server was there: it accepted
+// the connection but sent no answer in time.
+type TimeoutError struct {
+	Backend string
+	Addr    string
+	Waited  time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("the %s server at %s accepted the connection but sent no answer within %s — if it is only slow (loading a model, a long prompt), raise --llm-timeout (llm_timeout in the config file); else see the server's log",
+		e.Backend, e.Addr, e.Waited)
+}
+
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
 // ModelNotFoundError names the missing model.
 type ModelNotFoundError struct {
 	Backend string
 	Model   string // "" when none was given and the server serves several
 	// Served lists the models the server says it serves, when it said
-	// (OpenAI-compatible servers' GET /v1/models).
+	// (OpenAI-compatible servers' GET /v1/models, llama-server's /props).
 	Served []string
+	// Listed is true when the server answered its model list (then an
+	// empty Served means it lists none).
+	Listed bool
 }
 
-func (e *ModelNotFoundError) Error() string {
-	if e.Backend == "openai" {
-		served := "it did not say which models it serves"
-		if len(e.Served) > 0 {
-			served = "it serves " + ServedList(e.Served)
-		}
-		if e.Model == "" {
-			return "no model given and the OpenAI-compatible server serves several — " + served + "; pass --model with one of them"
-		}
-		return fmt.Sprintf("model %s not found — the OpenAI-compatible server does not serve it; %s: pass --model with one of them", e.Model, served)
-	}
-	if e.Backend == "llamacpp" {
-		return fmt.Sprintf("model %s not found — the llama.cpp server serves a different model; restart it with -m pointing to %s", e.Model, e.Model)
-	}
-	return fmt.Sprintf("model %s not found — run `ollama pull %s`", e.Model, e.Model)
-}
+func (e *ModelNotFoundError) Error() string { return BackendOf(e.Backend).MissingModel(e) }
 
 func (e *ModelNotFoundError) Is(target error) bool { return target == ErrModelNotFound }
 
@@ -265,22 +233,16 @@ type ContextExceededError struct {
 func (e *ContextExceededError) Error() string {
 	size := "context window"
 	if e.NCtx > 0 {
-		size = fmt.Sprintf("context of %d tokens per slot", e.NCtx)
-		if e.Backend == "openai" {
-			size = fmt.Sprintf("context of %d tokens", e.NCtx)
+		size = fmt.Sprintf("context of %d tokens", e.NCtx)
+		if BackendOf(e.Backend).Caps.Slots {
+			size += " per slot"
 		}
 	}
 	n := ""
 	if e.PromptTokens > 0 {
 		n = fmt.Sprintf(" (%d tokens)", e.PromptTokens)
 	}
-	hint := "restart the server with a larger context (llama-server: -c is shared by the -np slots) or lower -k and --max-steps"
-	switch e.Backend {
-	case "ollama":
-		hint = "raise --num-ctx or lower -k and --max-steps"
-	case "openai":
-		hint = "restart the server with a larger context (vLLM: --max-model-len; SGLang: --context-length) or lower -k and --max-steps"
-	}
+	hint := BackendOf(e.Backend).ContextHint
 	return fmt.Sprintf("the prompt%s does not fit the %s server's %s — %s", n, e.Backend, size, hint)
 }
 
@@ -296,25 +258,27 @@ type WrongServerError struct {
 	Addr    string // redacted base URL
 	// Evidence is what was observed, e.g. "GET /api/version answered 404".
 	Evidence string
-	// Looks names the backend it seems to be instead ("llamacpp", "ollama"),
-	// or "" when it looks like neither.
+	// Looks names the backend it seems to be instead ("llamacpp", "ollama",
+	// "openai"), or "" when it looks like none of them.
 	Looks string
 }
 
 func (e *WrongServerError) Error() string {
-	name := map[string]string{"ollama": "Ollama", "llamacpp": "a llama.cpp server", "openai": "an OpenAI-compatible server"}[e.Backend]
-	if name == "" {
-		name = e.Backend
+	b, known := LookupBackend(e.Backend)
+	name := e.Backend
+	if known {
+		name = b.Title
 	}
 	next := "check --llm-url"
-	if e.Backend == "openai" {
-		next = "check --llm-url: it is the API root, usually ending in /v1 (e.g. http://127.0.0.1:8000/v1)"
+	if b.URLHint != "" {
+		next = b.URLHint
 	}
-	switch e.Looks {
-	case "llamacpp":
-		next = "it looks like llama.cpp's llama-server: pass --llm llamacpp"
-	case "ollama":
-		next = "it looks like Ollama: pass --llm ollama"
+	if l, ok := LookupBackend(e.Looks); ok {
+		alt := ""
+		if b.URLHint != "" {
+			alt = ", or " + b.URLHint
+		}
+		next = "it looks like " + l.Kind + ": pass --llm " + l.Name + alt
 	}
 	return fmt.Sprintf("the server at %s does not look like %s (%s) — %s", e.Addr, name, e.Evidence, next)
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -39,6 +38,9 @@ type shared struct {
 	healthSeq int
 
 	nextStream int
+	// webChanges counts the web policy changes (w): a follow-up asked
+	// after one loosens its thread's privacy explicitly (thread.go).
+	webChanges int
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {
@@ -67,6 +69,7 @@ func (sh *shared) cycleWeb() string {
 	}
 	sh.settings.Web = next
 	sh.policy.Store(next)
+	sh.webChanges++
 	return next
 }
 
@@ -129,24 +132,14 @@ func llmAdvice(err error, s engine.Settings) string {
 	if model == "" {
 		model = "qwen2.5:7b-instruct"
 	}
+	// The advice is the backend's, from llm's table.
+	b := llm.BackendOf(s.LLM)
 	var mnf *llm.ModelNotFoundError
 	switch {
 	case errors.As(err, &mnf) || errors.Is(err, llm.ErrModelNotFound):
-		if s.LLM == "llamacpp" {
-			return "Start llama-server with the model file (-m MODEL.gguf), or pass --model."
-		}
-		if s.LLM == "openai" {
-			return "Pass --model with a model the server serves (its GET /v1/models lists them)."
-		}
-		return fmt.Sprintf("Pull it with `ollama pull %s`, or choose another model with --model.", model)
+		return b.AdviceMissingModel(model)
 	case errors.Is(err, llm.ErrUnreachable):
-		if s.LLM == "llamacpp" {
-			return "Start it with `llama-server -m MODEL.gguf --port 8080 -np 2`, or pass --llm-url."
-		}
-		if s.LLM == "openai" {
-			return "Start the OpenAI-compatible server (e.g. `vllm serve MODEL --port 8000`), or pass --llm-url with its API root (…/v1)."
-		}
-		return fmt.Sprintf("Install Ollama from https://ollama.com/download, start it with `ollama serve`, then `ollama pull %s`. Sessions and corpora work without it.", model)
+		return b.AdviceUnreachable(model)
 	}
 	return ""
 }

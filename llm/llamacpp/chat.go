@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // chat streams POST /v1/chat/completions (servers without /apply-template).
-func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+func (c *Client) chat(ctx context.Context, req llm.Request, f structured.Format, slot int, onToken llm.TokenFunc) (llm.Response, error) {
 	body := c.sampling(req, slot)
 	body["messages"] = []map[string]string{{"role": "user", "content": req.Prompt}}
 	body["stream_options"] = map[string]bool{"include_usage": true}
@@ -19,9 +20,14 @@ func (c *Client) chat(ctx context.Context, req llm.Request, slot int, onToken ll
 		body["max_tokens"] = req.Options.NumPredict
 	}
 	if len(req.Schema) > 0 {
-		body["response_format"] = map[string]any{
-			"type":        "json_schema",
-			"json_schema": map[string]any{"name": "response", "schema": json.RawMessage(req.Schema)},
+		switch f {
+		case structured.Schema:
+			body["response_format"] = map[string]any{
+				"type":        "json_schema",
+				"json_schema": map[string]any{"name": "response", "schema": json.RawMessage(req.Schema)},
+			}
+		case structured.Object:
+			body["response_format"] = map[string]string{"type": "json_object"}
 		}
 	}
 	resp := llm.Response{Model: c.Model()}

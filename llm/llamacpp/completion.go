@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
@@ -34,7 +35,7 @@ func (c *Client) sampling(req llm.Request, slot int) map[string]any {
 }
 
 // complete streams POST /completion.
-func (c *Client) complete(ctx context.Context, req llm.Request, prompt string, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+func (c *Client) complete(ctx context.Context, req llm.Request, f structured.Format, prompt string, slot int, onToken llm.TokenFunc) (llm.Response, error) {
 	body := c.sampling(req, slot)
 	body["prompt"] = prompt
 	body["n_predict"] = -1
@@ -42,7 +43,12 @@ func (c *Client) complete(ctx context.Context, req llm.Request, prompt string, s
 		body["n_predict"] = req.Options.NumPredict
 	}
 	if len(req.Schema) > 0 {
-		body["json_schema"] = json.RawMessage(req.Schema)
+		switch f {
+		case structured.Schema:
+			body["json_schema"] = json.RawMessage(req.Schema)
+		case structured.Object:
+			body["json_schema"] = json.RawMessage(`{"type":"object"}`)
+		}
 	}
 	resp := llm.Response{Model: c.Model()}
 	var text strings.Builder

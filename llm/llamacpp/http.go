@@ -59,8 +59,22 @@ func (c *Client) send(ctx context.Context, method, p string, body any, accept st
 	if err != nil {
 		return nil, err
 	}
+	if c.auth.Key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.auth.Key)
+	}
 	return c.http.Do(req)
 }
+
+// errNotJSON marks a 2xx answer that is not JSON (vLLM's /health has an
+// empty body).
+var errNotJSON = errors.New("answered something that is not JSON")
+
+// notJSONError is the *llm.ServerError of such an answer, matching
+// errNotJSON.
+type notJSONError struct{ *llm.ServerError }
+
+func (e notJSONError) Is(target error) bool { return target == errNotJSON }
+func (e notJSONError) Unwrap() error        { return e.ServerError }
 
 // httpError maps an error status of endpoint p.
 func (c *Client) httpError(p string, res *http.Response) error {
@@ -72,7 +86,20 @@ func (c *Client) httpError(p string, res *http.Response) error {
 	case res.StatusCode == http.StatusServiceUnavailable:
 		return &llm.LoadingError{Backend: backend, Addr: c.addr}
 	}
-	return e.typed(res.StatusCode, "")
+	e.Message = c.auth.Redact(e.Message)
+	err := e.typed(res.StatusCode, "")
+	if se, ok := err.(*llm.ServerError); ok && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden) {
+		se.Message += c.keyAdvice()
+	}
+	return err
+}
+
+// keyAdvice says what to do about a refused request for an API key.
+func (c *Client) keyAdvice() string {
+	if c.auth.Key == "" {
+		return " — the server wants an API key: set " + KeyVar + " (or " + FallbackKeyVar + ") to the value of llama-server's --api-key"
+	}
+	return " — the server refused the API key from " + c.auth.Var + ": check it against llama-server's --api-key"
 }
 
 // doJSON runs one non-streaming request. firstByte bounds the wait for the
@@ -93,7 +120,7 @@ func (c *Client) doJSON(ctx context.Context, method, p string, body, out any, fi
 		return transport.Classify(ctx, backend, c.addr, wd, err)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: fmt.Sprintf("%s answered something that is not JSON: %v", p, err)}
+		return notJSONError{&llm.ServerError{Backend: backend, Status: res.StatusCode, Message: fmt.Sprintf("%s %v: %v", p, errNotJSON, err)}}
 	}
 	return nil
 }

@@ -22,7 +22,16 @@
 // cache_prompt and id_slot; the client remembers the choice.
 //
 // Structured output (the judge) is "json_schema" on /completion and
-// "response_format" {"type": "json_schema"} on the chat endpoint. Token
+// "response_format" {"type": "json_schema"} on the chat endpoint. A server
+// that refuses it (any HTTP 400: llama-server answers "Failed to
+// initialize samplers: std::exception" when it cannot build the schema's
+// grammar) is asked once more for a plain JSON object ({"type": "object"},
+// json_object on the chat endpoint), and then without a constraint, the
+// reply checked against the schema; the fallback is remembered for the run
+// (package structured).
+//
+// An API key (`llama-server --api-key`) is read by AuthFromEnv and sent as
+// "Authorization: Bearer …"; it never appears in a message. Token
 // counts come from the final event: tokens_evaluated (or timings.prompt_n +
 // timings.cache_n), timings.cache_n for cached prompt tokens, and
 // tokens_predicted. The context size is the server's (-c); Options.NumCtx
@@ -47,6 +56,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
@@ -66,12 +76,27 @@ const (
 	modeChat          // /v1/chat/completions
 )
 
+// Key variables, in order of preference: prefrag's own (set but empty:
+// send no key), then the one llama-server itself reads its --api-key from.
+const (
+	KeyVar         = "PREFRAG_LLAMACPP_API_KEY"
+	FallbackKeyVar = "LLAMA_API_KEY"
+)
+
+// AuthFromEnv reads the API key of `llama-server --api-key KEY`:
+// PREFRAG_LLAMACPP_API_KEY when it is set, else LLAMA_API_KEY. lookup is
+// os.LookupEnv when nil.
+func AuthFromEnv(lookup func(string) (string, bool)) llm.Auth {
+	return llm.AuthFromEnv(lookup, KeyVar, FallbackKeyVar)
+}
+
 // Client talks to one llama-server. It is safe for concurrent use.
 type Client struct {
 	base     *url.URL
 	addr     string // base with the password redacted, for messages
 	http     *http.Client
 	timeouts transport.Timeouts
+	auth     llm.Auth
 
 	mu         sync.Mutex
 	model      string
@@ -82,21 +107,23 @@ type Client struct {
 	modelPath  string
 	modelAlias string
 	slotsOff   bool // the server rejected a pinned slot
+	propsOK    bool // /props answered as llama-server does
 }
 
-// Option configures a Client's timeouts: llm.WithFirstByteTimeout,
-// llm.WithIdleTimeout, llm.WithCheckTimeout.
+// Option configures a Client: llm.WithFirstByteTimeout,
+// llm.WithIdleTimeout, llm.WithCheckTimeout, llm.WithAuth (the key of
+// `llama-server --api-key`, see AuthFromEnv).
 type Option = llm.Option
 
 // New returns a client for the llama-server at baseURL (default port 8080).
 // model may be empty: llama-server serves one model, and Check then adopts
 // its name. It does not contact the server.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	ep, err := transport.Open("llamacpp", baseURL, "8080", opts)
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, model: strings.TrimSpace(model)}, nil
+	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: ep.Auth, model: strings.TrimSpace(model)}, nil
 }
 
 // Model is the model name given, or the server's once Check has run.
@@ -120,13 +147,27 @@ func (c *Client) NumCtx() int {
 // Generate runs one streaming generation; onToken (may be nil) receives each
 // text delta.
 func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error) {
+	if len(req.Schema) == 0 {
+		return c.generate(ctx, req, structured.None, onToken)
+	}
+	if err := c.probe(ctx); err != nil {
+		return llm.Response{}, err
+	}
+	return structured.Generate(c.addr+"\x00"+c.Model(), req.Schema, func(f structured.Format) (llm.Response, error) {
+		return c.generate(ctx, req, f, onToken)
+	})
+}
+
+// generate runs one generation asking for structured output as f says,
+// on the request's slot (falling back once when the server rejects it).
+func (c *Client) generate(ctx context.Context, req llm.Request, f structured.Format, onToken llm.TokenFunc) (llm.Response, error) {
 	start := time.Now()
 	if err := c.probe(ctx); err != nil {
 		return llm.Response{}, err
 	}
 	slot := c.slotFor(req.Purpose)
 	for {
-		resp, err := c.generateOnce(ctx, req, slot, onToken)
+		resp, err := c.generateOnce(ctx, req, f, slot, onToken)
 		resp.Duration = time.Since(start)
 		if slot >= 0 && isSlotRejection(err) {
 			c.mu.Lock()
@@ -162,7 +203,7 @@ func isSlotRejection(err error) bool {
 		strings.Contains(strings.ToLower(se.Message), "slot")
 }
 
-func (c *Client) generateOnce(ctx context.Context, req llm.Request, slot int, onToken llm.TokenFunc) (llm.Response, error) {
+func (c *Client) generateOnce(ctx context.Context, req llm.Request, f structured.Format, slot int, onToken llm.TokenFunc) (llm.Response, error) {
 	c.mu.Lock()
 	m := c.mode
 	c.mu.Unlock()
@@ -175,10 +216,10 @@ func (c *Client) generateOnce(ctx context.Context, req llm.Request, slot int, on
 			return llm.Response{}, err
 		default:
 			c.setMode(modeTemplate)
-			return c.complete(ctx, req, prompt, slot, onToken)
+			return c.complete(ctx, req, f, prompt, slot, onToken)
 		}
 	}
-	return c.chat(ctx, req, slot, onToken)
+	return c.chat(ctx, req, f, slot, onToken)
 }
 
 func (c *Client) setMode(m mode) {
@@ -262,7 +303,8 @@ func (c *Client) probe(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", backend, ctx.Err())
 	}
 	var le *llm.LoadingError
-	if errors.As(err, &le) {
+	var se *llm.ServerError
+	if errors.As(err, &le) || errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden) {
 		return err
 	}
 	if err != nil && !errors.Is(err, errNoEndpoint) {
@@ -273,6 +315,7 @@ func (c *Client) probe(ctx context.Context) error {
 	defer c.mu.Unlock()
 	c.probed = true
 	if err == nil {
+		c.propsOK = p.DefaultSettings.NCtx > 0 || p.TotalSlots > 0 || p.NCtx > 0 || p.ModelPath != ""
 		c.totalSlots, c.nCtx = p.TotalSlots, p.slotCtx()
 		c.modelPath, c.modelAlias = p.ModelPath, p.ModelAlias
 		if c.model == "" {
@@ -289,15 +332,26 @@ func (c *Client) Check(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
 	defer cancel()
 	var health struct {
-		Status string `json:"status"`
+		Status *string `json:"status"`
 	}
 	err := c.doJSON(cctx, http.MethodGet, "/health", nil, &health, 0)
-	if err != nil && !errors.Is(err, errNoEndpoint) {
+	if err != nil && !errors.Is(err, errNoEndpoint) && !errors.Is(err, errNotJSON) {
 		return c.checkError(ctx, cctx, err)
 	}
 	noHealth := err != nil
 	if err := c.probe(ctx); err != nil {
 		return err
+	}
+	c.mu.Lock()
+	llama := c.propsOK
+	c.mu.Unlock()
+	if !llama && health.Status == nil {
+		// Neither /health nor /props answered as llama-server does: say
+		// what answers instead, when it is another kind of server.
+		if looks := transport.Identify(cctx, c.http, c.base, c.auth); looks == "ollama" || looks == "openai" {
+			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Looks: looks,
+				Evidence: "GET /health and GET /props did not answer as llama-server does"}
+		}
 	}
 	var models struct {
 		Data []struct {
@@ -333,9 +387,24 @@ func (c *Client) Check(ctx context.Context) error {
 		return nil
 	}
 	if !modelMatches(c.model, names) {
-		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+		return &llm.ModelNotFoundError{Backend: backend, Model: c.model, Served: c.servedNames(names)}
 	}
 	return nil
+}
+
+// servedNames is how the error for a wrong --model names what the server
+// serves: its alias or GGUF file name, else the /v1/models ids.
+func (c *Client) servedNames(names []string) []string {
+	if n := servedName(c.modelAlias, c.modelPath); n != "" {
+		return []string{n}
+	}
+	var out []string
+	for _, n := range names {
+		if n != "" {
+			out = append(out, servedName("", n))
+		}
+	}
+	return out
 }
 
 // notLlamaServer is the error for an address where /health, /props and
@@ -347,17 +416,15 @@ func (c *Client) notLlamaServer(ctx context.Context) error {
 	}
 	if c.doJSON(ctx, http.MethodGet, "/api/version", nil, &v, 0) == nil && v.Version != nil {
 		looks = "ollama"
+	} else if l := transport.Identify(ctx, c.http, c.base, c.auth); l != backend {
+		looks = l
 	}
 	return &llm.WrongServerError{Backend: backend, Addr: c.addr, Looks: looks,
 		Evidence: "GET /health, /props and /v1/models all answered 404"}
 }
 
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
-	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
-			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
-	}
-	return err
+	return transport.CheckError(parent, cctx, backend, c.addr, c.timeouts.Check, err)
 }
 
 // modelMatches compares loosely: llama-server names its model by alias or

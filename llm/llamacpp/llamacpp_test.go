@@ -408,7 +408,9 @@ func TestCheck(t *testing.T) {
 			return errors.As(err, &me) && me.Backend == "llamacpp"
 		}, "llama3.1-8b"},
 		{"loading", loading.URL(), "", func(err error) bool { return errors.Is(err, llm.ErrLoading) }, ""},
-		{"no answer", silentServer(t), "x", func(err error) bool { return errors.Is(err, llm.ErrUnreachable) }, "x"},
+		{"no answer", silentServer(t), "x", func(err error) bool {
+			return errors.Is(err, llm.ErrTimeout) && !errors.Is(err, llm.ErrUnreachable) && strings.Contains(err.Error(), "--llm-timeout")
+		}, "x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

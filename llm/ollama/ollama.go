@@ -20,7 +20,10 @@
 // stream closed, and the Response says DoneReason "length" and
 // CutByClient. Nothing is retried: a failure is reported once, typed
 // (llm.UnreachableError, llm.ModelNotFoundError, llm.WrongServerError when
-// the address answers 404 and is not Ollama, llm.ServerError). A stream
+// the address answers 404 and is not Ollama, naming the server that is
+// there, llm.ServerError). A judge request whose format the server refuses
+// (HTTP 400) is asked again with format "json", then without a format, the
+// reply then checked against the schema (package structured). A stream
 // that ends without its final "done" chunk is an llm.ServerError and the
 // Response still holds the text received until then, with OutputTokens
 // counted from the chunks received.
@@ -46,6 +49,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
@@ -74,7 +78,7 @@ type Option = llm.Option
 // bare "host[:port]" as OLLAMA_HOST allows; the default port is 11434). It
 // does not contact the server: call Check for that.
 func New(baseURL, model string, opts ...Option) (*Client, error) {
-	ep, err := transport.Open("ollama", baseURL, "11434", opts)
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +104,17 @@ func (c *Client) URL() string { return c.addr }
 // Generate runs one streaming chat request. onToken (may be nil) receives
 // each text delta as it arrives.
 func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.TokenFunc) (llm.Response, error) {
+	if len(req.Schema) == 0 {
+		return c.generate(ctx, req, structured.None, onToken)
+	}
+	return structured.Generate(c.addr+"\x00"+c.model, req.Schema, func(f structured.Format) (llm.Response, error) {
+		return c.generate(ctx, req, f, onToken)
+	})
+}
+
+// generate runs one streaming chat request asking for structured output
+// as f says: format = the schema, format = "json", or no format.
+func (c *Client) generate(ctx context.Context, req llm.Request, f structured.Format, onToken llm.TokenFunc) (llm.Response, error) {
 	start := time.Now()
 	stream := true
 	chat := &api.ChatRequest{
@@ -109,7 +124,12 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 		Options:  requestOptions(req),
 	}
 	if len(req.Schema) > 0 {
-		chat.Format = req.Schema
+		switch f {
+		case structured.Schema:
+			chat.Format = req.Schema
+		case structured.Object:
+			chat.Format = json.RawMessage(`"json"`)
+		}
 	}
 
 	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, c.timeouts.Idle)
@@ -239,9 +259,8 @@ func (c *Client) Check(ctx context.Context) error {
 // checkError maps a failed Check or Digest; a deadline of the check's own
 // timeout (not the caller's) means the server did not answer in time.
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
-	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
-			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
+	if err := transport.CheckError(parent, cctx, backend, c.addr, c.timeouts.Check, err); err == nil || errors.Is(err, llm.ErrTimeout) || errors.Is(err, llm.ErrUnreachable) {
+		return err
 	}
 	return c.mapError(parent, nil, err)
 }
@@ -285,13 +304,9 @@ func (c *Client) notFound(parent context.Context, code int) error {
 	default:
 		evidence += ", and GET /api/version did not give a version"
 	}
-	looks := ""
-	var props struct {
-		Settings *json.RawMessage `json:"default_generation_settings"`
-		Slots    *int             `json:"total_slots"`
-	}
-	if st, err := c.getJSON(ctx, "/props", &props); err == nil && st == http.StatusOK && (props.Settings != nil || props.Slots != nil) {
-		looks = "llamacpp"
+	looks := transport.Identify(ctx, c.http, c.base, llm.Auth{})
+	if looks == backend {
+		looks = ""
 	}
 	return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: evidence, Looks: looks}
 }

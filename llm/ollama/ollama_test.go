@@ -307,7 +307,9 @@ func TestCheck(t *testing.T) {
 		{"implicit latest", srv.URL(), "llama3.2:latest", nil, func(err error) bool { return err == nil }},
 		{"missing", srv.URL(), "mistral", nil, func(err error) bool { return errors.Is(err, llm.ErrModelNotFound) }},
 		{"no answer", silentServer(t), "qwen3:8b", []Option{llm.WithCheckTimeout(200 * time.Millisecond)},
-			func(err error) bool { return errors.Is(err, llm.ErrUnreachable) }},
+			func(err error) bool {
+				return errors.Is(err, llm.ErrTimeout) && !strings.Contains(err.Error(), "start it") && strings.Contains(err.Error(), "--llm-timeout")
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

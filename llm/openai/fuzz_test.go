@@ -11,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 )
 
 // FuzzStopCutter: whatever the deltas, the emitted text is the whole text
@@ -95,8 +96,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add(`{"analysis":"a","status":true}`)
 	f.Add("```json\n[1,{\"a\":null}]\n```")
 	f.Fuzz(func(t *testing.T, reply string) {
-		_ = validate(judgeSchema, reply)
-		_ = validate(strictSchema(judgeSchema), reply)
+		_ = structured.Validate(judgeSchema, reply)
+		_ = structured.Validate(strictSchema(judgeSchema), reply)
 		_ = parseErrorBody([]byte(reply)).contextExceeded(400)
 	})
 }

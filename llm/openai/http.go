@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/prefrag/prefrag/llm"
@@ -122,7 +121,7 @@ func (c *Client) httpError(method, p string, res *http.Response) error {
 			return fmt.Errorf("%s %s: %w", backend, p, errNoEndpoint)
 		}
 		return &llm.WrongServerError{Backend: backend, Addr: c.addr,
-			Evidence: fmt.Sprintf("%s %s answered %d", method, c.pathOf(p), status)}
+			Evidence: fmt.Sprintf("%s %s answered %d", method, c.pathOf(p), status), Looks: c.looks(res.Request.Context())}
 	}
 	return &llm.ServerError{Backend: backend, Status: status, Type: e.Type, Message: c.advice(status, e.text())}
 }
@@ -157,9 +156,4 @@ func (c *Client) streamError(raw []byte) error {
 }
 
 // redact removes the API key from anything the server says.
-func (c *Client) redact(s string) string {
-	if c.auth.Key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.auth.Key, "xxxxx")
-}
+func (c *Client) redact(s string) string { return c.auth.Redact(s) }

@@ -14,7 +14,7 @@
 // response_format {type: json_schema, json_schema: {name, schema, strict}}.
 //
 // Structured output fallback: a server that refuses json_schema (see
-// isFormatRefusal; some chat templates make it fail) is asked again with
+// structured.IsRefusal: any 400 or 422, whatever its words) is asked again with
 // {type: json_object}, and one that refuses that too without
 // response_format; the reply is then validated against the schema (a
 // subset of JSON Schema: type, properties, required, items, enum,
@@ -52,23 +52,22 @@ package openai
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 const backend = "openai"
 
 // DefaultURL is where an OpenAI-compatible server is looked for when no
-// address is given: vLLM's default port.
-const DefaultURL = "http://127.0.0.1:8000/v1"
+// address is given: vLLM's default port (the backend table's row).
+var DefaultURL = llm.BackendOf(backend).DefaultURL
 
 // Key variables, in order of preference.
 const (
@@ -76,31 +75,18 @@ const (
 	FallbackKeyVar = "OPENAI_API_KEY"
 )
 
-// Auth is the API key sent as a bearer token, and the name of the
-// variable it came from (for messages; the key itself is never shown).
-type Auth struct {
-	Key string
-	Var string
-}
+// Auth is the API key sent as a bearer token (llm.Auth).
+type Auth = llm.Auth
 
 // AuthFromEnv reads the key: PREFRAG_OPENAI_API_KEY when it is set (even
 // empty, which means: send no key), else OPENAI_API_KEY. lookup is
 // os.LookupEnv when nil.
 func AuthFromEnv(lookup func(string) (string, bool)) Auth {
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	if v, ok := lookup(KeyVar); ok {
-		return Auth{Key: strings.TrimSpace(v), Var: KeyVar}
-	}
-	if v, ok := lookup(FallbackKeyVar); ok && strings.TrimSpace(v) != "" {
-		return Auth{Key: strings.TrimSpace(v), Var: FallbackKeyVar}
-	}
-	return Auth{}
+	return llm.AuthFromEnv(lookup, KeyVar, FallbackKeyVar)
 }
 
-// Option configures a Client's timeouts: llm.WithFirstByteTimeout,
-// llm.WithIdleTimeout, llm.WithCheckTimeout.
+// Option configures a Client: llm.WithFirstByteTimeout,
+// llm.WithIdleTimeout, llm.WithCheckTimeout, llm.WithAuth.
 type Option = llm.Option
 
 // Client talks to one OpenAI-compatible server about one model. It is safe
@@ -124,7 +110,7 @@ type Client struct {
 // be empty: Check (or the first generation) then adopts the served model
 // when the server serves exactly one. It does not contact the server.
 func New(baseURL, model string, auth Auth, opts ...Option) (*Client, error) {
-	ep, err := transport.Open(backend, baseURL, "8000", opts)
+	ep, err := transport.Open(backend, baseURL, llm.BackendOf(backend).DefaultPort, append([]Option{llm.WithAuth(auth)}, opts...))
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +118,7 @@ func New(baseURL, model string, auth Auth, opts ...Option) (*Client, error) {
 		ep.Base.Path = "/v1"
 		ep.Addr = llm.RedactURL(ep.Base.String())
 	}
-	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: auth,
+	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: ep.Auth,
 		model: strings.TrimSpace(model)}, nil
 }
 
@@ -180,7 +166,8 @@ func (c *Client) list(ctx context.Context) error {
 	}
 	if err := c.doJSON(ctx, http.MethodGet, "/models", nil, &out, 0); err != nil {
 		if errors.Is(err, errNoEndpoint) {
-			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: "GET " + c.pathOf("/models") + " answered 404"}
+			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: "GET " + c.pathOf("/models") + " answered 404",
+				Looks: c.looks(ctx)}
 		}
 		return err
 	}
@@ -197,11 +184,27 @@ func (c *Client) list(ctx context.Context) error {
 		c.model = out.Data[0].ID
 	}
 	for _, m := range out.Data {
-		if m.ID == c.model {
+		if sameModel(m.ID, c.model) {
 			c.nCtx, c.root = m.context(), m.Root
 		}
 	}
 	return nil
+}
+
+// sameModel compares a served id with the model asked for. Ollama's /v1
+// lists its models with their tag ("tinygo:latest") and serves a name
+// without one as ":latest", so the implied tag is added before comparing.
+func sameModel(served, model string) bool {
+	return served == model || served != "" && model != "" && withTag(served) == withTag(model)
+}
+
+// withTag adds Ollama's implied ":latest" to a name whose last path part
+// has no tag.
+func withTag(name string) string {
+	if strings.Contains(name[strings.LastIndex(name, "/")+1:], ":") {
+		return name
+	}
+	return name + ":latest"
 }
 
 // pathOf is the full request path of an endpoint, for messages.
@@ -225,13 +228,13 @@ func (c *Client) servedCheck() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.model == "" {
-		return &llm.ModelNotFoundError{Backend: backend, Served: append([]string(nil), c.served...)}
+		return &llm.ModelNotFoundError{Backend: backend, Served: append([]string(nil), c.served...), Listed: c.listed}
 	}
 	if len(c.served) == 0 {
 		return nil // a proxy that lists nothing: let the generation tell
 	}
 	for _, s := range c.served {
-		if s == c.model {
+		if sameModel(s, c.model) {
 			return nil
 		}
 	}
@@ -239,11 +242,18 @@ func (c *Client) servedCheck() error {
 }
 
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
-	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return &llm.UnreachableError{Backend: backend, Addr: c.addr,
-			Err: fmt.Errorf("no answer within %s", c.timeouts.Check)}
+	return transport.CheckError(parent, cctx, backend, c.addr, c.timeouts.Check, err)
+}
+
+// looks names the other kind of server that answers where an
+// OpenAI-compatible API was expected ("" when none does).
+func (c *Client) looks(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.timeouts.Check, 5*time.Second))
+	defer cancel()
+	if l := transport.Identify(ctx, c.http, c.base, c.auth); l != backend {
+		return l
 	}
-	return err
+	return ""
 }
 
 // ensureModel lists the served models once when no model was given.
@@ -307,85 +317,21 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 }
 
 // structured runs a generation with structured output, falling back when
-// the server refuses the schema, and validating what a fallback returns.
+// the server refuses the schema (see structured.Generate).
 func (c *Client) structured(ctx context.Context, req llm.Request, model string, onToken llm.TokenFunc) (llm.Response, error) {
-	key := c.addr + "\x00" + model
-	f := fallbacks.get(key)
-	var resp llm.Response
-	var err error
-	for {
-		resp, err = c.chat(ctx, req, model, f, onToken)
-		if f < formatNone && isFormatRefusal(err) {
-			f++
-			fallbacks.set(key, f)
-			continue
-		}
-		break
-	}
-	if err != nil || f == formatSchema || resp.Truncated() {
-		return resp, err
-	}
-	if validate(req.Schema, resp.Text) == nil {
-		return resp, nil
-	}
-	// json_object guarantees JSON, not its shape: ask once more.
-	again, err := c.chat(ctx, req, model, f, onToken)
-	again.PromptTokens += resp.PromptTokens
-	again.CachedPromptTokens += resp.CachedPromptTokens
-	again.OutputTokens += resp.OutputTokens
-	return again, err
+	return structured.Generate(c.addr+"\x00"+model, req.Schema, func(f format) (llm.Response, error) {
+		return c.chat(ctx, req, model, f, onToken)
+	})
 }
 
 // format is how structured output is asked for.
-type format int
+type format = structured.Format
 
 const (
-	formatSchema format = iota // response_format json_schema
-	formatObject               // response_format json_object + validation
-	formatNone                 // no response_format + validation
+	formatSchema = structured.Schema // response_format json_schema
+	formatObject = structured.Object // response_format json_object + validation
+	formatNone   = structured.None   // no response_format + validation
 )
-
-// fallbackMemory remembers, per server and model, the structured-output
-// format that server accepts.
-type fallbackMemory struct {
-	mu sync.Mutex
-	m  map[string]format
-}
-
-var fallbacks = &fallbackMemory{m: map[string]format{}}
-
-func (f *fallbackMemory) get(key string) format {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.m[key]
-}
-
-func (f *fallbackMemory) set(key string, v format) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if v > f.m[key] {
-		f.m[key] = v
-	}
-}
-
-// isFormatRefusal reports whether err is a server's refusal of
-// response_format: a 400 or 422 naming it, the JSON schema, a grammar or
-// guided decoding (vLLM: "The provided JSON schema contains features not
-// supported by xgrammar."), or a 5xx doing so (a chat template or grammar
-// that failed on it).
-func isFormatRefusal(err error) bool {
-	var se *llm.ServerError
-	if !errors.As(err, &se) || se.Status != http.StatusBadRequest && se.Status != http.StatusUnprocessableEntity && se.Status < 500 {
-		return false
-	}
-	m := strings.ToLower(se.Message + " " + se.Type)
-	for _, w := range []string{"response_format", "response format", "json_schema", "json schema", "json_object", "grammar", "guided"} {
-		if strings.Contains(m, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // maxTokens is the max_tokens sent: always one, so the server's own limit
 // holds even where it defaults to "until the context is full".

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/structured"
 )
 
 var judgeSchema = json.RawMessage(`{"type":"object","properties":{"analysis":{"type":"string"},"status":{"type":"boolean"}},"required":["analysis","status"]}`)
@@ -279,18 +280,18 @@ func TestValidate(t *testing.T) {
 		{`{"analysis": "a", "status": true, "extra": 1}`, true},
 	}
 	for _, tt := range tests {
-		if err := validate(judgeSchema, tt.reply); (err == nil) != tt.ok {
-			t.Errorf("validate(%q) = %v, want ok %v", tt.reply, err, tt.ok)
+		if err := structured.Validate(judgeSchema, tt.reply); (err == nil) != tt.ok {
+			t.Errorf("Validate(%q) = %v, want ok %v", tt.reply, err, tt.ok)
 		}
 	}
 	strict := strictSchema(judgeSchema)
-	if err := validate(strict, `{"analysis": "a", "status": true, "extra": 1}`); err == nil {
+	if err := structured.Validate(strict, `{"analysis": "a", "status": true, "extra": 1}`); err == nil {
 		t.Error("additionalProperties false not enforced")
 	}
 	enum := []byte(`{"type":"object","properties":{"n":{"type":"integer","enum":[1,2]},"l":{"type":"array","items":{"type":"string"}}}}`)
 	for reply, ok := range map[string]bool{`{"n": 2, "l": ["a"]}`: true, `{"n": 3}`: false, `{"n": 1.5}`: false, `{"l": [1]}`: false} {
-		if err := validate(enum, reply); (err == nil) != ok {
-			t.Errorf("validate(%s) = %v, want ok %v", reply, err, ok)
+		if err := structured.Validate(enum, reply); (err == nil) != ok {
+			t.Errorf("Validate(%s) = %v, want ok %v", reply, err, ok)
 		}
 	}
 }
@@ -306,12 +307,14 @@ func TestIsFormatRefusal(t *testing.T) {
 		{&llm.ServerError{Status: 500, Message: "CUDA out of memory"}, false},
 		{&llm.ServerError{Status: 400, Message: "The provided JSON schema contains features not supported by xgrammar."}, true},
 		{&llm.ServerError{Status: 401, Message: "response_format"}, false},
-		{&llm.ServerError{Status: 400, Message: "temperature must be positive"}, false},
+		// A 400 to a request carrying response_format is a refusal whatever
+		// its words (llama-server's own).
+		{&llm.ServerError{Status: 400, Message: "Failed to initialize samplers: std::exception", Type: "invalid_request_error"}, true},
 		{&llm.ContextExceededError{Backend: backend}, false},
 		{nil, false},
 	} {
-		if got := isFormatRefusal(tt.err); got != tt.want {
-			t.Errorf("isFormatRefusal(%v) = %v", tt.err, got)
+		if got := structured.IsRefusal(tt.err); got != tt.want {
+			t.Errorf("IsRefusal(%v) = %v", tt.err, got)
 		}
 	}
 }

@@ -34,6 +34,12 @@ type Config struct {
 	// of Ollama's and llama.cpp's; RefuseJSONSchema: see the option.
 	OpenAI           bool `json:"openai"`
 	RefuseJSONSchema bool `json:"refuse_json_schema"`
+	// SamplerRefusal, AsOllama, KillAfter and RequireAPIKey: see the
+	// options of the same names.
+	SamplerRefusal bool   `json:"sampler_refusal"`
+	AsOllama       bool   `json:"as_ollama"`
+	KillAfter      int    `json:"kill_after"`
+	RequireAPIKey  string `json:"require_api_key"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -49,6 +55,9 @@ type RuleConfig struct {
 	// Endless streams the reply over and over, ignoring the generation
 	// limit, until the client goes away.
 	Endless bool `json:"endless"`
+	// Runaway repeats the reply up to the generation limit, where the
+	// server stops it with "length".
+	Runaway bool `json:"runaway"`
 }
 
 // ParseConfig reads and checks a Config. Unknown fields are errors, so a
@@ -73,8 +82,8 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
 		}
 	}
-	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 {
-		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots and context_length must not be negative")
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length and kill_after must not be negative")
 	}
 	return c, nil
 }
@@ -84,7 +93,7 @@ func (c Config) Responder() Responder {
 	rules := make([]Rule, 0, len(c.Rules))
 	for _, r := range c.Rules {
 		rules = append(rules, Rule{Contains: r.Contains, Kind: Kind(r.Kind),
-			Reply: Reply{Text: r.Reply, Status: r.Status, Error: r.Error, DieAfter: r.DieAfter, Endless: r.Endless}})
+			Reply: Reply{Text: r.Reply, Status: r.Status, Error: r.Error, DieAfter: r.DieAfter, Endless: r.Endless, Runaway: r.Runaway}})
 	}
 	return Rules{List: rules, Else: &Script{Steps: c.Steps, Judges: c.Judges}}
 }
@@ -121,6 +130,18 @@ func (c Config) Options() []Option {
 	}
 	if c.RefuseJSONSchema {
 		opts = append(opts, RefuseJSONSchema())
+	}
+	if c.SamplerRefusal {
+		opts = append(opts, SamplerRefusal())
+	}
+	if c.AsOllama {
+		opts = append(opts, AsOllama())
+	}
+	if c.KillAfter > 0 {
+		opts = append(opts, KillAfter(c.KillAfter))
+	}
+	if c.RequireAPIKey != "" {
+		opts = append(opts, RequireAPIKey(c.RequireAPIKey))
 	}
 	return opts
 }

@@ -92,6 +92,7 @@ type Server struct {
 	loading     bool
 	slots       []slotState         // llama.cpp slots
 	ollamaCache map[string][]string // Ollama: per model, the recent prompts (most recent last)
+	conns       map[net.Conn]struct{}
 	closeOnce   sync.Once
 }
 
@@ -124,6 +125,10 @@ type config struct {
 	refuseSchema bool
 	refuseFormat bool
 	apiKey       string
+	// See servers.go.
+	samplerRefusal bool
+	ollamaOnly     bool
+	killAfter      int
 }
 
 // Option configures a Server.
@@ -219,8 +224,8 @@ func start(t testing.TB, r Responder, opts []Option) (*Server, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if len(cfg.models) == 0 {
-		return nil, errors.New("no models configured")
+	if len(cfg.models) == 0 && !cfg.ollamaOnly {
+		return nil, errors.New("no models configured (only AsOllama serves none)")
 	}
 	if r == nil {
 		r = Rules{}
@@ -238,8 +243,9 @@ func start(t testing.TB, r Responder, opts []Option) (*Server, error) {
 		loading:     cfg.loading,
 		slots:       make([]slotState, max(cfg.slots, 0)),
 		ollamaCache: map[string][]string{},
+		conns:       map[net.Conn]struct{}{},
 	}
-	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0), ConnState: s.trackConn}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
 }
@@ -310,6 +316,11 @@ func (s *Server) routes() http.Handler {
 		handle("/", "*", func(w http.ResponseWriter, r *http.Request, _ int) { http.NotFound(w, r) })
 		return mux
 	}
+	if s.cfg.ollamaOnly {
+		s.ollamaRoutes(handle)
+		handle("/", "*", func(w http.ResponseWriter, r *http.Request, _ int) { http.NotFound(w, r) })
+		return mux
+	}
 	// Ollama.
 	handle("POST /api/chat", "/api/chat", s.ollamaChat)
 	handle("POST /api/show", "/api/show", s.ollamaShow)
@@ -319,14 +330,14 @@ func (s *Server) routes() http.Handler {
 	// llama.cpp.
 	handle("GET /health", "/health", s.llamaHealth)
 	handle("GET /v1/health", "/health", s.llamaHealth)
-	handle("GET /props", "/props", s.llamaProps)
+	handle("GET /props", "/props", s.llamaAuth(s.llamaProps))
 	handle("GET /v1/models", "/v1/models", s.llamaModels)
 	handle("GET /models", "/v1/models", s.llamaModels)
-	handle("POST /apply-template", "/apply-template", s.llamaApplyTemplate)
-	handle("POST /completion", "/completion", s.llamaCompletion)
-	handle("POST /completions", "/completion", s.llamaCompletion)
-	handle("POST /v1/chat/completions", "/v1/chat/completions", s.llamaChat)
-	handle("POST /chat/completions", "/v1/chat/completions", s.llamaChat)
+	handle("POST /apply-template", "/apply-template", s.llamaAuth(s.llamaApplyTemplate))
+	handle("POST /completion", "/completion", s.llamaAuth(s.llamaCompletion))
+	handle("POST /completions", "/completion", s.llamaAuth(s.llamaCompletion))
+	handle("POST /v1/chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))
+	handle("POST /chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))
 	handle("/", "*", func(w http.ResponseWriter, r *http.Request, _ int) { http.NotFound(w, r) })
 	return mux
 }
@@ -409,6 +420,9 @@ type generation struct {
 	// endless streams pieces over and over, ignoring the generation limit,
 	// until the client goes away.
 	endless bool
+	// killAfter > 0 kills the server (kill) after that many chunks.
+	killAfter int
+	kill      func()
 }
 
 func (s *Server) prepare(reply Reply, stop []string, numPredict int) generation {
@@ -421,7 +435,14 @@ func (s *Server) prepare(reply Reply, stop []string, numPredict int) generation 
 		text, g.stopWord = CutAtStop(text, stop)
 	}
 	g.pieces = SplitWords(text)
-	if reply.Endless {
+	g.killAfter, g.kill = s.cfg.killAfter, s.Kill
+	if reply.Runaway {
+		limit := numPredict
+		if limit <= 0 {
+			limit = s.cfg.contextLength
+		}
+		g.pieces, g.limited, g.stopWord = runaway(g.pieces, limit), true, ""
+	} else if reply.Endless {
 		g.endless = true
 		if len(g.pieces) == 0 {
 			g.pieces = []string{"word "}

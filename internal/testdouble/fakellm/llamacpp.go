@@ -133,6 +133,11 @@ func (s *Server) admitLlama(w http.ResponseWriter, r *http.Request, idx int, cal
 	if m, _ := body["model"].(string); m != "" {
 		call.Model = m
 	}
+	if s.refusesSchema(call.Schema) {
+		s.recordCall(idx, call, stream)
+		refuseSamplers(w, false)
+		return call, Reply{}, 0, 0, false
+	}
 	slot, prefix, ok := s.slotFor(call.Slot, slotPrompt)
 	if !ok {
 		s.recordCall(idx, call, stream)

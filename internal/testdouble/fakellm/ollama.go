@@ -97,6 +97,11 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		Options:  req.Options,
 		Slot:     -1,
 	}
+	if s.refusesSchema(call.Schema) {
+		s.recordCall(idx, call, stream)
+		refuseSamplers(w, true)
+		return
+	}
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		ollamaError(w, reply.Status, reply.Error)

@@ -33,7 +33,9 @@ func RefuseResponseFormat() Option { return func(c *config) { c.refuseFormat = t
 
 // RequireAPIKey makes an OpenAI-mode server answer 401 {"error":
 // "Unauthorized"} to every /v1 request without "Authorization: Bearer key",
-// as `vllm serve --api-key key` does.
+// as `vllm serve --api-key key` does; llama.cpp's endpoints answer 401
+// "Invalid API Key" as `llama-server --api-key key` does (but /health and
+// the model list, which it leaves public).
 func RequireAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
 func (s *Server) openaiRoutes(handle func(pattern, path string, h func(http.ResponseWriter, *http.Request, int))) {
@@ -111,8 +113,13 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, idx int) {
 	if model == "" {
 		model = s.cfg.models[0]
 	}
-	if !s.servesModel(model) {
-		openaiError(w, http.StatusNotFound, "NotFoundError", "model", fmt.Sprintf("The model `%s` does not exist.", model))
+	if !s.servedAs(model) {
+		s.modelMissing(w, model)
+		return
+	}
+	if s.refusesSchema(chatSchema(body)) {
+		s.recordCall(idx, Call{Endpoint: "/v1/chat/completions", Model: model, Prompt: promptOf(msgs.Messages), Schema: chatSchema(body), Slot: -1}, false)
+		refuseSamplers(w, false)
 		return
 	}
 	if rf, ok := body["response_format"].(map[string]any); ok {

@@ -59,6 +59,12 @@ type Reply struct {
 	// and max_tokens, until the client goes away: a runaway server. (With
 	// EnforceContext on llama.cpp it ends when the slot is full.)
 	Endless bool
+	// Runaway repeats Text until the request's generation limit
+	// (num_predict / n_predict / max_tokens; the context without one),
+	// where the server stops it with done_reason "length" (stop_type
+	// "limit", finish_reason "length"): a model that never stops on its
+	// own, as a random-weight one does.
+	Runaway bool
 	// Status, when neither 0 nor 200, answers with that HTTP status and Error
 	// instead of generating.
 	Status int

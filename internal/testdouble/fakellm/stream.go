@@ -39,6 +39,13 @@ func streamPieces(w http.ResponseWriter, r *http.Request, g generation, write fu
 		if g.dieAfter > 0 && i >= g.dieAfter {
 			die(fl)
 		}
+		if g.killAfter > 0 && i >= g.killAfter {
+			if fl != nil {
+				fl.Flush()
+			}
+			g.kill()
+			return false
+		}
 		if !sleep(r.Context(), g.delay) {
 			return false
 		}

@@ -29,12 +29,14 @@ import (
 type Timeouts = llm.Timeouts
 
 // Endpoint is what a backend client starts from: the server's URL, the same
-// without its password (for messages), an HTTP client and the timeouts.
+// without its password (for messages), an HTTP client, the timeouts and
+// the API key to send.
 type Endpoint struct {
 	Base     *url.URL
 	Addr     string
 	HTTP     *http.Client
 	Timeouts Timeouts
+	Auth     llm.Auth
 }
 
 // Open parses baseURL (a bare host gets defaultPort) and applies opts to
@@ -45,11 +47,13 @@ func Open(backend, baseURL, defaultPort string, opts []llm.Option) (Endpoint, er
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("%s: %s", backend, strings.ReplaceAll(err.Error(), baseURL, llm.RedactURL(baseURL)))
 	}
-	t := llm.DefaultTimeouts()
+	cfg := llm.ClientConfig{Timeouts: llm.DefaultTimeouts()}
 	for _, o := range opts {
-		o(&t)
+		if o != nil {
+			o(&cfg)
+		}
 	}
-	return Endpoint{Base: base, Addr: llm.RedactURL(base.String()), HTTP: NewHTTPClient(t.Dial), Timeouts: t}, nil
+	return Endpoint{Base: base, Addr: llm.RedactURL(base.String()), HTTP: NewHTTPClient(cfg.Dial), Timeouts: cfg.Timeouts, Auth: cfg.Auth}, nil
 }
 
 // ParseBaseURL accepts "host", "host:port" or a full http(s) URL and returns
@@ -223,7 +227,54 @@ func Classify(parent context.Context, backend, addr string, wd *Watchdog, err er
 	if errors.As(err, &se) || errors.As(err, &ue) || errors.As(err, &me) || errors.As(err, &le) {
 		return err
 	}
+	// A connection that was reset or broke off: a server killed mid-run
+	// does that to the connections it had (a pooled one too), and then
+	// refuses new ones. Ask the address what it does now.
+	if Gone(addr) {
+		return &llm.UnreachableError{Backend: backend, Addr: addr, Err: unwrapURLError(err)}
+	}
 	return &llm.ServerError{Backend: backend, Message: "the connection failed or broke off (" + unwrapURLError(err).Error() + ") — the server may have crashed"}
+}
+
+// goneDialTimeout bounds the dial that tells a dead server from one that
+// only dropped a connection.
+const goneDialTimeout = 2 * time.Second
+
+// Gone reports whether nothing accepts connections at a base URL any more
+// (a fresh dial is refused or times out).
+func Gone(addr string) bool {
+	u, err := url.Parse(addr)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	conn, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), goneDialTimeout)
+	if err != nil {
+		return true
+	}
+	_ = conn.Close()
+	return false
+}
+
+// CheckError maps the failure of a health check (or another short request
+// bounded by the check timeout cctx carries): when that timeout fired (not
+// the caller's), the server was either not there — a dial now fails: it
+// cannot be reached — or there and silent: a *llm.TimeoutError naming the
+// limit. Anything else goes through Classify.
+func CheckError(parent, cctx context.Context, backend, addr string, limit time.Duration, err error) error {
+	if parent.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		if Gone(addr) {
+			return &llm.UnreachableError{Backend: backend, Addr: addr, Err: fmt.Errorf("no answer within %s", limit)}
+		}
+		return &llm.TimeoutError{Backend: backend, Addr: addr, Waited: limit}
+	}
+	return err
 }
 
 // IsTransportError reports whether err came from the connection rather than

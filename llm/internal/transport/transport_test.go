@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,9 +115,59 @@ func TestClassify(t *testing.T) {
 		}},
 		{"nil", context.Background(), nil, nil, func(e error) bool { return e == nil }},
 	}
+	// The address of a server that is up: a broken stream from it is the
+	// server's failure, not an unreachable server.
+	up, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
 	for _, tt := range tests {
-		if got := Classify(tt.parent, "ollama", "http://x", tt.wd, tt.err); !tt.check(got) {
+		if got := Classify(tt.parent, "ollama", "http://"+up.Addr().String(), tt.wd, tt.err); !tt.check(got) {
 			t.Errorf("%s: Classify = %v (%T)", tt.name, got, got)
 		}
+	}
+}
+
+// A connection reset by a server that is gone (killed mid-run) is an
+// unreachable server; the same reset from a server that still accepts
+// connections is the server's failure.
+func TestClassifyResetByDeadServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "http://" + ln.Addr().String()
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
+	var se *llm.ServerError
+	if got := Classify(context.Background(), "llamacpp", addr, nil, reset); !errors.As(got, &se) {
+		t.Errorf("server up: %v (%T)", got, got)
+	}
+	ln.Close()
+	got := Classify(context.Background(), "llamacpp", addr, nil, reset)
+	if !errors.Is(got, llm.ErrUnreachable) || !strings.Contains(got.Error(), "cannot reach the llamacpp server") {
+		t.Errorf("server gone: %v (%T)", got, got)
+	}
+}
+
+// A health check whose own limit fired is a timeout when the server
+// accepts connections, and unreachable when nothing does.
+func TestCheckErrorTimeoutOrGone(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "http://" + ln.Addr().String()
+	cctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-cctx.Done()
+	got := CheckError(context.Background(), cctx, "ollama", addr, time.Nanosecond, cctx.Err())
+	if !errors.Is(got, llm.ErrTimeout) || errors.Is(got, llm.ErrUnreachable) || !strings.Contains(got.Error(), "within 1ns") ||
+		!strings.Contains(got.Error(), "--llm-timeout") || strings.Contains(got.Error(), "start it") {
+		t.Errorf("server up: %v", got)
+	}
+	ln.Close()
+	if got := CheckError(context.Background(), cctx, "ollama", addr, time.Nanosecond, cctx.Err()); !errors.Is(got, llm.ErrUnreachable) {
+		t.Errorf("server gone: %v", got)
 	}
 }
