@@ -277,7 +277,9 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 			Type   string      `json:"type"`
 			Claims []wireClaim `json:"claims"`
 		}
-		if json.Unmarshal(line, &ev) == nil && (ev.Type == "evidence" || ev.Type == engine.EventFinal) && len(ev.Claims) > 0 {
+		// The wire's type names (CONTRACT.md): no payload type holds
+		// claims in this build.
+		if json.Unmarshal(line, &ev) == nil && (ev.Type == "evidence" || ev.Type == "final") && len(ev.Claims) > 0 {
 			found = ev.Claims // the last one recorded for the turn
 		}
 	}
