@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,6 +89,9 @@ func TestExportHTMLThreadInBrowser(t *testing.T) {
 	page := filepath.Join(dir, "thread.html")
 	if _, errOut, code := w.run("sessions", "export", id, "--format", "html", "-o", page); code != 0 {
 		t.Fatalf("export html: exit %d\n%s", code, errOut)
+	}
+	if fi, err := os.Stat(page); err == nil {
+		t.Logf("the thread's page: %d bytes", fi.Size())
 	}
 	// --all with the filters: the thread's page in the folder.
 	all := filepath.Join(dir, "all") + string(filepath.Separator)
