@@ -114,7 +114,8 @@ func TestExportHTMLThreadInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		text, hrefs := visible(doc)
-		for _, want := range []string{caseQuestion, followUp, rewritten, "1974", answer2, reason, webURL} {
+		// The settings and the manifest are there too (collapsed).
+		for _, want := range []string{caseQuestion, followUp, rewritten, "1974", answer2, reason, webURL, "documents per retrieval (k)", `"prompts_hash"`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the page in the browser does not show %q", want)
 			}

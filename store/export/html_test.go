@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -130,6 +131,14 @@ func storeHostile(t testing.TB, s *store.Store) *store.Record {
 		{"type": "final", "answer": "Safe [1][2]. " + hostileScript + " " + hostileImg + " " + hostileFrame + " " + hostileLink + " " + hostileMDLink,
 			"forced": false, "label": "CORRECT", "citations": []int{1, 2}, "counts": map[string]any{"llm_calls": 3, "judge_calls": 1}},
 	}
+	return storeLines(t, s, id, "Safe [1][2]. "+hostileScript, lines)
+}
+
+// storeLines stores events given in their wire form (CONTRACT.md) for the
+// created session id, finishes it with answer, and reads it back.
+func storeLines(t testing.TB, s *store.Store, id, answer string, lines []map[string]any) *store.Record {
+	t.Helper()
+	ctx := context.Background()
 	for i, l := range lines {
 		l["session"], l["seq"], l["time"] = id, i+1, fixture.Start
 		b, err := json.Marshal(l)
@@ -144,7 +153,7 @@ func storeHostile(t testing.TB, s *store.Store) *store.Record {
 			t.Fatal(err)
 		}
 	}
-	if err := s.FinishSession(ctx, id, store.StatusAnswered, "Safe [1][2]. "+hostileScript, "CORRECT", nil); err != nil {
+	if err := s.FinishSession(ctx, id, store.StatusAnswered, answer, "CORRECT", nil); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := s.GetSession(ctx, id)
@@ -152,6 +161,45 @@ func storeHostile(t testing.TB, s *store.Store) *store.Record {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// TestHTMLSourcesPageAndCache: a PDF passage shows its page, a web result
+// from the cache is marked cached (with its age) in the sources and in the
+// search, a failed search says how it failed, a forced answer says so.
+func TestHTMLSourcesPageAndCache(t *testing.T) {
+	s := openStore(t)
+	const id = "marks"
+	if err := s.CreateSession(context.Background(), store.Session{ID: id, Question: "Where do gulls nest?", Started: fixture.Start}); err != nil {
+		t.Fatal(err)
+	}
+	pdf := map[string]any{"id": "gulls.pdf#5", "locator": "gulls.pdf#p3", "title": "Gulls of the North", "text": "Gulls nest on cliffs.", "source": "local:birds", "score": 2}
+	cached := map[string]any{"id": "https://birds.example/gulls", "url": "https://birds.example/gulls", "title": "Gulls", "text": "On cliffs.",
+		"source": "web:searxng", "cached": true, "cached_at": fixture.Start.Add(-3 * time.Hour)}
+	web := "web:searxng"
+	f := false
+	rec := storeLines(t, s, id, "On cliffs [1][2].", []map[string]any{
+		{"type": "session", "question": "Where do gulls nest?", "config": fixture.Settings()},
+		{"type": "action", "step": 1, "tool": "Search_Engine", "query": "gulls nest"},
+		{"type": "retrieval", "step": 1, "source": "local:birds", "query": "gulls nest", "docs": []any{pdf}},
+		{"type": "selection", "step": 1, "status": f, "analysis": "more needed", "next_source": web, "source": "local:birds"},
+		{"type": "retrieval", "step": 1, "source": "web:duckduckgo", "query": "gulls nest", "docs": []any{}, "outcome": "blocked", "note": "HTTP 429"},
+		{"type": "retrieval", "step": 1, "source": web, "query": "gulls nest", "docs": []any{cached}},
+		{"type": "observation", "step": 1, "source": web, "doc_ids": []string{"https://birds.example/gulls"}, "doc_nums": []int{2}},
+		{"type": "final", "answer": "On cliffs [1][2].", "forced": true, "citations": []int{1, 2}, "counts": map[string]any{"llm_calls": 2},
+			"sources": []any{pdf, cached}, "source_nums": []int{1, 2}},
+	})
+	page := string(renderHTML(t, rec))
+	for _, want := range []string{
+		`<span class="title">Gulls of the North</span> <span class="badge local">local:birds</span> <code class="loc">gulls.pdf#5 (page 3)</code> <span class="page">page 3</span>`,
+		`<a class="url" href="https://birds.example/gulls" rel="noopener noreferrer">https://birds.example/gulls</a> <span class="badge cached">cached, 3 h old</span>`,
+		`searched for <q>gulls nest</q>: 1 document <span class="badge cached">from the web cache</span>`,
+		`searched for <q>gulls nest</q>: the search was blocked, no documents (HTTP 429)`,
+		`This answer was forced`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
 }
 
 // checkInert parses a page (as written, or as a browser serialised it) and
