@@ -203,4 +203,3 @@ func visible(doc *html.Node) (string, []string) {
 	walk(doc)
 	return b.String(), hrefs
 }
-
