@@ -32,14 +32,22 @@ func blockAnswer(b *fold.Block) (engine.Answer, bool) {
 	return p, ok
 }
 
-// traceSelection is a trace item's judge decision and the seq of its event
-// (an analyst's verdict refers to it).
-func traceSelection(item fold.TraceItem) (engine.Selection, int, bool) {
+// traceSelection is a trace item's judge decision.
+func traceSelection(item fold.TraceItem) (engine.Selection, bool) {
 	if item.Selection == nil {
-		return engine.Selection{}, 0, false
+		return engine.Selection{}, false
 	}
 	p, ok := item.Selection.Payload().(engine.Selection)
-	return p, item.Selection.Seq, ok
+	return p, ok
+}
+
+// selectionSeq is the seq of the block's k-th judge decision (an analyst's
+// verdict refers to it), 0 when there is none.
+func selectionSeq(b *fold.Block, k int) int {
+	if k < 0 || k >= len(b.Selections) {
+		return 0
+	}
+	return b.Selections[k].Seq
 }
 
 func traceNotice(item fold.TraceItem) (htmlNotice, bool) {

@@ -113,13 +113,15 @@ func (r *report) loopStep(b *fold.Block) htmlStep {
 	if b.HasAction {
 		s.Tool, s.Query = oneLineText(b.Tool), oneLineText(b.Query)
 	}
+	decisions := 0
 	for _, item := range b.Trace {
 		switch {
 		case item.Retrieval != nil:
 			s.Trace = append(s.Trace, htmlTrace{Search: r.search(*item.Retrieval)})
 		default:
-			if sel, seq, ok := traceSelection(item); ok {
-				j := r.judge(sel, seq)
+			if sel, ok := traceSelection(item); ok {
+				j := r.judge(sel, selectionSeq(b, decisions))
+				decisions++
 				if j.Class == "switch" && s.SwitchTo == "" && sel.NextSource != nil {
 					s.SwitchTo = oneLineText(*sel.NextSource)
 				}
