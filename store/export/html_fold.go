@@ -1,12 +1,15 @@
 package export
 
 import (
+	"time"
+
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/engine/fold"
 )
 
 // The payloads of a folded block, read in one place: the HTML report
-// reads blocks through these and never an event's flat fields.
+// reads blocks through these and never an event's flat fields (when the
+// event's shape changes, this file is what follows it).
 
 func blockObservation(b *fold.Block) (engine.Observation, bool) {
 	if b.Observation == nil {
@@ -54,13 +57,42 @@ func traceNotice(item fold.TraceItem) (htmlNotice, bool) {
 	if item.Error == nil {
 		return htmlNotice{}, false
 	}
-	return noticeOf(*item.Error), true
+	p, _ := item.Error.Payload().(engine.Notice)
+	return noticeOf(p), true
 }
 
 func blockNotices(b *fold.Block) []htmlNotice {
 	var out []htmlNotice
 	for _, ev := range b.Errors {
-		out = append(out, noticeOf(ev))
+		p, _ := ev.Payload().(engine.Notice)
+		out = append(out, noticeOf(p))
 	}
 	return out
+}
+
+// trajectoryNotices are the notices outside every block.
+func trajectoryNotices(tr *fold.Trajectory) []htmlNotice {
+	var out []htmlNotice
+	for _, ev := range tr.Errors {
+		p, _ := ev.Payload().(engine.Notice)
+		out = append(out, noticeOf(p))
+	}
+	return out
+}
+
+// notePayload is a note block's payload (a Gate, Rewrite or Refinement).
+func notePayload(b *fold.Block) engine.Payload {
+	if b.Note == nil {
+		return nil
+	}
+	return b.Note.Payload()
+}
+
+// finalTime is when the report's final answer was given (ages of cached
+// results count to it).
+func (r *report) finalTime() time.Time {
+	if r.final == nil {
+		return time.Time{}
+	}
+	return r.final.Time
 }

@@ -228,9 +228,7 @@ func (r *report) htmlTurn(n int, anchor string, sub *store.Record) htmlTurn {
 		}
 	}
 	t.Steps = r.htmlSteps()
-	for _, ev := range r.tr.Errors {
-		t.Notices = append(t.Notices, noticeOf(ev))
-	}
+	t.Notices = trajectoryNotices(r.tr)
 	t.Summary = r.pathSummary(t.Steps)
 	t.Outcome = r.outcomeText()
 	t.Counts = countsRows(r.counts)
@@ -336,7 +334,7 @@ func (r *report) htmlSource(n int, anchor string) htmlSource {
 		s.Title = s.Ref
 	}
 	if r.final != nil {
-		s.Cached = d.CacheNote(r.final.Time)
+		s.Cached = d.CacheNote(r.finalTime())
 	}
 	return s
 }
@@ -380,8 +378,7 @@ func (r *report) outcomeText() string {
 	return strings.Join(parts, " ")
 }
 
-func noticeOf(ev engine.Event) htmlNotice {
-	p, _ := ev.Payload().(engine.Notice)
+func noticeOf(p engine.Notice) htmlNotice {
 	n := htmlNotice{Kind: "Notice", Message: oneLineText(p.Message), Where: oneLineText(p.Source)}
 	if p.Fatal {
 		n.Kind = "Error"

@@ -230,7 +230,7 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 		return htmlStep{}, false
 	}
 	s := htmlStep{Kind: "note"}
-	switch p := b.Note.Payload().(type) {
+	switch p := notePayload(b).(type) {
 	case engine.Gate:
 		s.Title = "Retrieval gate"
 		s.Text = "Answered without retrieval."
