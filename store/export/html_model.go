@@ -132,6 +132,9 @@ func newHTMLSession(rec *store.Record, anchor string) htmlSession {
 	top := newReport(rec)
 	s := htmlSession{Anchor: anchor + "session", Question: oneLineText(rec.Session.Question)}
 	turns := splitTurns(rec)
+	if len(turns) == 0 {
+		turns = []*store.Record{rec} // nothing recorded: the question alone
+	}
 	s.Thread = len(turns) > 1
 	s.Meta = top.metaRows(len(turns))
 	for i, sub := range turns {

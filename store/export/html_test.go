@@ -410,3 +410,15 @@ func TestHTMLClaims(t *testing.T) {
 		t.Error("claims shown without an evidence event")
 	}
 }
+
+// TestHTMLEmptySession: a session that recorded no event (it failed at
+// once) still exports: its question and that nothing was recorded.
+func TestHTMLEmptySession(t *testing.T) {
+	rec := &store.Record{Session: store.Session{ID: "empty", Question: "Why?", Status: store.StatusFailed, Started: fixture.Start}}
+	page := string(renderHTML(t, rec))
+	for _, want := range []string{"<h1>Why?</h1>", "<dd>failed</dd>", "No answer was given.", "The run did not finish"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
