@@ -82,13 +82,13 @@ func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string,
 			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
 		})
 	}
-	prompt, err := r.p.Rewrite(data)
+	prompt, err := r.prompts.Rewrite(data)
 	if err != nil {
 		return "", &FatalError{Err: err}
 	}
 	opts := r.options()
-	opts.NumPredict = min(rewriteOutputTokens, r.s.OutputLimit(false))
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
+	opts.NumPredict = min(rewriteOutputTokens, r.settings.OutputLimit(false))
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -172,10 +172,10 @@ func trimQuotes(s string) string {
 func (r *run) primeThread(th *Thread) error {
 	obs := make([]prompts.ObservedDoc, 0, len(th.Docs))
 	for _, d := range th.Docs {
-		r.docs = append(r.docs, d)
-		n := len(r.docs)
-		if _, dup := r.docNum[docKey(d)]; !dup {
-			r.docNum[docKey(d)] = n
+		r.ledger.docs = append(r.ledger.docs, d)
+		n := len(r.ledger.docs)
+		if _, dup := r.ledger.docNum[docKey(d)]; !dup {
+			r.ledger.docNum[docKey(d)] = n
 		}
 		obs = append(obs, r.promptDoc(n, d))
 	}
@@ -187,18 +187,18 @@ func (r *run) primeThread(th *Thread) error {
 		})
 	}
 	if len(obs) > 0 {
-		block, err := r.p.Observation(prompts.ObservationData{Docs: obs})
+		block, err := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 		if err != nil {
 			return &FatalError{Err: err}
 		}
 		data.Documents = block
-		r.obtained.WriteString(block)
+		r.ledger.obtained.WriteString(block)
 	}
-	text, err := r.p.ThreadContext(data)
+	text, err := r.prompts.ThreadContext(data)
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	r.thread = text
+	r.pad.thread = text
 	return nil
 }
 

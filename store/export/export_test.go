@@ -161,12 +161,12 @@ func TestMarkdownUntrustedText(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	src := openStore(t)
 	ctx := context.Background()
-	a := storeCaseStudy(t, src, caseID)
+	storeCaseStudy(t, src, caseID)
 	b := storeCaseStudy(t, src, "1c2d3e4f-second")
 	if err := src.AddSessionCacheKey(ctx, caseID, "duckduckgo\x00Danish plant ecologist\x005"); err != nil {
 		t.Fatal(err)
 	}
-	a, _ = src.GetSession(ctx, caseID)
+	a, _ := src.GetSession(ctx, caseID)
 
 	for _, recs := range [][]*store.Record{{a}, {a, b}} {
 		var out bytes.Buffer
