@@ -48,7 +48,7 @@ func runEval(e *env, args []string) error {
 	reportOnly := fs.Bool("report", false, "only rewrite summary.md from the records in --out")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, evalUsage)
+		helpRunFlags(e, fs, evalUsage)
 		return err
 	}
 	if err != nil {

@@ -9,8 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/prefrag/prefrag/app"
-	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/store"
@@ -192,53 +190,4 @@ func sessionsSearch(e *env, args []string) error {
 		return err
 	}
 	return printSessions(e, list, *asJSON)
-}
-
-func sessionsRerun(e *env, args []string) error {
-	fs := flag.NewFlagSet("sessions rerun", flag.ContinueOnError)
-	offline := fs.Bool("offline", false, "use only the cached web results; send no web request")
-	asJSON := fs.Bool("json", false, "JSON Lines events on stdout")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions rerun ID [--offline] [--json]")
-	}
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("usage: prefrag sessions rerun ID [--offline] [--json]")
-	}
-	// A re-run needs the question and the settings, not the stored events.
-	a, rec, err := openSession(e, pos[0])
-	if a == nil {
-		return err
-	}
-	defer a.Close()
-	var s engine.Settings
-	if err := json.Unmarshal(rec.Session.Config, &s); err != nil {
-		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
-	}
-	// The same corpora, in the same order, and the same web engine as the
-	// recorded run.
-	a.Cfg.Offline = *offline
-	a.RestoreWeb(s, rec.Session.Manifest)
-	if *offline {
-		fmt.Fprintln(e.stderr, "prefrag: offline re-run: web searches are answered from the cache only")
-	}
-	out := newEventWriter(e.stdout, *asJSON, false)
-	res, err := a.Ask(e.ctx, app.AskRequest{Question: rec.Session.Question, Settings: s, Emit: out.write})
-	if err == nil {
-		// A thread is re-run turn by turn.
-		err = rerunFollowUps(e, a, res.SessionID, followUps(rec.Events), s, out.write)
-	}
-	out.flush()
-	if err != nil {
-		var fe *engine.FatalError
-		if errors.As(err, &fe) {
-			return fe.Err
-		}
-		return err
-	}
-	fmt.Fprintf(e.stderr, "prefrag: re-run stored as session %s\n", res.SessionID)
-	return nil
 }

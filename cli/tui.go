@@ -31,7 +31,7 @@ func runTUI(e *env, args []string) error {
 	rf := config.BindRunFlags(fs, e.cfg)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "[ask flags]")
+		helpRunFlags(e, fs, "[ask flags]")
 		return err
 	}
 	if err != nil {

@@ -340,8 +340,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.helpOpen, m.helpPage.offset = true, 0
 			return nil
 		case key.Matches(msg, m.gkeys.Ask):
+			// Back on the Ask screen, typing goes to the question box.
 			m.screen = screenAsk
-			return nil
+			return m.ask.focusInput()
 		case key.Matches(msg, m.gkeys.Sessions):
 			m.screen = screenSessions
 			return m.sessions.enter()
@@ -361,6 +362,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.sessions.enter())
 		}
 		m.screen = screenAsk
+		return tea.Batch(cmd, m.ask.focusInput())
 	}
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // sessionsScreen lists stored sessions newest first, filters them by text
@@ -291,7 +292,7 @@ func (s *sessionsScreen) row(ss SessionSummary, selected bool, now time.Time) []
 	if selected {
 		qst = st.RowSelected
 	}
-	q := truncateTo(oneLine(ss.Question), s.width-3)
+	q := truncateTo(oneLine(ss.Question), s.width-ansi.StringWidth(mark))
 	first := mark + qst.Render(q)
 	meta := []string{dateText(ss.Started, now)}
 	if ss.Label != "" || ss.Status == "answered" {

@@ -37,7 +37,7 @@ func (m *Model) statusSig() string {
 	sh := m.sh
 	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
 	if r, ok := m.statusRun(); ok {
-		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks))
+		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed)
 	}
 	return sig
 }
@@ -70,7 +70,11 @@ func (m *Model) renderStatus() string {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
-	if shown {
+	if shown && r.failed != "" {
+		// Why the run failed; a run that never started has no counts.
+		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
+	}
+	if shown && !r.notRun {
 		elapsed, tps, local, webN, used := r.elapsed, r.tps, r.local, r.web, r.used
 		maxSteps := sh.settings.MaxSteps
 		if r.traj.Config != nil {
@@ -116,6 +120,10 @@ type statusRunView struct {
 	elapsed           time.Duration
 	tps               float64
 	local, web, used  int
+	// failed says why the ask screen's run failed; notRun when it never
+	// started.
+	failed string
+	notRun bool
 }
 
 // statusRun is the session on screen: the stepper's on the stepper, the
@@ -147,6 +155,8 @@ func (m *Model) statusRun() (statusRunView, bool) {
 		}
 		r.traj, r.running = a.traj, a.running
 		r.step, r.elapsed, r.tps, r.local, r.web, r.used = a.runState()
+		r.failed = a.failed()
+		r.notRun = strings.HasPrefix(r.failed, "not run")
 	default:
 		return r, false
 	}
