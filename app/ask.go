@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/prefrag/prefrag/app/delivery"
 	"github.com/prefrag/prefrag/config"
@@ -88,15 +85,6 @@ type CorpusIdentity struct {
 	// Remote identifies a remote corpus (kind, URL without credentials,
 	// index, the cluster's name, uuid and version when known).
 	Remote *remote.Identity `json:"remote,omitempty"`
-}
-
-// NewSessionID returns a time-ordered id.
-func NewSessionID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return strings.ReplaceAll(uuid.NewString(), "-", "")
-	}
-	return strings.ReplaceAll(id.String(), "-", "")
 }
 
 // Ask runs one question with the engine and records the session: every

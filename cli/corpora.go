@@ -26,6 +26,7 @@ func runIndex(e *env, args []string) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
 	corpus := fs.String("corpus", "", "`NAME` of the corpus to ingest into (default: the pinned one; with none pinned, \""+defaultCorpus+"\", created and pinned; with --from-qa, \""+defaultCorpus+"\")")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	includeExports := fs.Bool("include-exports", false, "also index files prefrag exported (skipped by default: they hold earlier answers and web text)")
 	qa := bindIndexQAFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -67,7 +68,7 @@ func runIndex(e *env, args []string) error {
 		return err
 	}
 	prog := newProgressLine(e.stderr)
-	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update})
+	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update, IncludeExports: *includeExports})
 	prog.done()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -86,6 +87,9 @@ func runIndex(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "corpus %s: %s found, %d indexed, %d unchanged, %d removed; %s added in %.1fs\n",
 			rep.Corpus, plural.N(rep.Files, "file"), rep.Indexed, rep.Unchanged, rep.Removed, plural.N(rep.Passages, "passage"), rep.Duration.Seconds())
 		fmt.Fprintf(e.stdout, "corpus %s now holds %s, %s (%s)\n", rep.Corpus, plural.N(rep.Stats.Documents, "document"), plural.N(rep.Stats.Passages, "passage"), humanBytes(rep.Stats.SizeBytes))
+		if rep.Exports > 0 {
+			fmt.Fprintf(e.stdout, "skipped %s prefrag exported (earlier answers are not sources); --include-exports indexes %s\n", plural.N(rep.Exports, "file"), plural.Noun(rep.Exports, "it", "them"))
+		}
 		if pinnedNow {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (no corpus was pinned and no --corpus was given): `prefrag ask` searches it first; `prefrag corpora pin NAME` pins another\n", rep.Corpus)
 		} else if rep.Pinned {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/store"
@@ -89,10 +90,10 @@ func sessionsList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
+	return printSessions(e, a.Store, list, *asJSON)
 }
 
-func printSessions(e *env, list []store.Session, asJSON bool) error {
+func printSessions(e *env, st *store.Store, list []store.Session, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, s := range list {
@@ -106,18 +107,29 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 		fmt.Fprintln(e.stdout, "no sessions")
 		return nil
 	}
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.ID
+	}
+	// Each id printed is its shortest unique prefix among all stored
+	// sessions: typed back, it opens that session.
+	short, err := st.ShortIDs(e.ctx, ids, store.MinShortID)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortOr(short, s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
 			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
 }
 
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
+// shortOr is id's short form from short, or the whole id.
+func shortOr(short map[string]string, id string) string {
+	if p, ok := short[id]; ok {
+		return p
 	}
 	return id
 }
@@ -152,11 +164,16 @@ func sessionsShow(e *env, args []string) error {
 	}
 	s := rec.Session
 	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
-	if s.Finished != nil {
+	thread := s.Turns > 1
+	switch {
+	case thread:
+		fmt.Fprint(e.stdout, threadTimes(rec))
+	case s.Finished != nil:
 		fmt.Fprintf(e.stdout, " · took %s", s.Finished.Sub(s.Started).Round(100*time.Millisecond))
 	}
 	fmt.Fprintln(e.stdout)
 	out := newEventWriter(e.stdout, false, false)
+	out.text.thread = thread
 	for _, ev := range rec.Events {
 		out.write(ev)
 	}
@@ -165,6 +182,31 @@ func sessionsShow(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "\n(interrupted: the process that ran this session is gone; the events above are everything it recorded)")
 	}
 	return bad
+}
+
+// threadTimes says a thread's times, each labelled: the answering time of
+// each turn and their sum (the turns' own counts), and the wall-clock time
+// from the first question to the last answer, which includes the time
+// between the turns.
+func threadTimes(rec *store.Record) string {
+	var per []string
+	var total time.Duration
+	for _, ev := range rec.Events {
+		if ev.Type != engine.EventFinal || ev.Counts == nil {
+			continue
+		}
+		d := time.Duration(ev.Counts.TotalMillis) * time.Millisecond
+		total += d
+		per = append(per, fmt.Sprintf("turn %d %s", engine.TurnOf(ev), d.Round(100*time.Millisecond)))
+	}
+	out := fmt.Sprintf(" · %d turns", rec.Session.Turns)
+	if len(per) > 0 {
+		out += fmt.Sprintf(" · answering took %s in all (%s)", total.Round(100*time.Millisecond), strings.Join(per, ", "))
+	}
+	if f := rec.Session.Finished; f != nil {
+		out += fmt.Sprintf(" · %s from the first question to the last answer", f.Sub(rec.Session.Started).Round(time.Second))
+	}
+	return out
 }
 
 func sessionsSearch(e *env, args []string) error {
@@ -189,5 +231,5 @@ func sessionsSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
+	return printSessions(e, a.Store, list, *asJSON)
 }

@@ -234,7 +234,17 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 func (r *run) search(ctx context.Context, step int, src Source, query string) ([]Document, string, error) {
 	t0 := time.Now()
 	r.refinement.lastQuery = query
-	docs, err := src.Search(ctx, query, r.settings.K)
+	var docs []Document
+	var err error
+	cached := false
+	if cs, ok := src.(CachingSource); ok {
+		docs, cached, err = cs.SearchCached(ctx, query, r.settings.K)
+	} else {
+		docs, err = src.Search(ctx, query, r.settings.K)
+	}
+	for _, d := range docs {
+		cached = cached || d.Cached
+	}
 	r.tally.counts.RetrievalMillis += time.Since(t0).Milliseconds()
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
@@ -249,7 +259,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		if outcome == OutcomeTruncated && len(docs) > 0 {
 			// Partial results of a cut answer are used, and said to be partial.
 			docs = r.sourced(src, docs)
-			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting})
+			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached})
 			r.warn(step, src.Name(), msg)
 			return docs, "", nil
 		}
@@ -259,7 +269,7 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		return nil, note, nil
 	}
 	docs = r.sourced(src, docs)
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.phase.reflecting})
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.phase.reflecting, Cached: cached})
 	return docs, "", nil
 }
 

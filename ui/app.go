@@ -433,7 +433,7 @@ func (m *Model) renderTabs() string {
 	}
 	left := strings.Join(parts, "")
 	if m.screen == screenStepper {
-		left += st.Dim.Render(" › ") + st.Bold.Render("session "+shortID(m.stepper.id))
+		left += st.Dim.Render(" › ") + st.Bold.Render("session "+m.sh.shortID(m.stepper.id))
 	}
 	right := st.Dim.Render("? keys ")
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
@@ -493,13 +493,6 @@ func overlay(frame, box string, w, h int) string {
 	x, y := max((w-bw)/2, 0), max((h-bh)/2, 0)
 	c := lipgloss.NewCompositor(lipgloss.NewLayer(frame), lipgloss.NewLayer(box).X(x).Y(y).Z(1))
 	return c.Render()
-}
-
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

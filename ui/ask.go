@@ -534,6 +534,11 @@ func (a *askScreen) runState() (step int, elapsed time.Duration, tokPerSec float
 	if f := a.traj.Final; f != nil && f.Counts != nil {
 		c := f.Counts
 		local, web, used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
+		if c.TotalMillis > 0 && !a.running {
+			// The answered turn's own time, as its final answer shows
+			// it (a thread opened from the store started long ago).
+			elapsed = time.Duration(c.TotalMillis) * time.Millisecond
+		}
 		if c.LLMMillis > 0 {
 			tokPerSec = float64(c.OutputTokens) / (float64(c.LLMMillis) / 1000)
 		}

@@ -67,17 +67,22 @@ func newExportDialog(sh *shared, ids []string) *exportDialog {
 
 // defaultPath is prefrag-<id>.<ext> (or prefrag-<n>-sessions.<ext>, and
 // for HTML, one page per session, the folder prefrag-<n>-sessions/) in the
-// working directory.
+// exports folder (Options.ExportDir): an export written into a folder the
+// user indexes would come back as a source.
 func (d *exportDialog) defaultPath() string {
-	name := "prefrag-" + shortID(d.ids[0])
+	name := "prefrag-" + d.sh.shortID(d.ids[0])
 	if len(d.ids) > 1 {
 		name = fmt.Sprintf("prefrag-%d-sessions", len(d.ids))
 	}
+	dir := d.sh.opts.ExportDir
+	if dir == "" {
+		dir = d.sh.opts.WorkDir
+	}
 	if len(d.ids) > 1 && exportFormats[d.format] == "html" {
 		// HTML is one page per session: the path is a folder.
-		return filepath.Join(d.sh.opts.WorkDir, name) + string(filepath.Separator)
+		return filepath.Join(dir, name) + string(filepath.Separator)
 	}
-	return filepath.Join(d.sh.opts.WorkDir, name+"."+exportExt(exportFormats[d.format]))
+	return filepath.Join(dir, name+"."+exportExt(exportFormats[d.format]))
 }
 
 // typing reports whether the path field takes the keys.

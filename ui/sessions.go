@@ -109,6 +109,14 @@ func (s *sessionsScreen) update(msg tea.Msg) tea.Cmd {
 		s.loading, s.loaded, s.err = false, true, msg.err
 		if msg.err == nil {
 			s.list = msg.list
+			if s.sh.shortIDs == nil {
+				s.sh.shortIDs = map[string]string{}
+			}
+			for _, ss := range msg.list {
+				if ss.ShortID != "" {
+					s.sh.shortIDs[ss.ID] = ss.ShortID
+				}
+			}
 		}
 		s.cursor = min(s.cursor, max(len(s.list)-1, 0))
 		s.clampOffset()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/prefrag/prefrag/internal/exportmark"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -51,5 +52,16 @@ func HTML(w io.Writer, recs ...*store.Record) error {
 	if err != nil {
 		return fmt.Errorf("html export template: %w", err)
 	}
+	// The export mark follows the doctype (html/template drops the
+	// comments of a template, so it is written here).
+	if _, err := io.WriteString(w, htmlHead()); err != nil {
+		return err
+	}
 	return t.Execute(w, newHTMLPage(recs))
+}
+
+// htmlHead opens the page: the doctype, then the export mark (internal/
+// exportmark) that keeps `prefrag index` from taking the page in.
+func htmlHead() string {
+	return "<!DOCTYPE html>\n" + exportmark.Comment + "\n"
 }

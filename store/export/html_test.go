@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/exportmark"
 	"github.com/prefrag/prefrag/internal/testdouble/fixture"
 	"github.com/prefrag/prefrag/store"
 )
@@ -50,6 +51,9 @@ func TestHTMLGolden(t *testing.T) {
 	thread := renderHTML(t, threadRec)
 	golden(t, "thread.html.golden", normaliseHTML(thread))
 
+	if !exportmark.Is(single[:min(len(single), exportmark.HeadSize)]) || !exportmark.Is(thread[:exportmark.HeadSize]) {
+		t.Error("the page does not carry the export mark prefrag index recognises")
+	}
 	page := string(single)
 	for _, want := range []string{
 		`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;`,
