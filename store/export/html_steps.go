@@ -166,7 +166,7 @@ func (r *report) loopStep(b *fold.Block) htmlStep {
 }
 
 func (r *report) search(rt fold.Retrieval) *htmlSearch {
-	s := &htmlSearch{Source: oneLineText(rt.Source), Kind: sourceKind(rt.Source), Query: oneLineText(rt.Query)}
+	s := &htmlSearch{Source: oneLineText(rt.Source), Kind: sourceKind(rt.Source), Query: oneLineText(rt.Query), Cached: rt.Cached}
 	for _, d := range rt.Docs {
 		if d.Source == "" {
 			d.Source = rt.Source
@@ -179,6 +179,8 @@ func (r *report) search(rt fold.Retrieval) *htmlSearch {
 	switch {
 	case rt.Outcome != "" && len(rt.Docs) == 0:
 		s.Result = failedSearchText(rt.Outcome, rt.Note)
+	case len(rt.Docs) == 0 && rt.Cached:
+		s.Result = "the web cache held an empty answer (no request was sent)"
 	case len(rt.Docs) == 0:
 		s.Result = "nothing came back"
 	default:

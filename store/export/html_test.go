@@ -188,6 +188,7 @@ func TestHTMLSourcesPageAndCache(t *testing.T) {
 		{"type": "selection", "step": 1, "status": f, "analysis": "more needed", "next_source": web, "source": "local:birds"},
 		{"type": "retrieval", "step": 1, "source": "web:duckduckgo", "query": "gulls nest", "docs": []any{}, "outcome": "blocked", "note": "HTTP 429"},
 		{"type": "retrieval", "step": 1, "source": web, "query": "gulls nest", "docs": []any{cached}},
+		{"type": "retrieval", "step": 1, "source": "web:brave", "query": "gulls nest", "docs": []any{}, "cached": true},
 		{"type": "observation", "step": 1, "source": web, "doc_ids": []string{"https://birds.example/gulls"}, "doc_nums": []int{2}},
 		{"type": "final", "answer": "On cliffs [1][2].", "forced": true, "citations": []int{1, 2}, "counts": map[string]any{"llm_calls": 2},
 			"sources": []any{pdf, cached}, "source_nums": []int{1, 2}},
@@ -198,6 +199,7 @@ func TestHTMLSourcesPageAndCache(t *testing.T) {
 		`<a class="url" href="https://birds.example/gulls" rel="noopener noreferrer">https://birds.example/gulls</a> <span class="badge cached">cached, 3 h old</span>`,
 		`searched for <q>gulls nest</q>: 1 document <span class="badge cached">from the web cache</span>`,
 		`searched for <q>gulls nest</q>: the search was blocked, no documents (HTTP 429)`,
+		`searched for <q>gulls nest</q>: the web cache held an empty answer (no request was sent) <span class="badge cached">from the web cache</span>`,
 		`This answer was forced`,
 	} {
 		if !strings.Contains(page, want) {
