@@ -66,7 +66,7 @@ func (r *run) startTurn(ctx context.Context) error {
 		return err
 	}
 	p := r.privacy
-	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
+	r.emit(Event{Payload: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
 	r.req.Question = rewritten
 	return r.primeThread(th)
 }

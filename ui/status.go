@@ -185,9 +185,9 @@ func (m *Model) statusRun() (statusRunView, bool) {
 	return r, true
 }
 
-// turnFinal is the final event of turn n of t (nil while it runs, or when
+// turnFinal is the final payload of turn n of t (nil while it runs, or when
 // it failed).
-func turnFinal(t *trajectory.Trajectory, n int) *engine.Event {
+func turnFinal(t *trajectory.Trajectory, n int) *engine.Final {
 	if n >= 1 && n <= len(t.Turns) {
 		return t.Turns[n-1].Final
 	}

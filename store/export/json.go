@@ -254,24 +254,25 @@ func Pairs(rec *store.Record) []Pair {
 	question := rec.Session.Question
 	judgeModel := rec.Session.Model
 	for _, ev := range rec.Events {
-		if ev.Type == engine.EventSession {
-			if ev.Question != "" {
-				question = ev.Question
+		if s, ok := ev.Payload.(engine.SessionStart); ok {
+			if s.Question != "" {
+				question = s.Question
 			}
-			if ev.Config != nil && ev.Config.JudgeModel != "" {
-				judgeModel = ev.Config.JudgeModel
-			} else if ev.Config != nil && ev.Config.Model != "" {
-				judgeModel = ev.Config.Model
+			if s.Config != nil && s.Config.JudgeModel != "" {
+				judgeModel = s.Config.JudgeModel
+			} else if s.Config != nil && s.Config.Model != "" {
+				judgeModel = s.Config.Model
 			}
 		}
 	}
 	var out []Pair
 	first := question
 	for i, ev := range rec.Events {
-		if rw, ok := ev.Payload().(engine.Rewrite); ok {
+		if rw, ok := ev.Payload.(engine.Rewrite); ok {
 			question = rw.Rewritten
 		}
-		if ev.Type != engine.EventSelection {
+		sel, ok := ev.Payload.(engine.Selection)
+		if !ok {
 			continue
 		}
 		q := question
@@ -279,13 +280,13 @@ func Pairs(rec *store.Record) []Pair {
 			q = first
 		}
 		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Turn: ev.Turn, Question: q,
-			JudgeObtained: ev.JudgeObtained, JudgeNew: ev.JudgeNew, Source: ev.Source, JudgeModel: judgeModel,
-			Analysis: ev.Analysis, Status: ev.Status != nil && *ev.Status, NextSource: ev.NextSource,
+			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, Source: sel.Source, JudgeModel: judgeModel,
+			Analysis: sel.Analysis, Status: sel.Status != nil && *sel.Status, NextSource: sel.NextSource,
 			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}
 		// The judged retrieval is the last one before the decision.
 		for j := i - 1; j >= 0; j-- {
-			r := rec.Events[j]
-			if r.Type == engine.EventRetrieval && (p.Source == "" || r.Source == p.Source) {
+			r, ok := rec.Events[j].Payload.(engine.Retrieval)
+			if ok && (p.Source == "" || r.Source == p.Source) {
 				p.Query = r.Query
 				if p.Source == "" {
 					p.Source = r.Source

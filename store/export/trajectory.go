@@ -21,7 +21,7 @@ func (r *report) trajectory(b *strings.Builder) {
 	}
 	step := 0
 	for _, ev := range evs {
-		p := ev.Payload()
+		p := ev.Payload
 		if _, ok := p.(engine.SessionStart); ok {
 			continue
 		}
@@ -76,7 +76,7 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 			inline(p.Original), inline(p.Rewritten))
 	default:
 		line, _ := ev.MarshalJSON()
-		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type), codeSpan(textsafe.ForTerminal(string(line))))
+		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))
 	}
 }
 
