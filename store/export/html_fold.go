@@ -8,31 +8,28 @@ import (
 )
 
 // The payloads of a folded block, read in one place: the HTML report
-// reads blocks through these and never an event's flat fields (when the
-// event's shape changes, this file is what follows it).
+// reads blocks through these (when the shape of the fold's blocks
+// changes, this file is what follows it).
 
 func blockObservation(b *fold.Block) (engine.Observation, bool) {
 	if b.Observation == nil {
 		return engine.Observation{}, false
 	}
-	p, ok := b.Observation.Payload().(engine.Observation)
-	return p, ok
+	return *b.Observation, true
 }
 
 func blockSupplement(b *fold.Block) (engine.Supplement, bool) {
 	if b.Supplement == nil {
 		return engine.Supplement{}, false
 	}
-	p, ok := b.Supplement.Payload().(engine.Supplement)
-	return p, ok
+	return *b.Supplement, true
 }
 
 func blockAnswer(b *fold.Block) (engine.Answer, bool) {
 	if b.Answer == nil {
 		return engine.Answer{}, false
 	}
-	p, ok := b.Answer.Payload().(engine.Answer)
-	return p, ok
+	return *b.Answer, true
 }
 
 // traceSelection is a trace item's judge decision.
@@ -40,8 +37,7 @@ func traceSelection(item fold.TraceItem) (engine.Selection, bool) {
 	if item.Selection == nil {
 		return engine.Selection{}, false
 	}
-	p, ok := item.Selection.Payload().(engine.Selection)
-	return p, ok
+	return *item.Selection, true
 }
 
 // selectionSeq is the seq of the block's k-th judge decision (an analyst's
@@ -57,15 +53,13 @@ func traceNotice(item fold.TraceItem) (htmlNotice, bool) {
 	if item.Error == nil {
 		return htmlNotice{}, false
 	}
-	p, _ := item.Error.Payload().(engine.Notice)
-	return noticeOf(p), true
+	return noticeOf(*item.Error), true
 }
 
 func blockNotices(b *fold.Block) []htmlNotice {
 	var out []htmlNotice
-	for _, ev := range b.Errors {
-		p, _ := ev.Payload().(engine.Notice)
-		out = append(out, noticeOf(p))
+	for _, n := range b.Errors {
+		out = append(out, noticeOf(n))
 	}
 	return out
 }
@@ -73,9 +67,8 @@ func blockNotices(b *fold.Block) []htmlNotice {
 // trajectoryNotices are the notices outside every block.
 func trajectoryNotices(tr *fold.Trajectory) []htmlNotice {
 	var out []htmlNotice
-	for _, ev := range tr.Errors {
-		p, _ := ev.Payload().(engine.Notice)
-		out = append(out, noticeOf(p))
+	for _, n := range tr.Errors {
+		out = append(out, noticeOf(n))
 	}
 	return out
 }
@@ -85,14 +78,11 @@ func notePayload(b *fold.Block) engine.Payload {
 	if b.Note == nil {
 		return nil
 	}
-	return b.Note.Payload()
+	return b.Note.Payload
 }
 
 // finalTime is when the report's final answer was given (ages of cached
 // results count to it).
 func (r *report) finalTime() time.Time {
-	if r.final == nil {
-		return time.Time{}
-	}
-	return r.final.Time
+	return r.finalAt
 }
