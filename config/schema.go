@@ -32,7 +32,7 @@ type Setting struct {
 	// Help is the flag's usage line.
 	Help string
 	// Default is the value before any file, variable or flag; nil for a
-	// field of engine.RunConfig means engine.DefaultSettings' value.
+	// field of engine.RunConfig means engine.DefaultRunConfig's value.
 	Default any
 	// Manifest settings are recorded in a session manifest's options.
 	Manifest bool

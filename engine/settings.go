@@ -23,18 +23,18 @@ const (
 // models) is Wiring; the two together are the run's RunConfig, written
 // into the session event, so neither holds secrets.
 type Settings struct {
-	Strategy       string   `json:"strategy"`
-	Web            string   `json:"web"`
-	Model          string   `json:"model"`
-	K              int      `json:"k"`
-	MaxSteps       int      `json:"max_steps"`
-	MaxReflections int      `json:"max_reflections"`
-	JudgeFirst     bool     `json:"judge_first"`
-	NumCtx         int      `json:"num_ctx"`
-	Temperature    float64  `json:"temperature"`
-	TopP           float64  `json:"top_p"`
-	Seed           *int     `json:"seed,omitempty"`
-	AnswerStyle    string   `json:"answer_style"`
+	Strategy       string  `json:"strategy"`
+	Web            string  `json:"web"`
+	Model          string  `json:"model"`
+	K              int     `json:"k"`
+	MaxSteps       int     `json:"max_steps"`
+	MaxReflections int     `json:"max_reflections"`
+	JudgeFirst     bool    `json:"judge_first"`
+	NumCtx         int     `json:"num_ctx"`
+	Temperature    float64 `json:"temperature"`
+	TopP           float64 `json:"top_p"`
+	Seed           *int    `json:"seed,omitempty"`
+	AnswerStyle    string  `json:"answer_style"`
 	// PerSourceTools advertises one Search_<name> tool per source instead of
 	// the single generic Search_Engine (paper Appendix E).
 	PerSourceTools bool `json:"per_source_tools,omitempty"`
