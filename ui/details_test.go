@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -153,12 +154,48 @@ func TestExportDialogOffersPairs(t *testing.T) {
 	h.openSession()
 	h.keys("x")
 	h.waitFor("Export this session", "pairs")
-	h.keys("left") // wraps from md to the last format
+	h.keys("left", "left") // wraps from md to the last formats: html, pairs
 	h.waitFor("prefrag-7f3c2a1e.pairs.jsonl", "one line per judge decision")
 	h.keys("enter")
 	h.waitFor("Written to")
 	calls := h.sessions.calls()
 	if len(calls) != 1 || calls[0].format != "pairs" || !strings.HasSuffix(calls[0].path, ".pairs.jsonl") {
+		t.Fatalf("export calls %+v", calls)
+	}
+}
+
+// The export dialog offers the HTML page.
+func TestExportDialogOffersHTML(t *testing.T) {
+	h := newHarness(t)
+	h.openSession()
+	h.keys("x")
+	h.waitFor("Export this session", "html")
+	h.keys("left") // wraps from md to the last format
+	h.waitFor("prefrag-7f3c2a1e.html", "opens offline in any browser")
+	h.keys("enter")
+	h.waitFor("Written to")
+	calls := h.sessions.calls()
+	if len(calls) != 1 || calls[0].format != "html" || !strings.HasSuffix(calls[0].path, ".html") {
+		t.Fatalf("export calls %+v", calls)
+	}
+}
+
+// Several sessions as HTML are one page each: the proposed path is a
+// folder.
+func TestExportMarkedSessionsHTMLFolder(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("space", "space")
+	h.waitFor("2 marked")
+	h.keys("x")
+	h.waitFor("Export 2 sessions", "prefrag-2-sessions.md")
+	h.keys("left")
+	h.waitFor("prefrag-2-sessions"+string(filepath.Separator), "opens offline")
+	h.keys("enter")
+	h.waitFor("Written to")
+	calls := h.sessions.calls()
+	if len(calls) != 1 || calls[0].format != "html" || len(calls[0].ids) != 2 || filepath.Base(calls[0].path) != "prefrag-2-sessions" {
 		t.Fatalf("export calls %+v", calls)
 	}
 }

@@ -215,10 +215,19 @@ func (t *Trajectory) Label() string {
 // RetrievalCounts counts local and web searches and the observations whose
 // documents entered the context, in the current turn.
 func (t *Trajectory) RetrievalCounts() (local, web, used int) {
+	_, local, web, used = t.TurnFigures(t.cur)
+	return local, web, used
+}
+
+// TurnFigures are turn n's highest step and its searches counted from its
+// blocks: local, web, and those whose documents entered the context. Blocks
+// of a session without turns count as turn 1.
+func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 	for _, b := range t.Blocks {
-		if b.Turn < t.cur {
+		if max(b.Turn, 1) != max(n, 1) {
 			continue
 		}
+		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
 			if strings.HasPrefix(r.Source, "web:") {
 				web++
@@ -233,7 +242,7 @@ func (t *Trajectory) RetrievalCounts() (local, web, used int) {
 			used++
 		}
 	}
-	return local, web, used
+	return step, local, web, used
 }
 
 // Apply folds one event in.

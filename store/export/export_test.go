@@ -341,6 +341,9 @@ func TestWriteFormats(t *testing.T) {
 		{FormatJSON, func(out string) bool { return strings.HasPrefix(out, "[\n") && json.Valid([]byte(out)) }},
 		{FormatJSONL, func(out string) bool { return strings.Count(out, "\n") == 2 }},
 		{FormatPairs, func(out string) bool { return strings.Count(out, "\n") == 4 }},
+		{FormatHTML, func(out string) bool {
+			return strings.Count(out, "<!DOCTYPE html>") == 1 && strings.Count(out, `<article class="session"`) == 2
+		}},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
@@ -351,7 +354,7 @@ func TestWriteFormats(t *testing.T) {
 			t.Errorf("%s output of two sessions is not as expected:\n%.400s", tt.format, out.String())
 		}
 	}
-	if err := Write(&bytes.Buffer{}, "html", a); !errors.Is(err, ErrFormat) {
+	if err := Write(&bytes.Buffer{}, "pdf", a); !errors.Is(err, ErrFormat) {
 		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -1,5 +1,5 @@
-// Package export writes stored sessions out as Markdown reports, JSON
-// documents, JSON Lines and selection-judge preference pairs, reads JSON
+// Package export writes stored sessions out as Markdown reports, HTML
+// pages, JSON documents, JSON Lines and selection-judge preference pairs, reads JSON
 // exports back in, and writes export files without overwriting or escaping
 // the chosen folder.
 package export
@@ -24,10 +24,11 @@ const (
 	FormatJSON     = "json"
 	FormatJSONL    = "jsonl"
 	FormatPairs    = "pairs"
+	FormatHTML     = "html"
 )
 
 // Formats lists the export formats.
-var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs}
+var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs, FormatHTML}
 
 // ErrFormat is matched when a format name or an import file is not one this
 // package knows.
@@ -61,8 +62,10 @@ func Write(w io.Writer, format string, recs ...*store.Record) error {
 		return JSONL(w, recs...)
 	case FormatPairs:
 		return PreferencePairs(w, recs...)
+	case FormatHTML:
+		return HTML(w, recs...)
 	}
-	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs)", ErrFormat, format)
+	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs, html)", ErrFormat, format)
 }
 
 // document is one session of a JSON export.
