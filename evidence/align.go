@@ -113,6 +113,9 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 			if hasDate(buf) {
 				buf = append(buf, token{term: dateTerm})
 			}
+			if hasQty(buf) {
+				buf = append(buf, token{term: qtyTerm})
+			}
 			s := sentence{span: sp, terms: a.ids(buf, true)}
 			pp.sents = append(pp.sents, s)
 			for _, t := range s.terms {

@@ -52,3 +52,30 @@ func newMonths() map[string]bool {
 
 // dateTerm is the term a sentence with a date carries.
 const dateTerm = "#date"
+
+// qtyCue words make a claim about an amount: a sentence carrying a count
+// or a measure speaks to it ("which genus has more species" – "there are
+// three species").
+func newQtyCue() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`many number taller tallest higher highest larger largest bigger
+		biggest smaller smallest fewer fewest height elevation population capacity`) {
+		m[w] = true
+	}
+	return m
+}
+
+// qtyWords are the number words a sentence states an amount with.
+func newQtyWords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`two three four five six seven eight nine ten eleven twelve
+		thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
+		sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion
+		billions dozen dozens`) {
+		m[w] = true
+	}
+	return m
+}
+
+// qtyTerm is the term a sentence with a count or a measure carries.
+const qtyTerm = "#qty"

@@ -55,6 +55,9 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 	if asksDate(toks) {
 		toks = append(toks, token{term: dateTerm})
 	}
+	if asksQty(toks) {
+		toks = append(toks, token{term: qtyTerm})
+	}
 	for _, t := range toks {
 		if t.term == "" || seen[t.term] {
 			continue

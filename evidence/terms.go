@@ -198,3 +198,31 @@ func undouble(w string) string {
 	}
 	return w
 }
+
+// hasQty says whether tokens carry an amount: a number that is not a year,
+// a number word, or a rank ("23rd").
+func hasQty(toks []token) bool {
+	for _, t := range toks {
+		w := t.word
+		switch {
+		case t.number && !(len(w) == 4 && (w[0] == '1' || w[0] == '2')):
+			return true
+		case lex().qtyWords[w]:
+			return true
+		case len(w) > 2 && w[0] >= '0' && w[0] <= '9' && (strings.HasSuffix(w, "st") || strings.HasSuffix(w, "nd") ||
+			strings.HasSuffix(w, "rd") || strings.HasSuffix(w, "th")):
+			return true
+		}
+	}
+	return false
+}
+
+// asksQty says whether a claim speaks of an amount (how many, more, taller…).
+func asksQty(toks []token) bool {
+	for _, t := range toks {
+		if lex().qtyCue[t.word] && !t.capital {
+			return true
+		}
+	}
+	return false
+}
