@@ -113,6 +113,9 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 			if hasDate(buf) {
 				buf = append(buf, token{term: dateTerm})
 			}
+			if lifespan(p.Text[sp.Start:sp.End]) {
+				buf = append(buf, token{term: "~born"}, token{term: "~die"})
+			}
 			if hasQty(buf) {
 				buf = append(buf, token{term: qtyTerm})
 			}

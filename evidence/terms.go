@@ -226,3 +226,41 @@ func asksQty(toks []token) bool {
 	}
 	return false
 }
+
+// lifespan says whether a sentence gives a life's span in parentheses, as
+// encyclopedia articles open: "Philip Braham (18 June 1881 – 2 May 1934)".
+// Such a sentence speaks of a birth and a death without the words.
+func lifespan(text string) bool {
+	for {
+		open := strings.IndexByte(text, '(')
+		if open < 0 {
+			return false
+		}
+		text = text[open+1:]
+		end := strings.IndexByte(text, ')')
+		if end < 0 {
+			end = len(text)
+		}
+		in := text[:end]
+		if dash := strings.IndexAny(in, "–—-"); dash > 0 && hasYear(in[:dash]) && hasYear(in[dash:]) {
+			return true
+		}
+		text = text[end:]
+	}
+}
+
+// hasYear says whether s holds four digits in a row that may be a year.
+func hasYear(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			run++
+			continue
+		}
+		if run == 4 {
+			return true
+		}
+		run = 0
+	}
+	return run == 4
+}
