@@ -114,7 +114,7 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 				buf = append(buf, token{term: dateTerm})
 			}
 			if lifespan(p.Text[sp.Start:sp.End]) {
-				buf = append(buf, token{term: "~born"}, token{term: "~die"})
+				buf = append(buf, token{term: spanTerm}, token{term: "~die"})
 			}
 			if hasQty(buf) {
 				buf = append(buf, token{term: qtyTerm})

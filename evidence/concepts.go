@@ -79,3 +79,7 @@ func newQtyWords() map[string]bool {
 
 // qtyTerm is the term a sentence with a count or a measure carries.
 const qtyTerm = "#qty"
+
+// spanTerm is the term a sentence giving a life's span carries, and a
+// claim about when someone was born or died asks for.
+const spanTerm = "#span"

@@ -55,6 +55,9 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 	if asksDate(toks) {
 		toks = append(toks, token{term: dateTerm})
 	}
+	if asksLifeDate(toks) {
+		toks = append(toks, token{term: spanTerm})
+	}
 	if asksQty(toks) {
 		toks = append(toks, token{term: qtyTerm})
 	}

@@ -145,6 +145,22 @@ func asksDate(toks []token) bool {
 	return false
 }
 
+// asksLifeDate says whether a claim speaks of when someone was born or
+// died: "born later", "died in 1934", but not "born in Tampere" (a place).
+func asksLifeDate(toks []token) bool {
+	for i, t := range toks {
+		if t.term != "~born" && t.term != "~die" {
+			continue
+		}
+		if i+2 < len(toks) && (toks[i+1].word == "in" || toks[i+1].word == "at") &&
+			toks[i+2].capital && !toks[i+2].number && !lex().months[toks[i+2].word] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 func isNumber(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if (w[i] < '0' || w[i] > '9') && w[i] != '.' {
@@ -229,7 +245,7 @@ func asksQty(toks []token) bool {
 
 // lifespan says whether a sentence gives a life's span in parentheses, as
 // encyclopedia articles open: "Philip Braham (18 June 1881 – 2 May 1934)".
-// Such a sentence speaks of a birth and a death without the words.
+// Such a sentence tells when someone was born and died without the words.
 func lifespan(text string) bool {
 	for {
 		open := strings.IndexByte(text, '(')
