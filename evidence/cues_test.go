@@ -29,11 +29,11 @@ func TestAlignAnswerTypeCues(t *testing.T) {
 			claim: "Which film has the director born later, Gray Harbour or Lantern Street? Gray Harbour [1] [2]",
 			ps: []Passage{
 				{N: 1, Title: "Gray Harbour", Text: "Gray Harbour is a 1971 drama film directed by Osric Delane."},
-				{N: 2, Title: "Osric Delane", Text: "Osric Delane (4 May 1931 – 9 June 2002) was a Welsh film director. " +
-					"He trained as a painter in Cardiff. After years of short films, he made Gray Harbour in 1971."},
+				{N: 2, Title: "Osric Delane", Text: "Osric Delane (4 May 1931 – 9 June 2002) was a Welsh painter and writer. " +
+					"He was born in Cardiff and directed the film Gray Harbour in 1971."},
 			},
 			n:    2,
-			want: []string{"Osric Delane (4 May 1931 – 9 June 2002) was a Welsh film director."},
+			want: []string{"Osric Delane (4 May 1931 – 9 June 2002) was a Welsh painter and writer."},
 		},
 	}
 	for _, tc := range tests {
