@@ -20,12 +20,19 @@ const claimsPassage = "The Velloran Institute was founded in 1887 by Ada Marsh. 
 // claimsTrajectory is an answer with three claims: two supported by
 // different sentences of [1], one citing [2] that says nothing about it.
 func claimsTrajectory() *trajectory.Trajectory {
+	tr := trajectory.New()
+	for _, ev := range claimsEvents() {
+		tr.Apply(ev)
+	}
+	return tr
+}
+
+func claimsEvents() []engine.Event {
 	one := strings.Index(claimsPassage, "Its library")
 	two := strings.Index(claimsPassage, " The building")
 	a := sources.Document{ID: "a", Title: "Velloran Institute", Source: "local:wiki", Text: claimsPassage}
 	b := sources.Document{ID: "b", Title: "Carlsberg", Source: "local:wiki", Text: "The laboratory studies yeast."}
-	tr := trajectory.New()
-	for _, ev := range []engine.Event{
+	return []engine.Event{
 		{Payload: engine.SessionStart{Question: "What about the Velloran Institute?"}},
 		{Payload: engine.Evidence{Claims: []evidence.Result{
 			{Text: "It was founded in 1887 by Ada Marsh.", Citations: []int{1}, Verdict: evidence.Supported,
@@ -39,10 +46,7 @@ func claimsTrajectory() *trajectory.Trajectory {
 		}}},
 		{Payload: engine.Final{Answer: "It was founded in 1887 by Ada Marsh [1]. Its library holds forty thousand maps [1]. Its director won the Nobel Prize [2].",
 			Citations: []int{1, 2}, Sources: []sources.Document{a, b}, SourceNums: []int{1, 2}}},
-	} {
-		tr.Apply(ev)
 	}
-	return tr
 }
 
 func press(v *trajView, keys ...string) {
@@ -108,5 +112,29 @@ func TestTrajViewClaimsNeedAnAnswer(t *testing.T) {
 	press(v, "]", "e")
 	if v.modal() || strings.Contains(ansi.Strip(v.view()), "Claim 1 of 3") {
 		t.Errorf("claims before the answer is shown:\n%s", ansi.Strip(v.view()))
+	}
+}
+
+// TestStepperClaims: the stepper shows a stored session's claims the same
+// way once it reaches the final answer, and while the passage is open its
+// keys come first (q closes it instead of leaving the stepper).
+func TestStepperClaims(t *testing.T) {
+	sh := newShared(context.Background(), Deps{}, Options{NoColor: true})
+	s := newStepperScreen(sh)
+	s.id = "s1"
+	s.setSize(100, 40)
+	s.update(eventsMsg{id: "s1", evs: claimsEvents()})
+	s.update(keyMsg("end"))
+	s.update(keyMsg("]"))
+	if !strings.Contains(ansi.Strip(s.view()), "▶ Claim 1 of 3 · ✓ supported") {
+		t.Fatalf("no current claim in the stepper:\n%s", ansi.Strip(s.view()))
+	}
+	s.update(keyMsg("e"))
+	if want := sh.st.QuoteMark.Render("The Velloran Institute was founded in 1887 by Ada Marsh."); !strings.Contains(s.view(), want) {
+		t.Errorf("quote not highlighted in the stepper:\n%q", s.view())
+	}
+	s.update(keyMsg("q"))
+	if s.goBack || s.tv.modal() {
+		t.Errorf("q: goBack=%v, passage open=%v; want the passage closed and the stepper kept", s.goBack, s.tv.modal())
 	}
 }
