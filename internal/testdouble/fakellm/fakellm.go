@@ -51,6 +51,10 @@ type Recorded struct {
 	Options    map[string]any  `json:"options,omitempty"`
 	Slot       int             `json:"slot"`
 	Stream     bool            `json:"stream"`
+	// KeptTokens is set when the server cut the prompt (TruncateLikeOllama):
+	// the tokens it kept of PromptTokens received; Prompt stays as sent.
+	KeptTokens   int `json:"kept_tokens,omitempty"`
+	PromptTokens int `json:"prompt_tokens,omitempty"`
 }
 
 // MarshalJSON writes the body as JSON when it is JSON, else as a string.
@@ -92,6 +96,7 @@ type Server struct {
 	loading     bool
 	slots       []slotState         // llama.cpp slots
 	ollamaCache map[string][]string // Ollama: per model, the recent prompts (most recent last)
+	runnerCtx   map[string]int      // Ollama: per model, its runner's context (truncate.go)
 	conns       map[net.Conn]struct{}
 	closeOnce   sync.Once
 }
@@ -129,6 +134,8 @@ type config struct {
 	samplerRefusal bool
 	ollamaOnly     bool
 	killAfter      int
+	// See truncate.go.
+	truncate bool
 }
 
 // Option configures a Server.
@@ -326,6 +333,7 @@ func (s *Server) routes() http.Handler {
 	handle("POST /api/show", "/api/show", s.ollamaShow)
 	handle("GET /api/tags", "/api/tags", s.ollamaTags)
 	handle("GET /api/version", "/api/version", s.ollamaVersion)
+	handle("GET /api/ps", "/api/ps", s.ollamaPS)
 	handle("GET /{$}", "/", s.ollamaRoot)
 	// llama.cpp.
 	handle("GET /health", "/health", s.llamaHealth)
@@ -389,6 +397,9 @@ func (s *Server) recordCall(idx int, c Call, stream bool) {
 	rec.Generation = true
 	rec.Model, rec.Prompt, rec.Stop, rec.Schema = c.Model, c.Prompt, c.Stop, c.Schema
 	rec.Options, rec.Slot, rec.Stream = c.Options, c.Slot, stream
+	if c.cut != nil {
+		rec.Prompt, rec.KeptTokens, rec.PromptTokens = c.cut.received, c.cut.kept, c.cut.tokens
+	}
 }
 
 func (s *Server) problem(msg string) {
