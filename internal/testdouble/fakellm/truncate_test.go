@@ -12,6 +12,7 @@ import (
 // the model sees only what was kept.
 func TestTruncateLikeOllama(t *testing.T) {
 	long := "Answer with FINAL-ANSWER-FORMAT. " + strings.Repeat("lorem ipsum dolor sit amet ", 600) + " THE END"
+	longer := "Answer with FINAL-ANSWER-FORMAT. " + strings.Repeat("lorem ipsum dolor sit amet ", 1800) + " THE END"
 	tests := []struct {
 		name     string
 		path     string
@@ -21,9 +22,9 @@ func TestTruncateLikeOllama(t *testing.T) {
 		{"native: at the num_ctx sent", "/api/chat", map[string]any{"model": DefaultModel, "stream": false,
 			"messages": []map[string]string{{"role": "user", "content": long}}, "options": map[string]any{"num_ctx": 1024}}, 1024},
 		{"native: at the default without num_ctx", "/api/chat", map[string]any{"model": DefaultModel, "stream": false,
-			"messages": []map[string]string{{"role": "user", "content": long + long + long}}}, OllamaDefaultNumCtx},
+			"messages": []map[string]string{{"role": "user", "content": longer}}}, OllamaDefaultNumCtx},
 		{"/v1: at the runner default", "/v1/chat/completions", map[string]any{"model": DefaultModel, "stream": false,
-			"messages": []map[string]string{{"role": "user", "content": long + long + long}}}, OllamaDefaultNumCtx},
+			"messages": []map[string]string{{"role": "user", "content": longer}}}, OllamaDefaultNumCtx},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
