@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -35,6 +36,8 @@ type PriorTurn struct {
 	Answer   string
 	// Label is the final answer's self-evaluation label.
 	Label string
+	// Cited are the document numbers its final answer cited.
+	Cited []int
 }
 
 // purposeRewrite is the follow-up rewrite call: plain text, no structured
@@ -72,12 +75,9 @@ func (r *run) startTurn(ctx context.Context) error {
 // cancelled run stops here.
 func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string, error) {
 	data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
-	for _, t := range th.Turns {
-		data.Turns = append(data.Turns, prompts.PriorTurn{
-			Question: textsafe.ForPrompt(t.Question),
-			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
-		})
-	}
+	// The earlier turns within their share of the budget (thread_budget.go).
+	tp := planTurns(th.Turns, r.share(rewriteTurnsShare))
+	data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
 	prompt, err := r.p.Rewrite(data)
 	if err != nil {
 		return "", &FatalError{Err: err}
@@ -163,25 +163,29 @@ func trimQuotes(s string) string {
 }
 
 // primeThread numbers the earlier turns' documents as they were numbered
-// (new documents get numbers after them), puts them into the judge's
-// "already obtained" text, and renders the thread block of the step prompt.
+// (new documents get numbers after them), and renders the thread block of
+// the step prompt with the documents and turns chosen for the question
+// within their shares of the budget (thread_budget.go); the carried
+// documents also go into the judge's "already obtained" text. It emits the
+// thread_context event.
 func (r *run) primeThread(th *Thread) error {
-	obs := make([]prompts.ObservedDoc, 0, len(th.Docs))
 	for _, d := range th.Docs {
 		r.docs = append(r.docs, d)
 		n := len(r.docs)
 		if _, dup := r.docNum[docKey(d)]; !dup {
 			r.docNum[docKey(d)] = n
 		}
-		obs = append(obs, r.promptDoc(n, d))
 	}
-	data := prompts.ThreadData{}
-	for _, t := range th.Turns {
-		data.Turns = append(data.Turns, prompts.PriorTurn{
-			Question: textsafe.ForPrompt(t.Question),
-			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
-		})
+	dp := planDocs(th, r.req.Question, r.share(threadDocsShare), func(n int, d Document) int {
+		od := r.promptDoc(n, d)
+		return EstimateTokens(od.Title) + EstimateTokens(od.Text) + 6
+	})
+	obs := make([]prompts.ObservedDoc, 0, len(dp.carried))
+	for _, n := range dp.carried {
+		obs = append(obs, r.promptDoc(n, th.Docs[n-1]))
 	}
+	tp := planTurns(th.Turns, r.share(threadTurnsShare))
+	data := prompts.ThreadData{Turns: tp.turns, TurnsLeftOut: len(tp.leftOut), DocsLeftOut: len(dp.leftOut)}
 	if len(obs) > 0 {
 		block, err := r.p.Observation(prompts.ObservationData{Docs: obs})
 		if err != nil {
@@ -195,7 +199,23 @@ func (r *run) primeThread(th *Thread) error {
 		return &FatalError{Err: err}
 	}
 	r.thread = text
+	budget := r.s.PromptBudget()
+	r.emit(NewEvent(Header{}, ThreadContext{
+		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
+		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
+		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: budget,
+	}))
 	return nil
+}
+
+// share is pct percent of the prompt budget; no limit when the context is
+// unknown.
+func (r *run) share(pct int) int {
+	b := r.s.PromptBudget()
+	if b <= 0 {
+		return math.MaxInt / 2
+	}
+	return max(b*pct/100, minTurnsShareToken)
 }
 
 // validThread checks a follow-up's thread.

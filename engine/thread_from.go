@@ -57,6 +57,7 @@ func ThreadFrom(events []Event) *Thread {
 			pt.Answer, pt.Label = ev.Text, ev.Label
 		case EventFinal:
 			pt.Answer, pt.Label = ev.Answer, ev.Label
+			pt.Cited = append([]int(nil), ev.Citations...)
 			for i, d := range ev.Sources {
 				if i < len(ev.SourceNums) {
 					put(ev.SourceNums[i], d)
