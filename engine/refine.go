@@ -162,7 +162,12 @@ func (r *run) refine(ctx context.Context) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	prompt, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery, Observations: text.String()})
+	bare, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	// The refinement prompt itself stays within the budget (fit.go).
+	prompt, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
 	if err != nil {
 		return &FatalError{Err: err}
 	}

@@ -59,6 +59,10 @@ type run struct {
 	// question); thread is the thread block of its prompts (thread.go).
 	threadTurn int
 	thread     string
+	// ratio calibrates the token estimate (fit.go); warnedJudge is set
+	// once the judge's earlier documents were cut to fit.
+	ratio       float64
+	warnedJudge bool
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -114,12 +118,18 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	}
 	var resp llm.Response
 	var err error
+	if err := r.checkFits(req); err != nil {
+		return resp, &FatalError{Err: err}
+	}
 	for attempt := 0; attempt < 2; attempt++ {
 		t0 := time.Now()
 		resp, err = model.Generate(ctx, req, onToken)
 		r.counts.LLMMillis += time.Since(t0).Milliseconds()
 		r.countCall(req.Purpose, resp)
 		r.notePrompt(req, resp)
+		if err == nil {
+			r.calibrate(req, resp)
+		}
 		if err == nil || ctx.Err() != nil {
 			break
 		}
