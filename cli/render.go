@@ -113,6 +113,8 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			step, stepList(p.Steps), p.BeforeChars, p.AfterChars)
 	case engine.Rewrite:
 		rewriteBlock(w, ev, p)
+	case engine.ThreadContext:
+		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	}
 	// Tokens are shown by the streaming printer; a type this build does
 	// not know (nil payload) prints nothing.

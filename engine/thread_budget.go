@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -48,6 +49,53 @@ type ThreadContext struct {
 }
 
 func (ThreadContext) EventType() string  { return EventThreadContext }
+
+// Summary says in one line what the follow-up carried and left out, for
+// every renderer (text output, stepper, exports).
+func (p ThreadContext) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "carried %d earlier %s", len(p.DocsCarried), plural(len(p.DocsCarried), "document", "documents"))
+	if len(p.DocsCarried) > 0 {
+		b.WriteString(" " + numList(p.DocsCarried))
+	}
+	if len(p.DocsLeftOut) > 0 {
+		fmt.Fprintf(&b, ", left out %d %s (they keep their numbers)", len(p.DocsLeftOut), numList(p.DocsLeftOut))
+	}
+	if len(p.TurnsShortened) > 0 {
+		fmt.Fprintf(&b, "; %s %s shortened", plural(len(p.TurnsShortened), "turn", "turns"), joinInts(p.TurnsShortened))
+	}
+	if len(p.TurnsLeftOut) > 0 {
+		fmt.Fprintf(&b, "; %s %s left out", plural(len(p.TurnsLeftOut), "turn", "turns"), joinInts(p.TurnsLeftOut))
+	}
+	if p.Budget > 0 && p.Budget < math.MaxInt/4 {
+		fmt.Fprintf(&b, "; about %d tokens of a %d-token share", p.Tokens, p.Budget)
+	} else {
+		fmt.Fprintf(&b, "; about %d tokens", p.Tokens)
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// numList writes document numbers as [1] [2] [5], at most twelve, then
+// how many more.
+func numList(ns []int) string {
+	const most = 12
+	parts := make([]string, 0, most+1)
+	for i, n := range ns {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ns)-most))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("[%d]", n))
+	}
+	return strings.Join(parts, " ")
+}
 func (ThreadContext) StepRule() StepRule { return StepNever }
 
 func init() { register(ThreadContext{}) }

@@ -298,7 +298,7 @@ func (t *Trajectory) Apply(ev engine.Event) {
 		e := ev
 		b.Supplement = &e
 		b.version++
-	case engine.EventGate, engine.EventRewrite, engine.EventRefinement:
+	case engine.EventGate, engine.EventRewrite, engine.EventRefinement, engine.EventThreadContext:
 		e := ev
 		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Turn: engine.TurnOf(ev), Note: &e})
 	case engine.EventFinal:
