@@ -176,7 +176,12 @@ func (r *run) primeThread(th *Thread) error {
 			r.docNum[docKey(d)] = n
 		}
 	}
-	dp := planDocs(th, r.req.Question, r.share(threadDocsShare), func(n int, d Document) int {
+	// The block's own words (its headings) come out of the documents' share.
+	frame, err := r.p.ThreadContext(prompts.ThreadData{Documents: "-", TurnsLeftOut: 1, DocsLeftOut: 1})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-EstimateTokens(frame), func(n int, d Document) int {
 		od := r.promptDoc(n, d)
 		return EstimateTokens(od.Title) + EstimateTokens(od.Text) + 6
 	})

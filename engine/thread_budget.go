@@ -23,10 +23,13 @@ import (
 
 // Shares of the prompt budget (percent).
 const (
-	threadDocsShare    = 30 // earlier documents in a follow-up's step prompt
-	threadTurnsShare   = 10 // earlier turns in a follow-up's step prompt
-	rewriteTurnsShare  = 50 // earlier turns in the rewrite prompt
-	shortAnswerRunes   = 300
+	threadDocsShare   = 30 // earlier documents in a follow-up's step prompt
+	threadTurnsShare  = 10 // earlier turns in a follow-up's step prompt
+	rewriteTurnsShare = 50 // earlier turns in the rewrite prompt
+	shortAnswerRunes  = 300
+	// relevantShare: a document scoring below this share of the best
+	// score for the question is not counted relevant.
+	relevantShare      = 0.3
 	minTurnsShareToken = 64
 )
 
@@ -48,7 +51,7 @@ type ThreadContext struct {
 	PromptBudget   int   `json:"prompt_budget"`
 }
 
-func (ThreadContext) EventType() string  { return EventThreadContext }
+func (ThreadContext) EventType() string { return EventThreadContext }
 
 // Summary says in one line what the follow-up carried and left out, for
 // every renderer (text output, stepper, exports).
@@ -203,13 +206,21 @@ func planDocs(th *Thread, question string, budget int, cost func(n int, d Docume
 			}
 		}
 	}
+	// A document is relevant when it scores at least a share of the best:
+	// a common word of the question matching everywhere does not make
+	// every document relevant.
+	best := 0.0
+	for _, v := range rel {
+		best = max(best, v)
+	}
+	threshold := max(best*relevantShare, 1e-9)
 	tier := func(num int) int {
 		switch r := rel[num-1]; {
 		case lastCited[num]:
 			return 0
-		case cited[num] && r > 0:
+		case cited[num] && r >= threshold:
 			return 1
-		case r > 0:
+		case r >= threshold:
 			return 2
 		case cited[num]:
 			return 3
