@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/llm"
@@ -181,10 +182,7 @@ func (r *run) primeThread(th *Thread) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-EstimateTokens(frame), func(n int, d Document) int {
-		od := r.promptDoc(n, d)
-		return EstimateTokens(od.Title) + EstimateTokens(od.Text) + 6
-	})
+	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-EstimateTokens(frame), func(_ int, d Document) int { return r.docCost(d) })
 	obs := make([]prompts.ObservedDoc, 0, len(dp.carried))
 	for _, n := range dp.carried {
 		obs = append(obs, r.promptDoc(n, th.Docs[n-1]))
@@ -211,6 +209,16 @@ func (r *run) primeThread(th *Thread) error {
 		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: budget,
 	}))
 	return nil
+}
+
+// docCost estimates a document's tokens in a prompt without rendering it
+// (capped at max_doc_chars, with room for the cut's note).
+func (r *run) docCost(d Document) int {
+	n, extra := utf8.RuneCountInString(d.Text), 0
+	if m := r.s.MaxDocChars; m > 0 && n > m {
+		n, extra = m, 30
+	}
+	return EstimateTokens(d.Title) + (n+charsPerToken-1)/charsPerToken + extra + 6
 }
 
 // share is pct percent of the prompt budget; no limit when the context is
