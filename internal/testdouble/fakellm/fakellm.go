@@ -135,7 +135,8 @@ type config struct {
 	ollamaOnly     bool
 	killAfter      int
 	// See truncate.go.
-	truncate bool
+	truncate   bool
+	tokenRatio float64
 }
 
 // Option configures a Server.

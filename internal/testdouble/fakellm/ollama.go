@@ -103,7 +103,7 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		return
 	}
 	templated := chatTemplate(req.Messages)
-	promptTokens := s.ollamaCut(&call, max(1, ApproxTokens(templated)), intValue(req.Options["num_ctx"], 0))
+	promptTokens := s.ollamaCut(&call, s.ollamaTokens(templated), intValue(req.Options["num_ctx"], 0))
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		ollamaError(w, reply.Status, reply.Error)

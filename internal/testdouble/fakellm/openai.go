@@ -143,7 +143,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, idx int) {
 	promptTokens := max(1, ApproxTokens(templated))
 	if s.cfg.ollamaOnly {
 		// Ollama's /v1 takes no num_ctx: the runner's default counts.
-		promptTokens = s.ollamaCut(&call, promptTokens, OllamaDefaultNumCtx)
+		promptTokens = s.ollamaCut(&call, s.ollamaTokens(templated), OllamaDefaultNumCtx)
 	}
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {

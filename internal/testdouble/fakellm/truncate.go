@@ -24,6 +24,20 @@ const OllamaKeep = 4
 // with.
 func TruncateLikeOllama() Option { return func(c *config) { c.truncate = true } }
 
+// TokenRatio makes the Ollama endpoints count a prompt's tokens as q times
+// ApproxTokens, as a real tokenizer denser than four runes a token does
+// (the clients' own estimate is runes/4).
+func TokenRatio(q float64) Option { return func(c *config) { c.tokenRatio = q } }
+
+// ollamaTokens counts a templated prompt's tokens on the Ollama endpoints.
+func (s *Server) ollamaTokens(templated string) int {
+	n := max(1, ApproxTokens(templated))
+	if s.cfg.tokenRatio > 0 {
+		n = max(1, int(float64(n)*s.cfg.tokenRatio))
+	}
+	return n
+}
+
 // promptCut is what the server did to an over-long prompt.
 type promptCut struct {
 	received string // the prompt as sent
@@ -56,7 +70,8 @@ func (s *Server) ollamaCut(call *Call, tokens, limit int) int {
 		return tokens
 	}
 	call.cut = &promptCut{received: call.Prompt, tokens: tokens, kept: limit}
-	call.Prompt = keepHeadTail(call.Prompt, OllamaKeep, limit-OllamaKeep)
+	ratio := max(s.cfg.tokenRatio, 1)
+	call.Prompt = keepHeadTail(call.Prompt, OllamaKeep, int(float64(limit-OllamaKeep)/ratio))
 	s.cfg.logf("fakellm: truncating input prompt limit=%d prompt=%d keep=%d", limit, tokens, OllamaKeep)
 	return limit
 }
