@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -68,6 +69,30 @@ func (r *run) calibrate(req llm.Request, resp llm.Response) {
 		return
 	}
 	if q := float64(resp.PromptTokens) / float64(est); q > max(r.ratio, 1) {
+		r.ratio = min(q, calibrateMax)
+	}
+}
+
+// TokenCounter is implemented by backends that count text in the
+// model's own tokens (llama-server's POST /tokenize).
+type TokenCounter interface {
+	CountTokens(ctx context.Context, text string) (int, error)
+}
+
+// calibrateByTokenizer counts text (the step prompt's head) with the
+// server's tokenizer, where the backend has one, before the first call:
+// the estimate is calibrated from the start. A failure changes nothing.
+func (r *run) calibrateByTokenizer(ctx context.Context, text string) {
+	tc, ok := r.e.cfg.LLM.(TokenCounter)
+	est := EstimateTokens(text)
+	if !ok || est < calibrateMinTokens/4 {
+		return
+	}
+	n, err := tc.CountTokens(ctx, text)
+	if err != nil || n <= 0 {
+		return
+	}
+	if q := float64(n) / float64(est); q > max(r.ratio, 1) {
 		r.ratio = min(q, calibrateMax)
 	}
 }

@@ -25,6 +25,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 	if r.head, err = r.p.StepHead(data); err != nil {
 		return &FatalError{Err: err}
 	}
+	r.calibrateByTokenizer(ctx, r.head)
 	r.rs.refineOn = m.Refine
 	hard := r.s.MaxSteps + 1
 	consumed, err := r.runSeeds(ctx, m, tools)

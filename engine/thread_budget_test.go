@@ -206,3 +206,41 @@ func TestJudgeObtainedKeepsTheNewest(t *testing.T) {
 		t.Errorf("a small text was changed")
 	}
 }
+
+// countingLLM is a scripted model whose server has a tokenizer twice as
+// dense as the estimate.
+type countingLLM struct{ *scriptLLM }
+
+func (countingLLM) CountTokens(_ context.Context, text string) (int, error) {
+	return 2 * EstimateTokens(text), nil
+}
+
+// With the server's tokenizer, the estimate is calibrated before the first
+// call: a prompt that fits by runes/4 but not in the model's tokens is not
+// sent.
+func TestTokenizerCalibratesBeforeTheFirstCall(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		tokenizer bool
+		sent      bool
+	}{{"no tokenizer: sent", false, true}, {"tokenizer: not sent", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			var m LLM = h.llm
+			if tc.tokenizer {
+				m = countingLLM{h.llm}
+			}
+			h.eng, _ = New(Config{LLM: m, Sources: []Source{h.local}})
+			h.llm.steps = []reply{{text: "Thought: x\nFinal Answer: y\nSelf-Evaluation: CORRECT"}}
+			// About 1,550 tokens by runes/4: fits 2048 with a 256-token
+			// reply, not at twice that in the model's tokens.
+			_, err := h.run(t, strings.Repeat("word ", 1000), func(s *Settings) { s.NumCtx = 2048 })
+			if sent := len(h.llm.prompts(llm.PurposeStep)) > 0; sent != tc.sent {
+				t.Fatalf("sent %v, want %v (err %v)", sent, tc.sent, err)
+			}
+			if !tc.sent && !errors.Is(err, ErrPromptTooLarge) {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+}

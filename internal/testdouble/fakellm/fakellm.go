@@ -343,6 +343,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /v1/models", "/v1/models", s.llamaModels)
 	handle("GET /models", "/v1/models", s.llamaModels)
 	handle("POST /apply-template", "/apply-template", s.llamaAuth(s.llamaApplyTemplate))
+	handle("POST /tokenize", "/tokenize", s.llamaAuth(s.llamaTokenize))
 	handle("POST /completion", "/completion", s.llamaAuth(s.llamaCompletion))
 	handle("POST /completions", "/completion", s.llamaAuth(s.llamaCompletion))
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))

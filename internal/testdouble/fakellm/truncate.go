@@ -24,8 +24,8 @@ const OllamaKeep = 4
 // with.
 func TruncateLikeOllama() Option { return func(c *config) { c.truncate = true } }
 
-// TokenRatio makes the Ollama endpoints count a prompt's tokens as q times
-// ApproxTokens, as a real tokenizer denser than four runes a token does
+// TokenRatio makes the Ollama endpoints (and llama.cpp's /tokenize) count
+// a prompt's tokens as q times ApproxTokens, as a real tokenizer denser than four runes a token does
 // (the clients' own estimate is runes/4).
 func TokenRatio(q float64) Option { return func(c *config) { c.tokenRatio = q } }
 
