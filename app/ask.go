@@ -39,6 +39,10 @@ type AskRequest struct {
 	// the question follows up: it runs as the next turn of that thread
 	// (thread.go).
 	Continue string
+	// Explicit names the privacy settings given for this question itself
+	// (engine.PrivacyWeb, engine.PrivacyNeverLeave): only those may loosen
+	// the privacy a thread keeps from its earlier turns.
+	Explicit []string
 }
 
 // AskResult is a recorded run.
@@ -190,7 +194,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent, Thread: thread})
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
 	storeErr := pipe.Close()

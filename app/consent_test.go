@@ -136,6 +136,7 @@ func TestAskWithoutCorpusNeedsWebOptIn(t *testing.T) {
 			a, search, _ := openTestApp(t)
 			tt.setup(t, a)
 			s := a.Cfg.Settings
+			s.Web = engine.WebAuto // a user who chose auto
 			s.WebOnly = tt.webOnly
 			var evs []engine.Event
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -46,7 +46,10 @@ func runAsk(e *env, args []string) (err error) {
 		return usagef("ask needs a question: prefrag ask \"What …?\"")
 	}
 	s := e.cfg.Settings
-	if s.Web == engine.WebAsk {
+	switch {
+	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
+		fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebChoiceHint())
+	case s.Web == engine.WebAsk:
 		fmt.Fprintln(e.stderr, "prefrag: --web ask needs the interactive app to ask in; headless it acts as --web never")
 	}
 	a, err := openApp(e)
@@ -59,6 +62,7 @@ func runAsk(e *env, args []string) (err error) {
 		if req.Continue, err = prepareContinue(e, a, rf, &req.Settings, *cont); err != nil {
 			return err
 		}
+		req.Explicit = explicitPrivacy(rf)
 	}
 	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
 	req.Emit = out.write

@@ -48,11 +48,27 @@ func prepareContinue(e *env, a *app.App, rf *config.RunFlags, s *engine.Settings
 	return id, nil
 }
 
+// explicitPrivacy names the privacy settings given as flags on this
+// command: only those loosen what a thread keeps from its earlier turns.
+func explicitPrivacy(rf *config.RunFlags) []string {
+	var out []string
+	if rf.Set("web") {
+		out = append(out, engine.PrivacyWeb)
+	}
+	if rf.Set("never-leave") {
+		out = append(out, engine.PrivacyNeverLeave)
+	}
+	return out
+}
+
 // rewriteBlock prints a follow-up's rewrite: the turn it opens, the
 // question as asked and the standalone question the thread made of it.
 func rewriteBlock(w io.Writer, ev engine.Event, p engine.Rewrite) {
 	fmt.Fprintf(w, "\n════ Turn %d ════\n", engine.TurnOf(ev))
 	fmt.Fprintf(w, "Follow-up: %s\n", line(p.Original))
+	if p.Privacy != nil {
+		fmt.Fprintf(w, "Privacy: %s\n", line(p.Privacy.Describe()))
+	}
 	if strings.TrimSpace(p.Rewritten) == strings.TrimSpace(p.Original) {
 		fmt.Fprintf(w, "Rewritten question: (unchanged) %s\n", line(p.Rewritten))
 		return

@@ -56,7 +56,7 @@ func commands() []command {
 		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
-		{"bench", "retrieval|engine [flags]", "retrieval and engine benchmarks", runBench},
+		{"bench", "retrieval|engine|evidence [flags]", "retrieval, engine and evidence benchmarks", runBench},
 		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", runConfig},
 	}
 }

@@ -99,7 +99,7 @@ _prefrag() {
 	esac
 	case "$cmd" in
 	sessions) [ "$COMP_CWORD" -eq 2 ] && words=%q;;
-	bench) [ "$COMP_CWORD" -eq 2 ] && words="retrieval engine";;
+	bench) [ "$COMP_CWORD" -eq 2 ] && words="retrieval engine evidence";;
 	completion) [ "$COMP_CWORD" -eq 2 ] && words="bash zsh fish";;
 	help) [ "$COMP_CWORD" -eq 2 ] && words=%q;;
 	corpora)
@@ -119,7 +119,7 @@ func writeFish(w io.Writer, cmds []string, flags map[string]string) {
 	fmt.Fprintln(w, "complete -c prefrag -f")
 	fmt.Fprintf(w, "complete -c prefrag -n __fish_use_subcommand -a %q\n", strings.Join(cmds, " "))
 	fmt.Fprintf(w, "complete -c prefrag -n '__fish_seen_subcommand_from sessions' -a %q\n", sessionsSubs)
-	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from bench' -a 'retrieval engine'")
+	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from bench' -a 'retrieval engine evidence'")
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'")
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from pin rm' -a '(prefrag corpora --names 2>/dev/null)'")
 	fmt.Fprintln(w, "complete -c prefrag -l corpus -x -a '(prefrag corpora --names 2>/dev/null)'")

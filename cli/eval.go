@@ -95,10 +95,6 @@ func runEval(e *env, args []string) error {
 		ds.Questions = ds.Questions[:*limit]
 	}
 	s := e.cfg.Settings
-	if s.Web == engine.WebAsk {
-		fmt.Fprintln(e.stderr, "prefrag eval: --web ask needs someone to ask; the evaluation acts as --web never")
-		s.Web = engine.WebNever
-	}
 
 	a, err := openApp(e)
 	if err != nil {
@@ -114,6 +110,17 @@ func runEval(e *env, args []string) error {
 	}
 	if h, err = reconcileHoldout(e, order, *data, h, rf.Set("holdout-supporting")); err != nil {
 		return err
+	}
+	switch {
+	case s.Web == engine.WebAsk && !e.cfg.WebChosen() && h.Active():
+		// The held-out stand-in runs on this machine: nothing leaves it.
+		s.Web = engine.WebAuto
+	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
+		fmt.Fprintln(e.stderr, "prefrag eval: no web policy chosen, so the evaluation acts as --web never; pass --web auto (or set web = \"auto\" in the config) to search the web")
+		s.Web = engine.WebNever
+	case s.Web == engine.WebAsk:
+		fmt.Fprintln(e.stderr, "prefrag eval: --web ask needs someone to ask; the evaluation acts as --web never")
+		s.Web = engine.WebNever
 	}
 	var standIn *eval.StandIn
 	if h.Active() {

@@ -71,6 +71,11 @@ func evalOnQAFile(t *testing.T, data string) {
 	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
 		t.Fatalf("eval exited %d\nstderr:\n%s", code, stderr.String())
 	}
+	// No web policy was chosen: the stand-in is on this machine, so the
+	// evaluation still searches it (it does not act as --web never).
+	if strings.Contains(stderr.String(), "acts as --web never") {
+		t.Errorf("with a held-out stand-in and no web choice the evaluation turned the web off:\n%s", stderr.String())
+	}
 	for _, want := range []string{"holds out 50% of the supporting paragraphs", "stand-in at http://127.0.0.1:", "prefrag (5/6) · 100/120 questions", "prefrag-gated (6/6) · 120/120 questions"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())

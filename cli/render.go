@@ -53,6 +53,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
 				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
 		}
+		if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
+			fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
+		}
 	case engine.Thought:
 		fmt.Fprintf(w, "\n[%d] Thought: %s\n", step, hang(p.Text))
 	case engine.Action:

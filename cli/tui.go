@@ -58,8 +58,9 @@ func runTUI(e *env, args []string) error {
 		Sessions: tuiSessions{a},
 		Corpora:  tuiCorpora{a},
 		Health:   tuiHealth{a},
+		Prefs:    e.cfg,
 	}
-	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings})
+	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings, AskWebChoice: !e.cfg.WebChosen()})
 }
 
 type tuiRunner struct{ a *app.App }

@@ -155,3 +155,18 @@ func orList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// WebChosen reports whether the user chose a web policy (the config
+// file's web key or --web). Until then the policy is "ask": nothing is
+// sent to the web without a yes (DESIGN.md, trust rules).
+func (c *Config) WebChosen() bool { return c.Origin("web").Kind != FromDefault }
+
+// WebChoiceHint is the one line that tells how to allow the web when no
+// policy was chosen and nobody can be asked.
+func (c *Config) WebChoiceHint() string {
+	where := "web = \"auto\" in the config file"
+	if c.FilePath != "" {
+		where = "web = \"auto\" in " + c.FilePath
+	}
+	return "no web policy chosen yet, so nothing is sent to the web (headless, there is no one to ask); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
+}

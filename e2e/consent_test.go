@@ -56,6 +56,7 @@ func emptyWorld(t *testing.T, r fakellm.Responder) *world {
 	t.Cleanup(w.search.Close)
 	w.docs = filepath.Join(w.home, "docs")
 	os.MkdirAll(w.docs, 0o755)
+	w.addConfig(chosenWeb)
 	return w
 }
 
@@ -89,11 +90,7 @@ func TestNoCorpusSendsNoWebQueryWithoutOptIn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := emptyWorld(t, searchThenAnswer())
 			if tt.config != "" {
-				dir := filepath.Join(w.home, "config", "prefrag")
-				os.MkdirAll(dir, 0o755)
-				if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(tt.config), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				w.addConfig(tt.config)
 			}
 			args := append(w.askArgs(tt.args...), "--json", privateQuestion)
 			out, errOut, code := w.run(args...)

@@ -70,7 +70,31 @@ func newWorld(t *testing.T, r fakellm.Responder, opts ...fakellm.Option) *world 
 	if out, errOut, code := w.run("index", "--corpus", "wiki", w.docs); code != 0 {
 		t.Fatalf("index: %d\n%s\n%s", code, out, errOut)
 	}
+	w.addConfig(chosenWeb)
 	return w
+}
+
+// chosenWeb is the config line of a user who chose to let the judge send
+// queries to the web (until a policy is chosen it is "ask").
+const chosenWeb = "web = \"auto\"\n"
+
+// configFile is the world's config file.
+func (w *world) configFile() string {
+	return filepath.Join(w.home, "config", "prefrag", "config.toml")
+}
+
+// addConfig appends lines to the world's config file.
+func (w *world) addConfig(text string) {
+	w.t.Helper()
+	os.MkdirAll(filepath.Dir(w.configFile()), 0o755)
+	f, err := os.OpenFile(w.configFile(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err == nil {
+		_, err = f.WriteString(text)
+		f.Close()
+	}
+	if err != nil {
+		w.t.Fatal(err)
+	}
 }
 
 func (w *world) write(name, text string) {

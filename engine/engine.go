@@ -69,6 +69,10 @@ type Request struct {
 	// Thread makes the question a follow-up of a stored session (thread.go);
 	// nil for a new session.
 	Thread *Thread
+	// Explicit names the privacy settings (PrivacyWeb, PrivacyNeverLeave)
+	// the user gave for this question itself (a flag, not the config
+	// file): only those may loosen a thread's privacy (privacy.go).
+	Explicit []string
 }
 
 // Result summarises a finished run; the events tell the whole story.
@@ -110,7 +114,8 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	r := newRun(e, req)
 	if req.Thread == nil {
-		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s})
+		p := r.privacy
+		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.s, Privacy: &p})
 	} else if err := r.startTurn(ctx); err != nil {
 		return r.finish(ctx, err)
 	}

@@ -75,6 +75,8 @@ type Event struct {
 	// session
 	Question string    `json:"question,omitempty"`
 	Config   *Settings `json:"config,omitempty"`
+	// session: what the run may send off the machine
+	Privacy *Privacy `json:"privacy,omitempty"`
 
 	Step int `json:"step,omitempty"`
 

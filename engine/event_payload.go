@@ -41,6 +41,8 @@ type stepRuler interface{ StepRule() StepRule }
 type SessionStart struct {
 	Question string    `json:"question"`
 	Config   *Settings `json:"config"`
+	// Privacy is what the run may send off the machine (privacy.go).
+	Privacy *Privacy `json:"privacy,omitempty"`
 }
 
 // Thought is the reasoning model's thought ("thought").
@@ -160,6 +162,9 @@ type Refinement struct {
 type Rewrite struct {
 	Original  string `json:"original"`
 	Rewritten string `json:"rewritten"`
+	// Privacy is what the follow-up may send off the machine: the
+	// thread's where stricter than its own settings (privacy.go).
+	Privacy *Privacy `json:"privacy,omitempty"`
 }
 
 func (SessionStart) EventType() string { return EventSession }

@@ -35,6 +35,10 @@ type ConsentRequest struct {
 	// Reflection marks the reflection supplement's query: the question
 	// verbatim, sent after a weak self-evaluation with no judge decision.
 	Reflection bool
+	// Guarded names the never-leave corpus whose passages are in the
+	// context ("" for none): the question must be put to the user even
+	// under web policy "auto".
+	Guarded string
 }
 
 // Consent is the user's answer.
@@ -44,6 +48,9 @@ const (
 	ConsentDeny Consent = iota
 	ConsentOnce
 	ConsentSession // allow every further web request of this run
+	// ConsentDenyRun denies this request and every further one of this
+	// run without asking again.
+	ConsentDenyRun
 )
 
 // ConsentFunc asks the user. It must return when ctx is cancelled.

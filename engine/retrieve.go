@@ -55,13 +55,19 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if (r.s.Web != WebAsk && guarded == "") || r.webForRun {
 		return true, "", nil
 	}
+	if r.webDeniedForRun {
+		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+	}
+	if r.deniedQueries[query] {
+		return false, "the web was not searched: the user declined this query earlier in this run", nil
+	}
 	if r.req.Consent == nil {
 		return false, "the web was not searched: the context holds passages of corpus \"" + guarded + "\", marked never-leave, and there is no one to ask for consent", nil
 	}
 	if guarded != "" {
 		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.reflecting})
+	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.reflecting, Guarded: guarded})
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
@@ -74,7 +80,15 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return true, "", nil
 	case ConsentOnce:
 		return true, "", nil
+	case ConsentDenyRun:
+		r.webDeniedForRun = true
+		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
 	}
+	// A denied query is not put to the user again in this run.
+	if r.deniedQueries == nil {
+		r.deniedQueries = map[string]bool{}
+	}
+	r.deniedQueries[query] = true
 	return false, "the web was not searched: the user declined", nil
 }
 

@@ -43,6 +43,11 @@ type run struct {
 	obtained strings.Builder
 	// webForRun is set when the user allowed the web for this session.
 	webForRun bool
+	// webDeniedForRun is set when the user declined the web for the rest
+	// of the run; deniedQueries are the queries declined one by one (a
+	// declined query is not asked again).
+	webDeniedForRun bool
+	deniedQueries   map[string]bool
 	// reflecting is set while the reflection supplement searches; pending
 	// holds the documents it retrieved so far (not yet in the context).
 	reflecting bool
@@ -63,6 +68,9 @@ type run struct {
 	// once the judge's earlier documents were cut to fit.
 	ratio       float64
 	warnedJudge bool
+	// privacy is the run's privacy (privacy.go): its settings', or for a
+	// follow-up the thread's where stricter.
+	privacy Privacy
 }
 
 func newRun(e *Engine, req Request) *run {
@@ -71,6 +79,7 @@ func newRun(e *Engine, req Request) *run {
 	if th := req.Thread; th != nil {
 		r.threadTurn, r.seq = th.Turn, th.LastSeq
 	}
+	r.privacy = applyThreadPrivacy(&r.s, req.Thread, req.Explicit)
 	if r.s.Model == "" {
 		r.s.Model = "unknown"
 	}

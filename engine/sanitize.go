@@ -38,7 +38,8 @@ func sanitize(ev Event) Event {
 		ev.Extra = sanitizeGate(g)
 	}
 	if rw, ok := ev.Extra.(Rewrite); ok {
-		ev.Extra = Rewrite{Original: c(rw.Original), Rewritten: c(rw.Rewritten)}
+		rw.Original, rw.Rewritten = c(rw.Original), c(rw.Rewritten)
+		ev.Extra = rw
 	}
 	return ev
 }

@@ -27,6 +27,9 @@ type Thread struct {
 	// Docs are the documents the earlier turns observed, in number order:
 	// Docs[i] was cited as [i+1], and keeps that number.
 	Docs []Document
+	// Privacy is the strictest privacy any earlier turn had (privacy.go);
+	// nil when no turn recorded one.
+	Privacy *Privacy
 }
 
 // PriorTurn is one earlier question of a thread and its final answer.
@@ -66,7 +69,8 @@ func (r *run) startTurn(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten}})
+	p := r.privacy
+	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
 	r.req.Question = rewritten
 	return r.primeThread(th)
 }

@@ -49,9 +49,18 @@ func ThreadFrom(events []Event) *Thread {
 		switch ev.Type {
 		case EventSession:
 			pt.Question = ev.Question
+			switch {
+			case ev.Privacy != nil:
+				th.keepPrivacy(*ev.Privacy)
+			case ev.Config != nil:
+				th.keepPrivacy(settingsPrivacy(*ev.Config))
+			}
 		case EventRewrite:
 			if rw, ok := ev.Payload().(Rewrite); ok {
 				pt.Question = rw.Rewritten
+				if rw.Privacy != nil {
+					th.keepPrivacy(*rw.Privacy)
+				}
 			}
 		case EventAnswer:
 			pt.Answer, pt.Label = ev.Text, ev.Label
@@ -104,4 +113,12 @@ func ThreadFrom(events []Event) *Thread {
 	}
 	th.Turn = last + 1
 	return th
+}
+
+// keepPrivacy makes the thread's privacy at least as strict as a turn's.
+func (th *Thread) keepPrivacy(p Privacy) {
+	if th.Privacy == nil {
+		th.Privacy = &Privacy{}
+	}
+	th.Privacy.tighten(p)
 }

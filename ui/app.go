@@ -183,8 +183,24 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.sh.corpora = msg.list
 		}
 		m.corpora.listed()
-		if first && msg.err == nil && len(msg.list) == 0 && m.dialog == nil {
+		noCorpus := first && msg.err == nil && len(msg.list) == 0
+		switch {
+		case first && m.sh.opts.AskWebChoice && m.dialog == nil:
+			m.dialog = newWebChoiceDialog(m.sh, noCorpus)
+		case noCorpus && m.dialog == nil:
 			m.dialog = newFirstRunDialog(m.sh)
+		}
+		return nil
+	case openFirstRunMsg:
+		if m.dialog == nil {
+			m.dialog = newFirstRunDialog(m.sh)
+		}
+		return nil
+	case webSavedMsg:
+		if msg.err != nil {
+			m.ask.note("The web policy "+msg.policy+" applies to this session but could not be saved: "+msg.err.Error(), true)
+		} else {
+			m.ask.note("Web policy "+msg.policy+" saved to the config file.", false)
 		}
 		return nil
 	case confirmQuitMsg:

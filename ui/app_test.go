@@ -52,7 +52,9 @@ func TestWebConsentChoices(t *testing.T) {
 		{"deny key", []string{"d"}, engine.ConsentDeny},
 		{"esc denies", []string{"esc"}, engine.ConsentDeny},
 		{"tab then enter", []string{"tab", "enter"}, engine.ConsentSession},
-		{"left wraps to deny", []string{"left", "enter"}, engine.ConsentDeny},
+		{"left wraps to deny for the run", []string{"left", "enter"}, engine.ConsentDenyRun},
+		{"deny for the run key", []string{"x"}, engine.ConsentDenyRun},
+		{"deny this query by moving", []string{"tab", "tab", "enter"}, engine.ConsentDeny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

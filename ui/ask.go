@@ -263,7 +263,7 @@ func (a *askScreen) start(question string) tea.Cmd {
 	// A refresh tick of the previous run may still be on its way; it will be
 	// ignored (other stream), so this run starts with its own throttle.
 	a.tickPending, a.dirty = false, false
-	follow, threadID := a.threadRunner(), a.fu.id
+	follow, threadID, explicit := a.threadRunner(), a.fu.id, a.explicitPrivacy()
 	if follow == nil {
 		// A new thread: a new trajectory; a follow-up's events go on in
 		// the thread's own.
@@ -278,7 +278,7 @@ func (a *askScreen) start(question string) tea.Cmd {
 	runner, settings, policy := a.sh.deps.Runner, a.sh.runSettings(), a.sh.webPolicy
 	return tea.Batch(func() tea.Msg {
 		if follow != nil {
-			startFollowUp(ctx, follow, threadID, s, question, settings, policy)
+			startFollowUp(ctx, follow, threadID, s, question, settings, explicit, policy)
 		} else {
 			startRun(ctx, runner, s, question, settings, policy)
 		}

@@ -183,7 +183,11 @@ func startRunFunc(s *stream, policy policyFunc, run func(consent engine.ConsentF
 	consent := func(cctx context.Context, req engine.ConsentRequest) (engine.Consent, error) {
 		switch policy() {
 		case engine.WebAuto:
-			return engine.ConsentSession, nil
+			if req.Guarded == "" {
+				return engine.ConsentSession, nil
+			}
+			// Passages of a never-leave corpus are in the context: the
+			// user is asked whatever the policy.
 		case engine.WebNever:
 			return engine.ConsentDeny, nil
 		}

@@ -30,13 +30,17 @@ type consentDialog struct {
 	stream int
 }
 
+// consentChoices are the dialog's buttons: allow or deny, this query or
+// every further one of the run. A denied query is not asked again in the
+// same run (the engine remembers it).
 var consentChoices = []struct {
 	label string
 	c     engine.Consent
 }{
-	{"Allow once", engine.ConsentOnce},
-	{"Allow for this session", engine.ConsentSession},
-	{"Deny", engine.ConsentDeny},
+	{"Allow this query", engine.ConsentOnce},
+	{"Allow for this run", engine.ConsentSession},
+	{"Deny this query", engine.ConsentDeny},
+	{"Deny for this run", engine.ConsentDenyRun},
 }
 
 func newConsentDialog(sh *shared, m consentMsg, stream int) *consentDialog {
@@ -62,6 +66,8 @@ func (d *consentDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 		d.answer(engine.ConsentSession)
 	case key.Matches(k, d.keys.Deny):
 		d.answer(engine.ConsentDeny)
+	case key.Matches(k, d.keys.DenyRun):
+		d.answer(engine.ConsentDenyRun)
 	case key.Matches(k, d.keys.Next):
 		d.choice = (d.choice + 1) % len(consentChoices)
 		return nil, false
@@ -110,17 +116,25 @@ func (d *consentDialog) view(width int) string {
 			b = append(b, st.Dim.Render(l))
 		}
 	}
-	b = append(b, "")
-	var buttons []string
-	for i, c := range consentChoices {
-		style := st.Button
-		if i == d.choice {
-			style = st.ButtonActive
-		}
-		buttons = append(buttons, style.Render(c.label))
+	if d.req.Guarded != "" {
+		b = append(b, "")
+		add("The context holds passages of corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave: this query may carry them.", st.Warn.Render)
 	}
-	b = append(b, truncateTo(strings.Join(buttons, " "), inner))
-	b = append(b, st.Dim.Render(truncateTo("a once · s session · d/esc deny (continue with local documents)", inner)))
+	b = append(b, "")
+	// Two rows: allow (this query, the run), deny (this query, the run).
+	for row := 0; row < len(consentChoices); row += 2 {
+		var buttons []string
+		for i := row; i < min(row+2, len(consentChoices)); i++ {
+			style := st.Button
+			if i == d.choice {
+				style = st.ButtonActive
+			}
+			buttons = append(buttons, style.Render(consentChoices[i].label))
+		}
+		b = append(b, truncateTo(strings.Join(buttons, " "), inner))
+	}
+	b = append(b, st.Dim.Render(truncateTo("a allow · s allow for this run · d/esc deny · x deny for this run", inner)))
+	b = append(b, st.Dim.Render(truncateTo("(denied: the run goes on with the local documents)", inner)))
 	return st.Dialog.Width(w).Render(strings.Join(b, "\n"))
 }
 
@@ -129,5 +143,5 @@ func (d *consentDialog) bindings() []keyGroup {
 }
 
 func (d *consentDialog) shortHelp() []key.Binding {
-	return []key.Binding{d.keys.Once, d.keys.Session, d.keys.Deny}
+	return []key.Binding{d.keys.Once, d.keys.Session, d.keys.Deny, d.keys.DenyRun}
 }

@@ -7,6 +7,7 @@ type consentKeys struct {
 	Once    key.Binding
 	Session key.Binding
 	Deny    key.Binding
+	DenyRun key.Binding
 	Next    key.Binding
 	Prev    key.Binding
 	Choose  key.Binding
@@ -14,9 +15,10 @@ type consentKeys struct {
 
 func newConsentKeys() consentKeys {
 	return consentKeys{
-		Once:    key.NewBinding(key.WithKeys("a", "o"), key.WithHelp("a", "allow once")),
-		Session: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "allow for session")),
-		Deny:    key.NewBinding(key.WithKeys("d", "n", "esc"), key.WithHelp("d/esc", "deny")),
+		Once:    key.NewBinding(key.WithKeys("a", "o"), key.WithHelp("a", "allow this query")),
+		Session: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "allow for this run")),
+		Deny:    key.NewBinding(key.WithKeys("d", "n", "esc"), key.WithHelp("d/esc", "deny this query")),
+		DenyRun: key.NewBinding(key.WithKeys("x", "D"), key.WithHelp("x", "deny for this run")),
 		Next:    key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab/→", "next choice")),
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab/←", "previous choice")),
 		Choose:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
@@ -24,7 +26,7 @@ func newConsentKeys() consentKeys {
 }
 
 func (k consentKeys) bindings() []key.Binding {
-	return []key.Binding{k.Once, k.Session, k.Deny, k.Next, k.Choose}
+	return []key.Binding{k.Once, k.Session, k.Deny, k.DenyRun, k.Next, k.Choose}
 }
 
 // formKeys drive the small forms (export, first run, add folder).

@@ -38,6 +38,9 @@ type shared struct {
 	healthSeq int
 
 	nextStream int
+	// webChanges counts the web policy changes (w): a follow-up asked
+	// after one loosens its thread's privacy explicitly (thread.go).
+	webChanges int
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {
@@ -66,6 +69,7 @@ func (sh *shared) cycleWeb() string {
 	}
 	sh.settings.Web = next
 	sh.policy.Store(next)
+	sh.webChanges++
 	return next
 }
 

@@ -76,7 +76,7 @@ func (m *Model) renderStatus() string {
 		if r.traj.Config != nil {
 			maxSteps = r.traj.Config.MaxSteps
 		}
-		stepText := fmt.Sprintf("%d/%d", r.step, maxSteps)
+		stepText := stepsText(r.step, maxSteps, r.traj.Final != nil && r.traj.Final.Forced && !r.running)
 		if r.running {
 			segs = append(segs, statusSegment{kv("step", stepText), 2})
 		} else {
@@ -159,4 +159,18 @@ func (m *Model) statusRun() (statusRunView, bool) {
 	}
 	r.step -= r.reflections
 	return r, true
+}
+
+// stepsText is the step counter: never more than the soft limit (the hard
+// limit allows one step more, and a forced answer is one more call); past
+// it, "forced" when the answer was forced there, else "+".
+func stepsText(step, maxSteps int, forced bool) string {
+	if maxSteps <= 0 || step <= maxSteps {
+		return fmt.Sprintf("%d/%d", step, maxSteps)
+	}
+	text := fmt.Sprintf("%d/%d", min(step, maxSteps), maxSteps)
+	if forced {
+		return text + " forced"
+	}
+	return text + "+"
 }

@@ -19,9 +19,11 @@ import (
 // ThreadRunner is a Runner that can also continue a stored session's
 // thread: question is rewritten into a standalone one from the thread and
 // answered as its next turn (events carry the turn; see Runner.Run for the
-// rest of the contract).
+// rest of the contract). The turn keeps the thread's privacy where it is
+// stricter than s, except for the settings named in explicit
+// (engine.PrivacyWeb: the user changed the web policy for it).
 type ThreadRunner interface {
-	Continue(ctx context.Context, sessionID, question string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error
+	Continue(ctx context.Context, sessionID, question string, s engine.Settings, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error
 }
 
 // thread is the session the ask screen's next question follows up.
@@ -29,6 +31,20 @@ type thread struct {
 	id       string
 	question string // the thread's first question
 	turns    int
+	// webMark is shared.webChanges when the thread was taken up: a
+	// policy changed (w) since then is the user's choice for the next
+	// turn, and may loosen the thread's privacy.
+	webMark int
+}
+
+// explicitPrivacy names the privacy settings the user changed for the
+// next follow-up: the web policy, when w was pressed since the thread's
+// last turn.
+func (a *askScreen) explicitPrivacy() []string {
+	if a.fu.id != "" && a.sh.webChanges != a.fu.webMark {
+		return []string{engine.PrivacyWeb}
+	}
+	return nil
 }
 
 // followUpMsg opens a stored session's thread in the ask screen.
@@ -56,7 +72,7 @@ func (a *askScreen) followAnswered(err error) {
 	if _, ok := a.sh.deps.Runner.(ThreadRunner); !ok {
 		return
 	}
-	a.fu = thread{id: a.sessionID, question: a.traj.Question, turns: a.traj.CurrentTurn()}
+	a.fu = thread{id: a.sessionID, question: a.traj.Question, turns: a.traj.CurrentTurn(), webMark: a.sh.webChanges}
 	a.threadChanged()
 }
 
@@ -72,7 +88,7 @@ func (a *askScreen) openThread(id string, t *trajectory.Trajectory) tea.Cmd {
 	a.started, a.ended, a.runErr = a.traj.Started, a.sh.now(), nil
 	a.tv.set(a.traj, true)
 	a.notice = ""
-	a.fu = thread{id: id, question: a.traj.Question, turns: a.traj.CurrentTurn()}
+	a.fu = thread{id: id, question: a.traj.Question, turns: a.traj.CurrentTurn(), webMark: a.sh.webChanges}
 	a.threadChanged()
 	return a.focusInput()
 }
@@ -114,9 +130,9 @@ func (a *askScreen) threadView() string {
 }
 
 // startFollowUp runs question as the next turn of session id.
-func startFollowUp(ctx context.Context, r ThreadRunner, id string, s *stream, question string, set engine.Settings, policy policyFunc) {
+func startFollowUp(ctx context.Context, r ThreadRunner, id string, s *stream, question string, set engine.Settings, explicit []string, policy policyFunc) {
 	startRunFunc(s, policy, func(consent engine.ConsentFunc, emit func(engine.Event)) error {
-		return r.Continue(ctx, id, question, set, consent, emit)
+		return r.Continue(ctx, id, question, set, explicit, consent, emit)
 	})
 }
 

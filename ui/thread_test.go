@@ -20,11 +20,13 @@ type threadRunner struct {
 	*scriptRunner
 	mu        sync.Mutex
 	continued []string // "id|question"
+	explicit  [][]string
 }
 
-func (r *threadRunner) Continue(ctx context.Context, id, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+func (r *threadRunner) Continue(ctx context.Context, id, q string, s engine.Settings, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error {
 	r.mu.Lock()
 	r.continued = append(r.continued, id+"|"+q)
+	r.explicit = append(r.explicit, explicit)
 	r.mu.Unlock()
 	at := testStart.Add(time.Hour)
 	emit(engine.Event{Type: engine.EventRewrite, Session: id, Seq: 100, Turn: 2, Time: at,
@@ -109,5 +111,29 @@ func TestStepperContinuesThread(t *testing.T) {
 	h.waitFor("Final answer · turn 2")
 	if c := tr.calls(); len(c) != 1 || c[0] != scripted.SessionID+"|and when?" {
 		t.Fatalf("continued %v", c)
+	}
+}
+
+// A follow-up keeps its thread's privacy unless the user changed the web
+// policy (w) since the thread's last turn: that change is explicit and is
+// passed on as such, for that turn only.
+func TestFollowUpWebChangeIsExplicit(t *testing.T) {
+	h, tr := newThreadHarness(t)
+	h.ask("Where was Kafka born?")
+	h.finalSeen()
+	h.waitFor("↪ follow-up · turn 2")
+	h.ask("and when?")
+	h.waitFor("Final answer · turn 2")
+	h.waitFor("↪ follow-up · turn 3")
+	h.keys("tab", "w") // the policy changes: the next turn's choice
+	h.waitFor("web ask")
+	h.keys("i")
+	h.ask("and where did he die?")
+	waitUntil(t, func() bool { return len(tr.calls()) == 2 })
+	tr.mu.Lock()
+	got := tr.explicit
+	tr.mu.Unlock()
+	if len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 1 || got[1][0] != engine.PrivacyWeb {
+		t.Fatalf("explicit privacy per follow-up %q, want none then [web]", got)
 	}
 }

@@ -140,6 +140,8 @@ type Deps struct {
 	Sessions Sessions
 	Corpora  Corpora
 	Health   Health
+	// Prefs saves the first-run web choice; nil saves nothing.
+	Prefs Prefs
 }
 
 // Options tune the UI.
@@ -155,6 +157,10 @@ type Options struct {
 	NoColor bool
 	// Now is the clock; nil means time.Now. Tests pass a fixed clock.
 	Now func() time.Time
+	// AskWebChoice is set when the user has not chosen a web policy yet
+	// (no web key in the config file, no --web): the first-run dialog
+	// offers auto / ask / never, and the policy is "ask" until then.
+	AskWebChoice bool
 	// Input and Output default to the terminal.
 	Input  io.Reader
 	Output io.Writer

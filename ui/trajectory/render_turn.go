@@ -38,6 +38,15 @@ func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
 		text += " (unchanged)"
 	}
 	out = append(out, r.field(label, r.st.Query, text, w)...)
+	if p := rw.Privacy; p != nil {
+		// What this turn may send off the machine: the thread's privacy
+		// where stricter than the turn's own settings.
+		style := r.st.Dim
+		if len(p.Kept) > 0 || len(p.Loosened) > 0 {
+			style = r.st.Warn
+		}
+		out = append(out, r.field("Privacy", style, termtext.Line(p.Describe()), w)...)
+	}
 	fit(out, w)
 	return out
 }

@@ -1,0 +1,145 @@
+package evidence
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadShapes(t *testing.T) {
+	tests := []struct {
+		file               string
+		questions, skipped int
+		firstGold          [][2]int // paragraph, sentence
+	}{
+		{"testdata/tiny_hotpot.json", 3, 0, [][2]int{{0, 1}, {1, 0}}},
+		{"testdata/tiny_2wiki.jsonl", 2, 1, [][2]int{{0, 0}, {1, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			ds, err := LoadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ds.Questions) != tt.questions || ds.Skipped != tt.skipped || ds.BadFacts != 0 {
+				t.Fatalf("questions %d skipped %d bad %d", len(ds.Questions), ds.Skipped, ds.BadFacts)
+			}
+			q := ds.Questions[0]
+			for _, g := range tt.firstGold {
+				p := q.Paragraphs[g[0]]
+				if !containsInt(p.Gold, g[1]) {
+					t.Errorf("paragraph %q gold %v, want sentence %d", p.Title, p.Gold, g[1])
+				}
+			}
+			// Sentence spans point into the joined text, trimmed, with a space
+			// between 2Wiki's sentences.
+			for _, p := range q.Paragraphs {
+				for i, s := range p.Sentences {
+					seg := p.Text[s.Start:s.End]
+					if seg != strings.TrimSpace(seg) || seg == "" {
+						t.Errorf("%q sentence %d = %q", p.Title, i, seg)
+					}
+				}
+				if strings.Contains(p.Text, ".It") || strings.Contains(p.Text, ".She") {
+					t.Errorf("sentences run together: %q", p.Text)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct{ name, body string }{
+		{"empty", ""},
+		{"not JSON", "hello"},
+		{"no usable record", `{"question": "q", "answer": "a"}`},
+		{"bad record", `[{"question": 3}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(strings.NewReader(tt.body))
+			if !errors.Is(err, ErrFormat) {
+				t.Errorf("err = %v, want ErrFormat", err)
+			}
+		})
+	}
+}
+
+func TestRunTiny(t *testing.T) {
+	for _, file := range []string{"testdata/tiny_hotpot.json", "testdata/tiny_2wiki.jsonl"} {
+		ds, err := LoadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := Run(context.Background(), ds, Systems())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 2 || rows[0].System != SystemBaseline || rows[1].System != SystemAligner {
+			t.Fatalf("rows %+v", rows)
+		}
+		al := rows[1]
+		if al.F1 < 0.99 || al.Precision < 0.99 || al.Recall < 0.99 || al.ExactMatch < 0.99 {
+			t.Errorf("%s: aligner %+v, want every supporting sentence and nothing else", file, al)
+		}
+		if al.GoldSupported < 0.99 || al.Distractors == 0 || al.MeanUS <= 0 {
+			t.Errorf("%s: aligner %+v", file, al)
+		}
+		if bl := rows[0]; bl.F1 >= al.F1 {
+			t.Errorf("%s: baseline F1 %.3f not below the aligner's %.3f", file, bl.F1, al.F1)
+		}
+	}
+}
+
+func TestRunUnknownSystem(t *testing.T) {
+	ds, _ := LoadFile("testdata/tiny_hotpot.json")
+	if _, err := Run(context.Background(), ds, []string{"bm25"}); err == nil {
+		t.Error("no error for an unknown system")
+	}
+}
+
+// sharedFile finds a file of the project's shared data, or skips.
+func sharedFile(t testing.TB, rel string) string {
+	wd, _ := os.Getwd()
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, "..", "shared", "data", rel)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skipf("../shared/data/%s is absent", rel)
+		}
+	}
+}
+
+// The shared files: the aligner beats the naive baseline and stays above
+// the floor measured when it was written (README: Evidence benchmark).
+func TestRunShared(t *testing.T) {
+	tests := []struct {
+		rel   string
+		floor float64
+	}{
+		{"multihop/migres-dev200/hotpot.json", 0.87},
+		{"multihop/migres-dev200/wikihop.json", 0.86},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.rel), func(t *testing.T) {
+			ds, err := LoadFile(sharedFile(t, tt.rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := Run(context.Background(), ds, Systems())
+			if err != nil {
+				t.Fatal(err)
+			}
+			bl, al := rows[0], rows[1]
+			t.Logf("baseline P %.3f R %.3f F1 %.3f; aligner P %.3f R %.3f F1 %.3f", bl.Precision, bl.Recall, bl.F1, al.Precision, al.Recall, al.F1)
+			if al.F1 < tt.floor || al.F1 <= bl.F1+0.03 {
+				t.Errorf("aligner F1 %.3f (floor %.2f), baseline %.3f", al.F1, tt.floor, bl.F1)
+			}
+		})
+	}
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/prefrag/prefrag/bench/evidence"
+	"github.com/prefrag/prefrag/internal/textsafe"
+)
+
+const benchEvidenceUsage = "bench evidence --file F [--systems baseline,aligner] [--limit N] [--json]"
+
+// runBenchEvidence measures the evidence aligner on HotpotQA or
+// 2WikiMultiHopQA questions: question plus gold answer is one claim citing
+// each gold paragraph; the quoted sentences are scored against
+// supporting_facts.
+func runBenchEvidence(e *env, args []string) error {
+	fs := flag.NewFlagSet("bench evidence", flag.ContinueOnError)
+	file := fs.String("file", "", "HotpotQA or 2WikiMultiHopQA questions: a JSON array or JSON Lines with question, answer, supporting_facts, context")
+	systems := fs.String("systems", strings.Join(evidence.Systems(), ","), "comma-separated systems: baseline (naive lexical overlap), aligner")
+	limit := fs.Int("limit", 0, "use only the first N questions (0: all)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, benchEvidenceUsage)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("bench evidence takes no positional arguments (got %q)", pos[0])
+	}
+	if *file == "" {
+		return usagef("bench evidence needs --file (e.g. ../shared/data/multihop/migres-dev200/hotpot.json)")
+	}
+	if *limit < 0 {
+		return usagef("--limit must not be negative")
+	}
+	var names []string
+	for _, n := range strings.Split(*systems, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		known := false
+		for _, k := range evidence.Systems() {
+			known = known || k == n
+		}
+		if !known {
+			return usagef("unknown system %q (one of %s)", n, strings.Join(evidence.Systems(), ", "))
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return usagef("no system named")
+	}
+	ds, err := evidence.LoadFile(*file)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *limit > 0 && *limit < len(ds.Questions) {
+		ds.Questions = ds.Questions[:*limit]
+	}
+	rows, err := evidence.Run(e.ctx, ds, names)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, _ := json.Marshal(struct {
+			File      string         `json:"file"`
+			Questions int            `json:"questions"`
+			Skipped   int            `json:"skipped"`
+			BadFacts  int            `json:"bad_facts"`
+			Rows      []evidence.Row `json:"rows"`
+		}{*file, len(ds.Questions), ds.Skipped, ds.BadFacts, rows})
+		fmt.Fprintln(e.stdout, string(b))
+		return nil
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "evidence benchmark: %s, %d questions (question + gold answer as one claim citing the gold paragraphs)", textsafe.ForTerminal(*file), len(ds.Questions))
+	if ds.Skipped > 0 {
+		fmt.Fprintf(w, "; %d records without context or supporting facts skipped", ds.Skipped)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-9s %6s %6s %6s %8s %6s %9s %9s %10s %14s\n", "system", "P", "R", "F1", "micro F1", "exact", "gold sup", "distr sup", "distr weak", "µs/claim p50")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-9s %6.3f %6.3f %6.3f %8.3f %6.3f %9.3f %9.3f %10.3f %14.1f\n", r.System, r.Precision, r.Recall, r.F1, r.MicroF1,
+			r.ExactMatch, r.GoldSupported, r.DistractorSupported, r.DistractorWeak, r.MedianUS)
+	}
+	fmt.Fprintln(w, "P/R/F1: supporting sentences, averaged over questions; exact: questions with exactly the supporting sentences;")
+	fmt.Fprintln(w, "gold/distr sup: share of gold/distractor paragraphs marked supported (each distractor cited next to the gold ones);")
+	fmt.Fprintln(w, "µs/claim: wall time to index the question's paragraphs and align the claim")
+	return nil
+}

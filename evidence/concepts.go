@@ -1,0 +1,54 @@
+package evidence
+
+import "strings"
+
+// concepts map words that say the same thing in claims and sources to one
+// term: "died" and "death", "film" and "movie", "father" and "son of".
+func newConcepts() map[string]string {
+	concepts := map[string]string{}
+	for _, group := range []string{
+		"die: die died dies dying death deaths dead deceased",
+		"born: born birth births birthplace birthday",
+		"film: film films movie movies picture",
+		"direct: direct directs directed directing director directors filmmaker filmmakers",
+		"kin: father mother son daughter parent parents child children sons daughters fathers mothers stepchild stepson stepdaughter",
+		"found: found founded founding founder founders establish established establishment formed create created",
+		"marry: married marry marries marriage wife husband spouse widow widower",
+		"produce: produce produced producer producers produces producing",
+		"write: write wrote written writer writers writes writing",
+		"compose: compose composed composer composers",
+		"play: play played player players plays playing",
+		"release: release released releases",
+		"nationality: nationality nationalities citizen citizenship country countries",
+	} {
+		name, words, _ := strings.Cut(group, ":")
+		for _, w := range strings.Fields(words) {
+			concepts[w] = "~" + name
+		}
+	}
+	return concepts
+}
+
+// dateCue words make a claim about time: a sentence carrying a date or a
+// year speaks to it ("which film came out first" – "released in 1974").
+func newDateCue() map[string]bool {
+	return map[string]bool{
+		"born": true, "die": true, "~born": true, "~die": true, "older": true, "oldest": true,
+		"younger": true, "youngest": true, "earlier": true, "earliest": true, "later": true,
+		"latest": true, "first": true, "recently": true, "recent": true, "when": true,
+		"date": true, "year": true, "years": true, "age": true, "old": true, "long": true,
+		"before": true, "after": true, "established": true, "founded": true, "released": true,
+	}
+}
+
+// months and nationality adjectives mark a sentence as carrying a date or a
+// nationality.
+func newMonths() map[string]bool {
+	return map[string]bool{
+		"january": true, "february": true, "march": true, "april": true, "may": true, "june": true,
+		"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
+	}
+}
+
+// dateTerm is the term a sentence with a date carries.
+const dateTerm = "#date"

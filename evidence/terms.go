@@ -1,0 +1,200 @@
+package evidence
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word of a text: its stemmed form and what kind of word it is.
+type token struct {
+	word    string // lower-cased, before stemming
+	term    string // stemmed; empty for a stop word
+	number  bool   // digits: a year, a count, a decimal
+	capital bool   // written with a capital letter
+	pronoun bool   // a third-person pronoun (he, she, it, they, his, …)
+}
+
+// stopwords carry no weight: function words and the question words.
+func newStopwords() map[string]bool {
+	stopwords := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be
+		because been before being below between both but by can could did do does doing down during each
+		few for from further had has have having he her here hers herself him himself his how i if in into
+		is it its itself just me more most my myself no nor not now of off on once only or other our ours
+		out over own same she should so some such than that the their theirs them themselves then there
+		these they this those through to too under until up very was we were what when where which while
+		who whom whose why will with would you your yours yourself s t one ones whether either neither
+		which what whose name named called also another many much may might must shall upon within
+		without yet via per among amongst across along around according`) {
+		stopwords[w] = true
+	}
+	return stopwords
+}
+
+func newPronouns() map[string]bool {
+	return map[string]bool{
+		"he": true, "she": true, "it": true, "they": true, "his": true, "her": true,
+		"its": true, "their": true, "him": true, "them": true, "hers": true, "theirs": true,
+	}
+}
+
+// tokens splits text into words. Letters and digits make words; an inner
+// apostrophe stays in the word (and a possessive 's is dropped); digits
+// joined by '.' or ',' stay one number ("3.5", "1,000" → "1000").
+func tokens(text string, out []token) []token {
+	i := 0
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			i += n
+			continue
+		}
+		start := i
+		digits := unicode.IsDigit(r)
+		// Most words are lower-case ASCII letters: take them from the text
+		// as they are, without a copy.
+		j := i
+		for j < len(text) && text[j] >= 'a' && text[j] <= 'z' {
+			j++
+		}
+		if j > i && (j == len(text) || plainEnd(text[j])) {
+			i = j
+			out = appendToken(out, text[start:j], false, false)
+			continue
+		}
+		var b strings.Builder
+		for i < len(text) {
+			r, n = utf8.DecodeRuneInString(text[i:])
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(unicode.ToLower(r))
+				i += n
+				continue
+			}
+			if (r == '\'' || r == '’') && i+n < len(text) {
+				nr, _ := utf8.DecodeRuneInString(text[i+n:])
+				if unicode.IsLetter(nr) {
+					b.WriteByte('\'')
+					i += n
+					continue
+				}
+			}
+			if digits && (r == '.' || r == ',') && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
+				if r == '.' {
+					b.WriteByte('.')
+				}
+				i++
+				continue
+			}
+			break
+		}
+		w := b.String()
+		if k := strings.LastIndexByte(w, '\''); k >= 0 {
+			// "peart's" → "peart", "don't" → "don't", "o'brien" → "obrien"
+			switch suf := w[k+1:]; suf {
+			case "s":
+				w = w[:k]
+			case "t", "re", "ve", "ll", "d", "m":
+			default:
+				w = w[:k] + suf
+			}
+		}
+		first, _ := utf8.DecodeRuneInString(text[start:])
+		out = appendToken(out, w, digits && isNumber(w), unicode.IsUpper(first))
+	}
+	return out
+}
+
+// plainEnd says whether byte c may follow a plain lower-case word: not a
+// letter or digit (UTF-8 included), an apostrophe or a dot of a number.
+func plainEnd(c byte) bool {
+	return c < 0x80 && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '\''
+}
+
+func appendToken(out []token, w string, number, capital bool) []token {
+	tok := token{word: w, number: number, capital: capital, pronoun: lex().pronouns[w]}
+	switch c, ok := lex().concepts[w]; {
+	case lex().stopwords[w]:
+	case tok.number:
+		tok.term = w
+	case ok:
+		tok.term = c
+	default:
+		tok.term = stem(w)
+	}
+	return append(out, tok)
+}
+
+// hasDate says whether tokens carry a year or a month's name.
+func hasDate(toks []token) bool {
+	for _, t := range toks {
+		if lex().months[t.word] || (t.number && len(t.word) == 4 && (t.word[0] == '1' || t.word[0] == '2')) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksDate says whether a claim speaks of time (born, died, older, first…).
+func asksDate(toks []token) bool {
+	for _, t := range toks {
+		if lex().dateCue[t.word] || lex().dateCue[t.term] {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if (w[i] < '0' || w[i] > '9') && w[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// stem is a light English stemmer: plurals, -ed, -ing and a final -e go,
+// so "released", "releases" and "release" meet, as do "directed" and
+// "direct". It never shortens a word below three letters.
+func stem(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "es") && len(w) > 4 && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && len(w) > 5 && hasVowel(w[:len(w)-3]):
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 4 && hasVowel(w[:len(w)-2]):
+		w = undouble(w[:len(w)-2])
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
+		w = w[:len(w)-1]
+	}
+	if strings.HasSuffix(w, "y") && len(w) > 3 {
+		w = w[:len(w)-1] + "i"
+	}
+	return w
+}
+
+func hasVowel(s string) bool { return strings.ContainsAny(s, "aeiouy") }
+
+// undouble drops one of a final doubled consonant ("stopp" → "stop"),
+// keeping ll, ss and zz ("install", "pass").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
