@@ -20,6 +20,7 @@ func TestRenderNotes(t *testing.T) {
 		engine.NewEvent(h(4, 1), engine.Thought{Text: "t"}),
 		engine.NewEvent(h(5, 2), engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
 		{Type: "from_the_future", Seq: 6, Session: "s"},
+		engine.NewEvent(h(7, 0), engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2, 3}, TurnsLeftOut: []int{1}, Tokens: 90, Budget: 500}),
 	})
 	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 	for _, want := range []string{
@@ -27,6 +28,7 @@ func TestRenderNotes(t *testing.T) {
 		"Rewritten    Who was?",
 		"Gate         retrieval needed · “a”, “b” — needs facts",
 		"Refined      observations cut from 9000 to 3000 characters to fit the context",
+		"Context      carried 1 earlier document [1], left out 2 [2] [3]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("render lacks %q:\n%s", want, out)
