@@ -28,12 +28,14 @@ type PromptTooLargeError struct {
 	Tokens  int    // its estimated tokens
 	Context int    // the context the server gives a request
 	Reserve int    // tokens kept for the reply
+	// PerSlot is " per slot" when the context is one server slot's.
+	PerSlot string
 	Hint    string
 }
 
 func (e *PromptTooLargeError) Error() string {
-	return fmt.Sprintf("the %s prompt (about %d tokens) does not fit the context of %d tokens with room for its reply, so it was not sent — %s",
-		e.Purpose, e.Tokens, e.Context, e.Hint)
+	return fmt.Sprintf("the %s prompt (about %d tokens) does not fit the context of %d tokens%s with room for its reply, so it was not sent — %s",
+		e.Purpose, e.Tokens, e.Context, e.PerSlot, e.Hint)
 }
 
 func (e *PromptTooLargeError) Is(target error) bool { return target == ErrPromptTooLarge }
@@ -106,7 +108,11 @@ func (r *run) checkFits(req llm.Request) error {
 	}
 	reserve := min(req.Options.NumPredict, maxReplyReserve)
 	if n := r.count(req.Prompt); n+reserve > c {
-		return &PromptTooLargeError{Purpose: string(req.Purpose), Tokens: n, Context: c, Reserve: reserve, Hint: r.contextHint()}
+		e := &PromptTooLargeError{Purpose: string(req.Purpose), Tokens: n, Context: c, Reserve: reserve, Hint: r.contextHint()}
+		if r.s.ServerCtx > 0 && llm.BackendOf(r.s.LLM).Caps.Slots {
+			e.PerSlot = " per slot"
+		}
+		return e
 	}
 	return nil
 }

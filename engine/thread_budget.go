@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -340,15 +341,16 @@ func words(s string, buf []string) []string {
 	return buf
 }
 
-var stopwords = map[string]bool{}
-
-func init() {
+// stopwords is built on first use (no allocation at start-up).
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but of in on at to for from by with about as into over after before
 		is are was were be been being do does did has have had it its this that these those he she they them his her their
 		who whom whose which what when where why how than then there here also not no yes so such can could would should
 		will shall may might must i you we our your my me us one two first second more most other some any all each`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
-func stopword(w string) bool { return len(w) < 2 || stopwords[w] }
+func stopword(w string) bool { return len(w) < 2 || stopwords()[w] }
