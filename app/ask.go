@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/prefrag/prefrag/app/delivery"
 	"github.com/prefrag/prefrag/config"
@@ -39,10 +36,19 @@ type AskRequest struct {
 	// the question follows up: it runs as the next turn of that thread
 	// (thread.go).
 	Continue string
+	// Rerun, when set, records in the manifest that this run re-runs a
+	// stored session and which settings it did not take from it.
+	Rerun *Rerun
 	// Explicit names the privacy settings given for this question itself
 	// (engine.PrivacyWeb, engine.PrivacyNeverLeave): only those may loosen
 	// the privacy a thread keeps from its earlier turns.
 	Explicit []string
+}
+
+// Rerun is what a re-run's manifest says about its origin.
+type Rerun struct {
+	Of      string               `json:"of"`
+	Changed []config.RerunChange `json:"changed,omitempty"`
 }
 
 // AskResult is a recorded run.
@@ -66,6 +72,8 @@ type Manifest struct {
 	// WebURL is the engine's base URL (a SearXNG instance), never a key.
 	WebURL string            `json:"web_url,omitempty"`
 	Extra  map[string]string `json:"extra,omitempty"`
+	// Rerun is set on a session made by `sessions rerun`.
+	Rerun *Rerun `json:"rerun,omitempty"`
 }
 
 // CorpusIdentity identifies a corpus as it was when searched.
@@ -77,15 +85,6 @@ type CorpusIdentity struct {
 	// Remote identifies a remote corpus (kind, URL without credentials,
 	// index, the cluster's name, uuid and version when known).
 	Remote *remote.Identity `json:"remote,omitempty"`
-}
-
-// NewSessionID returns a time-ordered id.
-func NewSessionID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return strings.ReplaceAll(uuid.NewString(), "-", "")
-	}
-	return strings.ReplaceAll(id.String(), "-", "")
 }
 
 // Ask runs one question with the engine and records the session: every
@@ -168,6 +167,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return AskResult{}, err
 	}
 	manifest := a.manifest(ctx, s, step, judge, srcs)
+	manifest.Rerun = req.Rerun
 	cfgJSON, _ := json.Marshal(s)
 	manJSON, _ := json.Marshal(manifest)
 	sess := store.Session{ID: id, Question: req.Question, Model: s.Model, Started: time.Now().UTC(),

@@ -29,7 +29,7 @@ func runAsk(e *env, args []string) (err error) {
 	cont := fs.String("continue", "", continueHelp)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "ask [flags] QUESTION")
+		helpRunFlags(e, fs, "ask [flags] QUESTION")
 		return err
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/config"
@@ -119,14 +120,76 @@ var Version = "dev"
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "prefrag — a terminal research assistant: local corpus first, the web only when needed.")
-	fmt.Fprintln(w, "\nUsage:\n  prefrag [ask flags]            the interactive workspace (TUI)")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  prefrag %-8s %-40s %s\n", c.name, c.args, c.help)
-	}
-	fmt.Fprintln(w, "  prefrag help [COMMAND]          help for one command (or COMMAND --help)")
-	fmt.Fprintln(w, "  prefrag completion bash|zsh|fish  print a shell completion script (source <(prefrag completion bash))")
-	fmt.Fprintln(w, "  prefrag version                 the version, commit and build date (or --version)")
+	fmt.Fprintln(w, "\nUsage:")
+	writeColumns(w, usageRows(), usageColumn)
 	fmt.Fprintln(w, "\nRun `prefrag help COMMAND` for a command's flags and examples; `prefrag help ask` lists the flags shared by ask, the TUI and eval.")
+}
+
+// usageColumn is the widest left cell that still sets the description
+// column; a longer one puts its description on the next line.
+const usageColumn = 44
+
+// usageRows are the lines of `prefrag help`: every command and every
+// subcommand, with what it does.
+func usageRows() [][2]string {
+	rows := [][2]string{{"prefrag [ask flags]", "the interactive workspace (TUI)"}}
+	for _, c := range commands() {
+		switch c.name {
+		case "corpora":
+			for _, s := range corporaSubcommands {
+				rows = append(rows, [2]string{"prefrag corpora " + s[0], s[1]})
+			}
+		case "sessions":
+			for _, s := range sessionSubcommands {
+				rows = append(rows, [2]string{"prefrag sessions " + s.args, s.help})
+			}
+		case "bench":
+			for _, s := range benchSubcommands {
+				rows = append(rows, [2]string{"prefrag bench " + s[0], s[1]})
+			}
+		default:
+			rows = append(rows, [2]string{"prefrag " + c.name + " " + c.args, c.help})
+		}
+	}
+	return append(rows,
+		[2]string{"prefrag help [COMMAND]", "help for one command (or COMMAND --help)"},
+		[2]string{"prefrag completion bash|zsh|fish", "print a shell completion script (source <(prefrag completion bash))"},
+		[2]string{"prefrag version", "the version, commit and build date (or --version)"})
+}
+
+// corporaSubcommands and benchSubcommands are the forms of `corpora` and
+// `bench` as `prefrag help` lists them.
+var corporaSubcommands = [][2]string{
+	{"[--json]", "list corpora: name, documents, passages, size, pinned"},
+	{"pin NAME", "make NAME the preferred corpus, searched first"},
+	{"unpin", "leave no corpus pinned"},
+	{"rm NAME [--yes]", "delete a corpus (asks, or --yes)"},
+	{"add NAME --elasticsearch URL --index I", "add a remote corpus (Elasticsearch/OpenSearch or Manticore)"},
+}
+
+var benchSubcommands = [][2]string{
+	{"retrieval [flags]", "retrieval quality and speed on the shared IR collections"},
+	{"engine [flags]", "engine overhead per LLM call and prompt reuse"},
+}
+
+// writeColumns prints rows in two aligned columns, indented by two spaces;
+// a left cell longer than max puts its description on the next line, in
+// the same column.
+func writeColumns(w io.Writer, rows [][2]string, max int) {
+	col := 0
+	for _, r := range rows {
+		if n := utf8.RuneCountInString(r[0]); n <= max && n > col {
+			col = n
+		}
+	}
+	for _, r := range rows {
+		n := utf8.RuneCountInString(r[0])
+		if n > col {
+			fmt.Fprintf(w, "  %s\n  %s  %s\n", r[0], strings.Repeat(" ", col), r[1])
+			continue
+		}
+		fmt.Fprintf(w, "  %s%s  %s\n", r[0], strings.Repeat(" ", col-n), r[1])
+	}
 }
 
 func exitCode(stderr io.Writer, err error) int {

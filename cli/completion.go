@@ -28,10 +28,10 @@ func completionWords(cfg *config.Config) (cmds []string, flags map[string]string
 	flags = map[string]string{
 		"ask":      askFlags + " --help",
 		"config":   askFlags + " --help",
-		"index":    "--corpus --help",
+		"index":    "--corpus --include-exports --help",
 		"corpora":  "--json --yes --names --help",
 		"search":   "--corpus -k --json --help",
-		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --older-than --yes --help",
+		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --llm --llm-url --model --older-than --yes --help",
 		"eval":     "--data --dataset --strategies --limit --parallel --out --holdout-supporting --store-sessions --report " + askFlags + " --help",
 		"bench":    "--data --datasets --limit --strategies --hops --holdout --no-tokens --large --json --help",
 	}

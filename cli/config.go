@@ -17,7 +17,7 @@ func runConfig(e *env, args []string) error {
 	rf := config.BindRunFlags(fs, e.cfg)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "config [ask flags]")
+		helpRunFlags(e, fs, "config [ask flags]")
 		return err
 	}
 	if err != nil {

@@ -24,8 +24,9 @@ import (
 
 func runIndex(e *env, args []string) error {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	corpus := fs.String("corpus", "default", "corpus to ingest into")
+	corpus := fs.String("corpus", "", "`NAME` of the corpus to ingest into (default: the pinned one; with none pinned, \""+defaultCorpus+"\", created and pinned; with --from-qa, \""+defaultCorpus+"\")")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	includeExports := fs.Bool("include-exports", false, "also index files prefrag exported (skipped by default: they hold earlier answers and web text)")
 	qa := bindIndexQAFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -34,6 +35,14 @@ func runIndex(e *env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	pinNew := false
+	if *corpus == "" {
+		if qa.active() {
+			*corpus = defaultCorpus // a QA pool never goes into the analyst's corpus unasked
+		} else if *corpus, pinNew, err = indexTarget(e.cfg.CorporaDir()); err != nil {
+			return err
+		}
 	}
 	if err := refuseRemoteIndex(e.cfg.CorporaDir(), *corpus); err != nil {
 		return err
@@ -59,10 +68,17 @@ func runIndex(e *env, args []string) error {
 		return err
 	}
 	prog := newProgressLine(e.stderr)
-	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update})
+	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update, IncludeExports: *includeExports})
 	prog.done()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
+	}
+	pinnedNow := false
+	if pinNew && !rep.Pinned {
+		if perr := catalog.Pin(e.cfg.CorporaDir(), *corpus); perr != nil {
+			return fmt.Errorf("corpus %s was indexed but could not be pinned: %w", *corpus, perr)
+		}
+		pinnedNow, rep.Pinned = true, true
 	}
 	if *asJSON {
 		b, _ := json.Marshal(rep)
@@ -71,7 +87,12 @@ func runIndex(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "corpus %s: %s found, %d indexed, %d unchanged, %d removed; %s added in %.1fs\n",
 			rep.Corpus, plural.N(rep.Files, "file"), rep.Indexed, rep.Unchanged, rep.Removed, plural.N(rep.Passages, "passage"), rep.Duration.Seconds())
 		fmt.Fprintf(e.stdout, "corpus %s now holds %s, %s (%s)\n", rep.Corpus, plural.N(rep.Stats.Documents, "document"), plural.N(rep.Stats.Passages, "passage"), humanBytes(rep.Stats.SizeBytes))
-		if rep.Pinned {
+		if rep.Exports > 0 {
+			fmt.Fprintf(e.stdout, "skipped %s prefrag exported (earlier answers are not sources); --include-exports indexes %s\n", plural.N(rep.Exports, "file"), plural.Noun(rep.Exports, "it", "them"))
+		}
+		if pinnedNow {
+			fmt.Fprintf(e.stdout, "corpus %s is pinned (no corpus was pinned and no --corpus was given): `prefrag ask` searches it first; `prefrag corpora pin NAME` pins another\n", rep.Corpus)
+		} else if rep.Pinned {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
 		}
 		if len(rep.Failed) > 0 {
@@ -92,6 +113,23 @@ func runIndex(e *env, args []string) error {
 		return fmt.Errorf("indexing corpus %s was incomplete: some folders or files could not be read (listed above) and what was indexed from them is kept; make them readable and run the same command again", rep.Corpus)
 	}
 	return nil
+}
+
+// defaultCorpus is the corpus `index` creates when no --corpus is given and
+// none is pinned.
+const defaultCorpus = "default"
+
+// indexTarget is the corpus `index PATH` fills when no --corpus is given:
+// the pinned one, or defaultCorpus, which is then pinned (pin is true).
+func indexTarget(dir string) (name string, pin bool, err error) {
+	pinned, err := catalog.Pinned(dir)
+	if err != nil {
+		return "", false, err
+	}
+	if pinned != "" {
+		return pinned, false, nil
+	}
+	return defaultCorpus, true, nil
 }
 
 // progressLine draws a single updating line on a terminal, and nothing

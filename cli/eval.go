@@ -48,7 +48,7 @@ func runEval(e *env, args []string) error {
 	reportOnly := fs.Bool("report", false, "only rewrite summary.md from the records in --out")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, evalUsage)
+		helpRunFlags(e, fs, evalUsage)
 		return err
 	}
 	if err != nil {
@@ -145,7 +145,7 @@ func runEval(e *env, args []string) error {
 		tty = term.IsTerminal(int(f.Fd()))
 	}
 	r := &eval.Runner{Dataset: ds, Strategies: names, Settings: setup.Settings, OutDir: *out, Parallel: *parallel,
-		Backend: setup.Backend, Info: eval.NewRunInfo(ds, setup.Settings, h, a.Prompts.Hash()), Progress: eval.NewProgress(e.stderr, tty)}
+		Backend: setup.Backend, Info: eval.NewRunInfo(ds, setup.Settings, h, a.Prompts.Hash(), config.SetupKeys()), Progress: eval.NewProgress(e.stderr, tty)}
 	if err := r.Prepare(); err != nil {
 		if errors.Is(err, eval.ErrSettingsChanged) {
 			return usagef("%v", err)

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/prefrag/prefrag/config"
 )
 
 // cmdHelp is the per-command help text: a one-line description and a few
@@ -76,6 +78,17 @@ var helpTexts = map[string]cmdHelp{
 // helpFlags prints a command's help for -h: description, usage, the flags
 // aligned in two columns, and examples.
 func helpFlags(w io.Writer, fs *flag.FlagSet, usage string) {
+	writeHelp(w, fs, usage, nil)
+}
+
+// helpRunFlags is helpFlags for a command that takes the run flags: each
+// default is the built-in one, and a value from the config file or the
+// environment is shown as such.
+func helpRunFlags(e *env, fs *flag.FlagSet, usage string) {
+	writeHelp(e.stdout, fs, usage, e.cfg.FlagDefaults())
+}
+
+func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]config.FlagDefault) {
 	h := helpTexts[fs.Name()]
 	if h.desc != "" {
 		fmt.Fprintf(w, "%s\n\n", h.desc)
@@ -91,6 +104,9 @@ func helpFlags(w io.Writer, fs *flag.FlagSet, usage string) {
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
 			}
+			if name == "value" {
+				name = "NAME" // a repeatable list
+			}
 			left := "--" + f.Name
 			if len(f.Name) == 1 {
 				left = "-" + f.Name
@@ -98,14 +114,33 @@ func helpFlags(w io.Writer, fs *flag.FlagSet, usage string) {
 			if name != "" {
 				left += " " + name
 			}
-			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			usage = strings.Join(strings.Fields(usage), " ")
+			if d, ok := defaults[f.Name]; ok {
+				usage += defaultText(d)
+			} else if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
 				usage += fmt.Sprintf(" (default %s)", f.DefValue)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\n", left, strings.Join(strings.Fields(usage), " "))
+			fmt.Fprintf(tw, "  %s\t%s\n", left, usage)
 		})
 		tw.Flush()
 	}
 	printExamples(w, h.examples)
+}
+
+// defaultText is " (default X)", " (default X; config file: Y)", or "
+// (config file: Y)" when there is no built-in value.
+func defaultText(d config.FlagDefault) string {
+	var parts []string
+	if d.Builtin != "" {
+		parts = append(parts, "default "+d.Builtin)
+	}
+	if d.From != "" && d.Set != d.Builtin {
+		parts = append(parts, d.From+": "+d.Set)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 func printExamples(w io.Writer, ex []string) {
@@ -137,7 +172,7 @@ var sessionSubcommands = []struct{ name, args, help string }{
 	{"search", "search WORDS", "find sessions by words"},
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
-	{"rerun", "rerun ID [--offline] [--json]", "run a session's question again"},
+	{"rerun", "rerun ID [--offline] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
 	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 

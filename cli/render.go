@@ -16,6 +16,10 @@ import (
 type textRenderer struct {
 	// st colours the badges like the TUI's (a terminal); nil is plain.
 	st *styles.Styles
+	// thread is set when the events are a thread's (sessions show of a
+	// session with follow-ups): each turn's counts then name their turn,
+	// the first's too. A follow-up's events name their turn anyway.
+	thread bool
 }
 
 func clean(s string) string { return textsafe.ForTerminal(s) }

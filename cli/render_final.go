@@ -31,6 +31,10 @@ func (r textRenderer) finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 	}
 	r.sourceList(w, ev.Time, p)
 	if c := p.Counts; c != nil {
+		// In a thread the counts are this turn's own, and say so.
+		if n := engine.TurnOf(ev); n > 1 || r.thread {
+			fmt.Fprintf(w, "Turn %d: ", n)
+		}
 		fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
 			c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
 			c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)

@@ -8,7 +8,6 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
-	"github.com/prefrag/prefrag/sources"
 )
 
 // retrievalLine says what a search gave: its documents, or that it was
@@ -30,17 +29,20 @@ func (r textRenderer) retrievalLine(w io.Writer, ev engine.Event, p engine.Retri
 	case p.Outcome != "":
 		fmt.Fprintf(w, "[%d] %s: unavailable for %q — no documents\n", ev.Step, who, q)
 	default:
-		fmt.Fprintf(w, "[%d] %s: %s for %q%s\n", ev.Step, who, plural.N(len(p.Docs), "document"), q, cacheMark(p.Docs, ev.Time))
+		fmt.Fprintf(w, "[%d] %s: %s for %q%s\n", ev.Step, who, plural.N(len(p.Docs), "document"), q, cacheMark(p, ev.Time))
 	}
 }
 
-// cacheMark is " (cached, 3 h old)" when the documents came from the web
-// cache.
-func cacheMark(docs []sources.Document, at time.Time) string {
-	for _, d := range docs {
+// cacheMark is " (cached, 3 h old)" when the answer came from the web
+// cache, " (cached, no request sent)" for an empty cached answer.
+func cacheMark(p engine.Retrieval, at time.Time) string {
+	for _, d := range p.Docs {
 		if n := d.CacheNote(at); n != "" {
 			return " (" + n + ")"
 		}
+	}
+	if p.Cached {
+		return " (cached, no request sent)"
 	}
 	return ""
 }

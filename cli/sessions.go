@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -91,10 +90,10 @@ func sessionsList(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
+	return printSessions(e, a.Store, list, *asJSON)
 }
 
-func printSessions(e *env, list []store.Session, asJSON bool) error {
+func printSessions(e *env, st *store.Store, list []store.Session, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		for _, s := range list {
@@ -108,18 +107,29 @@ func printSessions(e *env, list []store.Session, asJSON bool) error {
 		fmt.Fprintln(e.stdout, "no sessions")
 		return nil
 	}
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.ID
+	}
+	// Each id printed is its shortest unique prefix among all stored
+	// sessions: typed back, it opens that session.
+	short, err := st.ShortIDs(e.ctx, ids, store.MinShortID)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortOr(short, s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
 			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
 }
 
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
+// shortOr is id's short form from short, or the whole id.
+func shortOr(short map[string]string, id string) string {
+	if p, ok := short[id]; ok {
+		return p
 	}
 	return id
 }
@@ -154,11 +164,16 @@ func sessionsShow(e *env, args []string) error {
 	}
 	s := rec.Session
 	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
-	if s.Finished != nil {
+	thread := s.Turns > 1
+	switch {
+	case thread:
+		fmt.Fprint(e.stdout, threadTimes(rec))
+	case s.Finished != nil:
 		fmt.Fprintf(e.stdout, " · took %s", s.Finished.Sub(s.Started).Round(100*time.Millisecond))
 	}
 	fmt.Fprintln(e.stdout)
 	out := newEventWriter(e.stdout, false, false)
+	out.text.thread = thread
 	for _, ev := range rec.Events {
 		out.write(ev)
 	}
@@ -167,6 +182,31 @@ func sessionsShow(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "\n(interrupted: the process that ran this session is gone; the events above are everything it recorded)")
 	}
 	return bad
+}
+
+// threadTimes says a thread's times, each labelled: the answering time of
+// each turn and their sum (the turns' own counts), and the wall-clock time
+// from the first question to the last answer, which includes the time
+// between the turns.
+func threadTimes(rec *store.Record) string {
+	var per []string
+	var total time.Duration
+	for _, ev := range rec.Events {
+		if ev.Type != engine.EventFinal || ev.Counts == nil {
+			continue
+		}
+		d := time.Duration(ev.Counts.TotalMillis) * time.Millisecond
+		total += d
+		per = append(per, fmt.Sprintf("turn %d %s", engine.TurnOf(ev), d.Round(100*time.Millisecond)))
+	}
+	out := fmt.Sprintf(" · %d turns", rec.Session.Turns)
+	if len(per) > 0 {
+		out += fmt.Sprintf(" · answering took %s in all (%s)", total.Round(100*time.Millisecond), strings.Join(per, ", "))
+	}
+	if f := rec.Session.Finished; f != nil {
+		out += fmt.Sprintf(" · %s from the first question to the last answer", f.Sub(rec.Session.Started).Round(time.Second))
+	}
+	return out
 }
 
 func sessionsSearch(e *env, args []string) error {
@@ -191,54 +231,5 @@ func sessionsSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printSessions(e, list, *asJSON)
-}
-
-func sessionsRerun(e *env, args []string) error {
-	fs := flag.NewFlagSet("sessions rerun", flag.ContinueOnError)
-	offline := fs.Bool("offline", false, "use only the cached web results; send no web request")
-	asJSON := fs.Bool("json", false, "JSON Lines events on stdout")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions rerun ID [--offline] [--json]")
-	}
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("usage: prefrag sessions rerun ID [--offline] [--json]")
-	}
-	// A re-run needs the question and the settings, not the stored events.
-	a, rec, err := openSession(e, pos[0])
-	if a == nil {
-		return err
-	}
-	defer a.Close()
-	var s engine.Settings
-	if err := json.Unmarshal(rec.Session.Config, &s); err != nil {
-		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
-	}
-	// The same corpora, in the same order, and the same web engine as the
-	// recorded run.
-	a.Cfg.Offline = *offline
-	a.RestoreWeb(s, rec.Session.Manifest)
-	if *offline {
-		fmt.Fprintln(e.stderr, "prefrag: offline re-run: web searches are answered from the cache only")
-	}
-	out := newEventWriter(e.stdout, *asJSON, false)
-	res, err := a.Ask(e.ctx, app.AskRequest{Question: rec.Session.Question, Settings: s, Emit: out.write})
-	if err == nil {
-		// A thread is re-run turn by turn.
-		err = rerunFollowUps(e, a, res.SessionID, followUps(rec.Events), s, out.write)
-	}
-	out.flush()
-	if err != nil {
-		var fe *engine.FatalError
-		if errors.As(err, &fe) {
-			return fe.Err
-		}
-		return err
-	}
-	fmt.Fprintf(e.stderr, "prefrag: re-run stored as session %s\n", res.SessionID)
-	return nil
+	return printSessions(e, a.Store, list, *asJSON)
 }

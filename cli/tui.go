@@ -31,7 +31,7 @@ func runTUI(e *env, args []string) error {
 	rf := config.BindRunFlags(fs, e.cfg)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "[ask flags]")
+		helpRunFlags(e, fs, "[ask flags]")
 		return err
 	}
 	if err != nil {
@@ -60,7 +60,7 @@ func runTUI(e *env, args []string) error {
 		Health:   tuiHealth{a},
 		Prefs:    e.cfg,
 	}
-	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings, AskWebChoice: !e.cfg.WebChosen()})
+	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings, AskWebChoice: !e.cfg.WebChosen(), ExportDir: e.cfg.ExportsDir()})
 }
 
 type tuiRunner struct{ a *app.App }
@@ -94,10 +94,18 @@ func (s tuiSessions) List(ctx context.Context, filter string) ([]ui.SessionSumma
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(list))
+	for i, x := range list {
+		ids[i] = x.ID
+	}
+	short, err := s.a.Store.ShortIDs(ctx, ids, store.MinShortID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]ui.SessionSummary, len(list))
 	for i, x := range list {
 		out[i] = ui.SessionSummary{ID: x.ID, Question: threadQuestion(x, 1<<20), Answer: x.Answer, Label: x.Label,
-			Status: x.Status, Model: x.Model, Started: x.Started}
+			Status: x.Status, Model: x.Model, Started: x.Started, ShortID: short[x.ID]}
 		if x.Finished != nil {
 			out[i].Finished = *x.Finished
 		}
@@ -159,7 +167,7 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 				File: textsafe.ForTerminal(p.File), Elapsed: p.Elapsed, Rate: p.Rate})
 		}
 	}})
-	out := ui.IndexReport{Files: rep.Files, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Removed: rep.Removed,
+	out := ui.IndexReport{Files: rep.Files, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Removed: rep.Removed, Exports: rep.Exports,
 		Passages: rep.Passages, Documents: rep.Documents, Duration: rep.Duration}
 	for _, f := range rep.Failed {
 		out.Failed = append(out.Failed, f.String())

@@ -69,6 +69,10 @@ type Config struct {
 // CorporaDir is where the Bleve indexes live.
 func (c *Config) CorporaDir() string { return filepath.Join(c.Home, "corpora") }
 
+// ExportsDir is the folder the workspace's export dialog proposes: in the
+// data directory, so an export never lands in a folder being indexed.
+func (c *Config) ExportsDir() string { return filepath.Join(c.Home, "exports") }
+
 // DBPath is the SQLite database.
 func (c *Config) DBPath() string { return filepath.Join(c.Home, "prefrag.db") }
 

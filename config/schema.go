@@ -226,9 +226,6 @@ var schema = withWebRows([]Setting{
 		field: func(c *Config) any { return &c.Offline }},
 })
 
-// Settings returns the table of every setting (a copy).
-func Settings() []Setting { return append([]Setting(nil), schema...) }
-
 // lookup finds a setting by key.
 func lookup(key string) (Setting, bool) {
 	for _, s := range schema {

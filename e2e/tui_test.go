@@ -147,21 +147,14 @@ func TestTUIInTmux(t *testing.T) {
 		t.Error("stepping did not change the screen")
 	}
 
-	// Export from the stepper: Markdown in the working directory.
+	// Export from the stepper: Markdown in the exports folder of the data
+	// directory, never the working directory (it may be indexed).
 	s.keys("x")
 	s.waitFor("export dialog", 5*time.Second, "format", "path")
 	s.keys("Enter")
-	deadline := time.Now().Add(10 * time.Second)
-	var exported []string
-	for len(exported) == 0 && time.Now().Before(deadline) {
-		exported, _ = filepath.Glob(filepath.Join(work, "prefrag-*.md"))
-		time.Sleep(100 * time.Millisecond)
-	}
-	if len(exported) != 1 {
-		t.Fatalf("no Markdown export in %s:\n%s", work, s.screen())
-	}
-	md, _ := os.ReadFile(exported[0])
-	if !strings.HasPrefix(string(md), "# In what year did the Danish") || !strings.Contains(string(md), "1974") {
+	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), work)
+	md, _ := os.ReadFile(exported)
+	if !strings.Contains(string(md), "\n# In what year did the Danish") || !strings.Contains(string(md), "1974") {
 		t.Errorf("export:\n%s", md)
 	}
 

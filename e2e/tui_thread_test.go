@@ -108,16 +108,8 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	s.keys("x")
 	s.waitFor("export dialog", 5*time.Second, "format", "path")
 	s.keys("Enter")
-	deadline := time.Now().Add(10 * time.Second)
-	var exported []string
-	for len(exported) == 0 && time.Now().Before(deadline) {
-		exported, _ = filepath.Glob(filepath.Join(work, "prefrag-*.md"))
-		time.Sleep(100 * time.Millisecond)
-	}
-	if len(exported) != 1 {
-		t.Fatalf("no Markdown export in %s:\n%s", work, s.screen())
-	}
-	md, _ := os.ReadFile(exported[0])
+	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), work)
+	md, _ := os.ReadFile(exported)
 	for _, want := range []string{"## Turn 1: ", "## Turn 2: " + followUp, "*Rewritten as:* " + rewritten, "- " + cite + " **"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("export lacks %q:\n%s", want, md)

@@ -10,12 +10,12 @@ const noOptInNote = "the web was not searched: no local corpus is searched in th
 // The default policy "auto" is not consent: a question with nothing local
 // to check first would go straight to a search engine.
 func (r *run) needsWebOptIn() bool {
-	return len(r.local) == 0 && !r.s.WebOnly
+	return len(r.sources.local) == 0 && !r.settings.WebOnly
 }
 
 // nothingToSearchNote is the observation of an action with no usable source.
 func (r *run) nothingToSearchNote() string {
-	if len(r.local) == 0 && len(r.web) > 0 {
+	if len(r.sources.local) == 0 && len(r.sources.web) > 0 {
 		return "no search source is available: " + r.webOffNote()
 	}
 	return "no search source is available: add a corpus with `prefrag index`, pin it with `prefrag corpora pin NAME`, or allow the web"
@@ -25,23 +25,23 @@ func (r *run) nothingToSearchNote() string {
 // a local corpus searches and why (a non-fatal error event): the web only
 // when the user opted in, else nothing.
 func (r *run) noticeSources() {
-	if len(r.local) > 0 {
+	if len(r.sources.local) > 0 {
 		return
 	}
 	var b strings.Builder
 	b.WriteString("no local corpus is searched")
-	switch r.s.CorpusChoice {
+	switch r.settings.CorpusChoice {
 	case CorporaNonePinned:
 		b.WriteString(": none is pinned and none was named with --corpus (pin one with `prefrag corpora pin NAME`, or pass --corpus NAME)")
 	case CorporaNoneExist:
 		b.WriteString(": there is none yet (create one with `prefrag index --corpus NAME FOLDER`)")
 	}
 	var names []string
-	for _, w := range r.web {
+	for _, w := range r.sources.web {
 		names = append(names, w.Name())
 	}
 	switch {
-	case len(r.web) == 0 || r.s.Web == WebNever:
+	case len(r.sources.web) == 0 || r.settings.Web == WebNever:
 		b.WriteString("; the web is not searched either (web policy never): nothing is searched")
 	case r.needsWebOptIn():
 		b.WriteString("; the web is not searched either: without a local corpus no question leaves the machine unless you opt in with --web-only for this run (or web_only = true in the config)")
@@ -49,7 +49,7 @@ func (r *run) noticeSources() {
 		b.WriteString("; " + r.webOffNote() + ": nothing is searched")
 	default:
 		b.WriteString("; searching the web only (" + strings.Join(names, ", ") + "), as opted in with web-only")
-		if r.s.Web == WebAsk {
+		if r.settings.Web == WebAsk {
 			b.WriteString(": each query waits for your consent")
 		}
 	}

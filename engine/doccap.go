@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
@@ -55,35 +56,19 @@ func capText(text string, max int) (string, bool) {
 
 // cutNote is what the model reads after a cut document.
 func cutNote(kept, total int) string {
-	return fmt.Sprintf(" […]\n(document cut: only its first %s of %s characters are shown)", thousands(kept), thousands(total))
+	return fmt.Sprintf(" […]\n(document cut: only its first %s of %s characters are shown)", plural.Thousands(kept), plural.Thousands(total))
 }
 
 // capDoc applies the per-document cap to a document's text on its way into
 // a prompt. It returns the kept text and, when it cut, the note the model
 // reads after it; the user is told once per document and run.
 func (r *run) capDoc(d Document) (string, string) {
-	text, cut := capText(d.Text, r.s.MaxDocChars)
+	text, cut := capText(d.Text, r.settings.MaxDocChars)
 	if !cut {
 		return text, ""
 	}
 	kept, total := utf8.RuneCountInString(text), utf8.RuneCountInString(d.Text)
-	r.warn(r.turn, d.Source, textsafe.ForTerminal(fmt.Sprintf("document %s is %s characters long: only its first %s enter the prompts (max_doc_chars %s)",
-		d.ID, thousands(total), thousands(kept), thousands(r.s.MaxDocChars))))
+	r.warn(r.pad.turn, d.Source, textsafe.ForTerminal(fmt.Sprintf("document %s is %s characters long: only its first %s enter the prompts (max_doc_chars %s)",
+		d.ID, plural.Thousands(total), plural.Thousands(kept), plural.Thousands(r.settings.MaxDocChars))))
 	return text, cutNote(kept, total)
-}
-
-// thousands writes 12345 as 12,345.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -116,6 +116,9 @@ type Event struct {
 	// retrieval: a search of the reflection supplement (the question
 	// verbatim, no judge decision)
 	Reflection bool `json:"reflection,omitempty"`
+	// retrieval: the answer came from the web cache (an empty one too);
+	// no request was sent
+	Cached bool `json:"cached,omitempty"`
 
 	// answer
 	Label       string `json:"label,omitempty"`

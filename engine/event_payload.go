@@ -65,6 +65,9 @@ type Retrieval struct {
 	Docs   []Document `json:"docs" event:"list"`
 	// Reflection marks a search of the reflection supplement.
 	Reflection bool `json:"reflection,omitempty"`
+	// Cached is set when the answer came from the web cache (an empty one
+	// too): no request was sent.
+	Cached bool `json:"cached,omitempty"`
 	// Outcome is set when the search did not answer normally (one of the
 	// Outcome constants); Note then says why.
 	Outcome string `json:"outcome,omitempty"`

@@ -54,10 +54,10 @@ const (
 // calibration.
 func (r *run) count(s string) int {
 	est := EstimateTokens(s)
-	if r.ratio <= 1 {
+	if r.refinement.ratio <= 1 {
 		return est
 	}
-	return int(math.Ceil(float64(est) * r.ratio))
+	return int(math.Ceil(float64(est) * r.refinement.ratio))
 }
 
 // calibrate learns from a reply's prompt count how the server's tokenizer
@@ -70,8 +70,8 @@ func (r *run) calibrate(req llm.Request, resp llm.Response) {
 	if est < calibrateMinTokens {
 		return
 	}
-	if q := float64(resp.PromptTokens) / float64(est); q > max(r.ratio, 1) {
-		r.ratio = min(q, calibrateMax)
+	if q := float64(resp.PromptTokens) / float64(est); q > max(r.refinement.ratio, 1) {
+		r.refinement.ratio = min(q, calibrateMax)
 	}
 }
 
@@ -85,7 +85,7 @@ type TokenCounter interface {
 // server's tokenizer, where the backend has one, before the first call:
 // the estimate is calibrated from the start. A failure changes nothing.
 func (r *run) calibrateByTokenizer(ctx context.Context, text string) {
-	tc, ok := r.e.cfg.LLM.(TokenCounter)
+	tc, ok := r.eng.cfg.LLM.(TokenCounter)
 	est := EstimateTokens(text)
 	if !ok || est < calibrateMinTokens/4 {
 		return
@@ -94,22 +94,22 @@ func (r *run) calibrateByTokenizer(ctx context.Context, text string) {
 	if err != nil || n <= 0 {
 		return
 	}
-	if q := float64(n) / float64(est); q > max(r.ratio, 1) {
-		r.ratio = min(q, calibrateMax)
+	if q := float64(n) / float64(est); q > max(r.refinement.ratio, 1) {
+		r.refinement.ratio = min(q, calibrateMax)
 	}
 }
 
 // checkFits refuses a prompt that cannot fit the context with room for
 // some of its reply.
 func (r *run) checkFits(req llm.Request) error {
-	c := r.s.ContextTokens()
+	c := r.settings.ContextTokens()
 	if c <= 0 {
 		return nil
 	}
 	reserve := min(req.Options.NumPredict, maxReplyReserve)
 	if n := r.count(req.Prompt); n+reserve > c {
 		e := &PromptTooLargeError{Purpose: string(req.Purpose), Tokens: n, Context: c, Reserve: reserve, Hint: r.contextHint()}
-		if r.s.ServerCtx > 0 && llm.BackendOf(r.s.LLM).Caps.Slots {
+		if r.settings.ServerCtx > 0 && llm.BackendOf(r.settings.LLM).Caps.Slots {
 			e.PerSlot = " per slot"
 		}
 		return e
@@ -119,8 +119,8 @@ func (r *run) checkFits(req llm.Request) error {
 
 // contextHint says how to give prompts more room.
 func (r *run) contextHint() string {
-	h := llm.BackendOf(r.s.LLM).ContextHint
-	if r.threadTurn > 1 {
+	h := llm.BackendOf(r.settings.LLM).ContextHint
+	if r.stamp.threadTurn > 1 {
 		h += ", or start a new conversation"
 	}
 	return h
@@ -129,15 +129,15 @@ func (r *run) contextHint() string {
 // callBudget is the most tokens the prompt of a call other than a step
 // may use: the refinement share of the context minus its generation limit.
 func (r *run) callBudget(judge bool) int {
-	c := r.s.ContextTokens()
+	c := r.settings.ContextTokens()
 	if c <= 0 {
 		return 0
 	}
-	pct := r.s.RefineBudget
+	pct := r.settings.RefineBudget
 	if pct <= 0 {
 		pct = DefaultRefineBudget
 	}
-	return max(c*pct/100-r.s.OutputLimit(judge), 0)
+	return max(c*pct/100-r.settings.OutputLimit(judge), 0)
 }
 
 // judgeObtained bounds the judge's "already obtained" text so that the
@@ -160,9 +160,9 @@ func (r *run) judgeObtained(obtained string, overhead int) string {
 		used += c
 		kept++
 	}
-	if !r.warnedJudge {
-		r.warnedJudge = true
-		r.warn(r.turn, "", fmt.Sprintf("the judge was shown the latest %d of %d documents already obtained, to fit the context of %d tokens", kept, len(blocks), r.s.ContextTokens()))
+	if !r.refinement.warnedJudge {
+		r.refinement.warnedJudge = true
+		r.warn(r.pad.turn, "", fmt.Sprintf("the judge was shown the latest %d of %d documents already obtained, to fit the context of %d tokens", kept, len(blocks), r.settings.ContextTokens()))
 	}
 	return judgeLeftOut + strings.Join(blocks[len(blocks)-kept:], "")
 }
@@ -199,8 +199,8 @@ func (r *run) boundText(text string, overhead int) string {
 		return text
 	}
 	runes := max((budget-overhead)*charsPerToken, 0)
-	if r.ratio > 1 {
-		runes = int(float64(runes) / r.ratio)
+	if r.refinement.ratio > 1 {
+		runes = int(float64(runes) / r.refinement.ratio)
 	}
 	return textsafe.Truncate(text, runes) + "\n(the rest is left out to fit the context)\n"
 }

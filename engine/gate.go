@@ -41,22 +41,22 @@ type gateResult struct {
 // callProxy runs one call on the proxy model and counts it as a proxy call.
 func (r *run) callProxy(ctx context.Context, req llm.Request) (llm.Response, error) {
 	req.Options = r.options()
-	r.proxying = true
-	defer func() { r.proxying = false }()
-	return r.call(ctx, r.e.cfg.Proxy, req, 0)
+	r.phase.proxying = true
+	defer func() { r.phase.proxying = false }()
+	return r.call(ctx, r.eng.cfg.Proxy, req, 0)
 }
 
 func (r *run) countProxy(resp llm.Response) {
-	r.counts.ProxyCalls++
-	r.counts.ProxyPromptTokens += resp.PromptTokens
-	r.counts.ProxyOutputTokens += resp.OutputTokens
+	r.tally.counts.ProxyCalls++
+	r.tally.counts.ProxyPromptTokens += resp.PromptTokens
+	r.tally.counts.ProxyOutputTokens += resp.OutputTokens
 }
 
 // gate runs the heuristic draft, the necessity judgment and, when
 // retrieval is needed, the query writing; it emits the gate event.
 func (r *run) gate(ctx context.Context, how gateQueries) (gateResult, error) {
 	data := prompts.GateData{Question: r.req.Question, Max: maxGateQueries}
-	prompt, err := r.p.GateHeuristic(data)
+	prompt, err := r.prompts.GateHeuristic(data)
 	if err != nil {
 		return gateResult{}, &FatalError{Err: err}
 	}
@@ -66,7 +66,7 @@ func (r *run) gate(ctx context.Context, how gateQueries) (gateResult, error) {
 	}
 	heuristic := strings.TrimSpace(resp.Text)
 	data.Heuristic = textsafe.ForPrompt(heuristic)
-	if prompt, err = r.p.GateNeed(data); err != nil {
+	if prompt, err = r.prompts.GateNeed(data); err != nil {
 		return gateResult{}, &FatalError{Err: err}
 	}
 	if resp, err = r.callProxy(ctx, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: gateSchema}); err != nil {
@@ -78,9 +78,9 @@ func (r *run) gate(ctx context.Context, how gateQueries) (gateResult, error) {
 	}
 	res := gateResult{Retrieve: dec.Retrieve}
 	if dec.Retrieve {
-		render, max := r.p.GateClaims, maxGateQueries
+		render, max := r.prompts.GateClaims, maxGateQueries
 		if how == gateRewrite {
-			render, max = r.p.GateRewrite, 1
+			render, max = r.prompts.GateRewrite, 1
 		}
 		if prompt, err = render(data); err != nil {
 			return gateResult{}, &FatalError{Err: err}
@@ -108,22 +108,22 @@ func (r *run) answerDirectly(ctx context.Context) error {
 // answerWith answers in one call of the main model with a rendered
 // observation block (empty: no documents).
 func (r *run) answerWith(ctx context.Context, block string) error {
-	r.turn++
+	r.pad.turn++
 	return r.answerNow(ctx, block)
 }
 
 // answerNow answers in one call of the main model at the current turn with
 // a rendered observation block (empty: no documents).
 func (r *run) answerNow(ctx context.Context, block string) error {
-	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
+	format, err := r.prompts.AnswerFormat(r.settings.AnswerStyle)
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	prompt, err := r.p.Answer(prompts.AnswerData{Question: r.req.Question, Documents: r.thread + block, AnswerFormat: format})
+	prompt, err := r.prompts.Answer(prompts.AnswerData{Question: r.req.Question, Documents: r.pad.thread + block, AnswerFormat: format})
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeAnswer, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.pad.turn)
 	if err != nil {
 		return err
 	}

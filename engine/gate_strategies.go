@@ -57,21 +57,21 @@ func runSmartRAG(ctx context.Context, r *run) error {
 	var all []Document
 	asked := map[string]bool{}
 	q := g.Queries[0]
-	for i := 0; i < r.s.MaxSteps && q != "" && !asked[strings.ToLower(q)]; i++ {
+	for i := 0; i < r.settings.MaxSteps && q != "" && !asked[strings.ToLower(q)]; i++ {
 		asked[strings.ToLower(q)] = true
 		docs, err := r.gateSearch(ctx, q)
 		if err != nil {
 			return err
 		}
 		all = append(all, docs...)
-		if i+1 == r.s.MaxSteps {
+		if i+1 == r.settings.MaxSteps {
 			break
 		}
 		block, err := r.block(all)
 		if err != nil {
 			return err
 		}
-		prompt, err := r.p.GateDecide(prompts.GateData{Question: r.req.Question, Documents: block})
+		prompt, err := r.prompts.GateDecide(prompts.GateData{Question: r.req.Question, Documents: block})
 		if err != nil {
 			return &FatalError{Err: err}
 		}
@@ -81,7 +81,7 @@ func runSmartRAG(ctx context.Context, r *run) error {
 		}
 		dec := ParseGateDecision(resp.Text)
 		if dec.Malformed {
-			r.warn(r.turn, "", "the retrieval decision was not the requested JSON; answering from what was found")
+			r.warn(r.pad.turn, "", "the retrieval decision was not the requested JSON; answering from what was found")
 			break
 		}
 		q = ""
@@ -116,7 +116,7 @@ func runPrefRAGGated(ctx context.Context, r *run) error {
 		}
 		return r.answerDirectly(ctx)
 	}
-	r.seeds = g.Queries
+	r.phase.seeds = g.Queries
 	return runLoop(ctx, r, prefragGated)
 }
 
@@ -125,20 +125,20 @@ func runPrefRAGGated(ctx context.Context, r *run) error {
 // for them. It returns the steps consumed.
 func (r *run) runSeeds(ctx context.Context, m Strategy, tools []prompts.Tool) (int, error) {
 	n := 0
-	for _, q := range r.seeds {
-		if n == r.s.MaxSteps || len(tools) == 0 {
+	for _, q := range r.phase.seeds {
+		if n == r.settings.MaxSteps || len(tools) == 0 {
 			break
 		}
-		r.turn++
+		r.pad.turn++
 		n++
 		tool := tools[0].Name
-		r.scratch.WriteString("Thought: I should check this claim first.\nAction: " + tool + "\nAction Input: " + textsafe.ForPrompt(q) + "\n")
-		r.emit(Event{Type: EventAction, Step: r.turn, Tool: tool, Query: q})
+		r.pad.scratch.WriteString("Thought: I should check this claim first.\nAction: " + tool + "\nAction Input: " + textsafe.ForPrompt(q) + "\n")
+		r.emit(Event{Type: EventAction, Step: r.pad.turn, Tool: tool, Query: q})
 		if err := r.retrieve(ctx, m, tool, q); err != nil {
 			return n, err
 		}
 	}
-	r.seeds = nil
+	r.phase.seeds = nil
 	return n, nil
 }
 
@@ -146,9 +146,9 @@ func (r *run) runSeeds(ctx context.Context, m Strategy, tools []prompts.Tool) (i
 // source (the first corpus, else the first web engine, after consent),
 // observed as its own step.
 func (r *run) gateSearch(ctx context.Context, q string) ([]Document, error) {
-	r.turn++
-	step := r.turn
-	order := append(append([]Source{}, r.usable(r.local)...), r.usable(r.web)...)
+	r.pad.turn++
+	step := r.pad.turn
+	order := append(append([]Source{}, r.usable(r.sources.local)...), r.usable(r.sources.web)...)
 	if len(order) == 0 {
 		return nil, r.observe(step, "", nil, []string{r.nothingToSearchNote()}, nil)
 	}
@@ -181,7 +181,7 @@ func (r *run) block(docs []Document) (string, error) {
 	if len(uniq) == 0 {
 		return "", nil
 	}
-	text, err := r.p.Observation(prompts.ObservationData{Docs: r.number(uniq)})
+	text, err := r.prompts.Observation(prompts.ObservationData{Docs: r.number(uniq)})
 	if err != nil {
 		return "", &FatalError{Err: err}
 	}

@@ -25,6 +25,14 @@ type Source interface {
 	Search(ctx context.Context, query string, k int) ([]sources.Document, error)
 }
 
+// CachingSource is a Source with a cache (the web engines): SearchCached is
+// Search that also says whether the answer came from the cache, which the
+// documents cannot say when there are none.
+type CachingSource interface {
+	Source
+	SearchCached(ctx context.Context, query string, k int) (docs []sources.Document, cached bool, err error)
+}
+
 // ConsentRequest is put to the user before a query leaves the machine under
 // web policy "ask".
 type ConsentRequest struct {

@@ -14,27 +14,27 @@ import (
 // ablations and the ReAct baselines (DESIGN.md steps 1–8).
 func runLoop(ctx context.Context, r *run, m Strategy) error {
 	tools := r.tools(m)
-	format, err := r.p.AnswerFormat(r.s.AnswerStyle)
+	format, err := r.prompts.AnswerFormat(r.settings.AnswerStyle)
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	data := prompts.StepData{Tools: tools, MaxSteps: r.s.MaxSteps, AnswerFormat: format, Question: r.req.Question, Thread: r.thread}
+	data := prompts.StepData{Tools: tools, MaxSteps: r.settings.MaxSteps, AnswerFormat: format, Question: r.req.Question, Thread: r.pad.thread}
 	if m.Preference {
 		data.Preference = r.preferenceSentence()
 	}
-	if r.head, err = r.p.StepHead(data); err != nil {
+	if r.pad.head, err = r.prompts.StepHead(data); err != nil {
 		return &FatalError{Err: err}
 	}
-	r.calibrateByTokenizer(ctx, r.head)
-	r.rs.refineOn = m.Refine
-	hard := r.s.MaxSteps + 1
+	r.calibrateByTokenizer(ctx, r.pad.head)
+	r.refinement.refineOn = m.Refine
+	hard := r.settings.MaxSteps + 1
 	consumed, err := r.runSeeds(ctx, m, tools)
 	if err != nil {
 		return err
 	}
 	reflections := 0
 	for consumed < hard {
-		r.turn++
+		r.pad.turn++
 		out, err := r.step(ctx)
 		if err != nil {
 			return err
@@ -44,14 +44,14 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 			break
 		}
 		if out.Thought != "" {
-			r.emit(Event{Type: EventThought, Step: r.turn, Text: out.Thought, Role: string(llm.PurposeStep)})
+			r.emit(Event{Type: EventThought, Step: r.pad.turn, Text: out.Thought, Role: string(llm.PurposeStep)})
 		}
-		r.scratch.WriteString(out.Text)
+		r.pad.scratch.WriteString(out.Text)
 		if out.HasAnswer {
 			r.answer(out, string(llm.PurposeStep))
-			if m.Reflect && NegativeLabel(out.Label) && reflections < r.s.MaxReflections {
+			if m.Reflect && NegativeLabel(out.Label) && reflections < r.settings.MaxReflections {
 				reflections++
-				r.counts.Reflections++
+				r.tally.counts.Reflections++
 				if err := r.supplement(ctx); err != nil {
 					return err
 				}
@@ -60,7 +60,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 			return nil
 		}
 		consumed++
-		r.emit(Event{Type: EventAction, Step: r.turn, Tool: out.Action, Query: out.ActionInput})
+		r.emit(Event{Type: EventAction, Step: r.pad.turn, Tool: out.Action, Query: out.ActionInput})
 		if err := r.retrieve(ctx, m, out.Action, out.ActionInput); err != nil {
 			return err
 		}
@@ -74,8 +74,8 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 	if err := r.fitBudget(ctx, ""); err != nil {
 		return StepOutput{}, err
 	}
-	prompt := r.head + r.scratch.String()
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.turn)
+	prompt := r.pad.head + r.pad.scratch.String()
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.pad.turn)
 	if err != nil {
 		return StepOutput{}, err
 	}
@@ -87,51 +87,51 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 		// Cut by the generation limit: a corrective retry would be cut
 		// again (or overflow the context). The forced answer follows,
 		// with the truncated text in the scratchpad.
-		r.scratch.WriteString(out.Text)
+		r.pad.scratch.WriteString(out.Text)
 		return out, nil
 	}
-	fix, err := r.p.CorrectiveSuffix()
+	fix, err := r.prompts.CorrectiveSuffix()
 	if err != nil {
 		return StepOutput{}, &FatalError{Err: err}
 	}
-	r.warn(r.turn, "", "the model's reply had neither an action nor an answer; asking once more")
+	r.warn(r.pad.turn, "", "the model's reply had neither an action nor an answer; asking once more")
 	// Keep the failed reply in the scratchpad so the prompt stays append-only.
 	bad := out.Text
 	if strings.TrimSpace(bad) == "" {
 		bad = "Thought:"
 	}
-	r.scratch.WriteString(bad + fix)
-	resp, err = r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: r.head + r.scratch.String(), Stop: stepStop, Options: r.options()}, r.turn)
+	r.pad.scratch.WriteString(bad + fix)
+	resp, err = r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: r.pad.head + r.pad.scratch.String(), Stop: stepStop, Options: r.options()}, r.pad.turn)
 	if err != nil {
 		return StepOutput{}, err
 	}
 	out = ParseStep(resp.Text)
 	if !out.Parseable() {
-		r.scratch.WriteString(out.Text)
-		r.warn(r.turn, "", "the model's reply still did not follow the format; asking for the answer directly")
+		r.pad.scratch.WriteString(out.Text)
+		r.warn(r.pad.turn, "", "the model's reply still did not follow the format; asking for the answer directly")
 	}
 	return out, nil
 }
 
 func (r *run) answer(out StepOutput, role string) {
 	o := sanitizeOutput(out)
-	r.lastAnswer = &o
-	r.emit(Event{Type: EventAnswer, Step: r.turn, Text: out.Answer, Label: out.Label,
+	r.outcome.lastAnswer = &o
+	r.emit(Event{Type: EventAnswer, Step: r.pad.turn, Text: out.Answer, Label: out.Label,
 		Explanation: out.Explanation, Suggestions: out.Suggestions, Role: role})
 }
 
 // forcedAnswer asks for the answer from the scratchpad alone.
 func (r *run) forcedAnswer(ctx context.Context) error {
-	suffix, err := r.p.ForcedSuffix()
+	suffix, err := r.prompts.ForcedSuffix()
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	r.turn++
-	r.forced = true
+	r.pad.turn++
+	r.outcome.forced = true
 	if err := r.fitBudget(ctx, suffix); err != nil {
 		return err
 	}
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeForced, Prompt: r.head + r.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, r.turn)
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeForced, Prompt: r.pad.head + r.pad.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, r.pad.turn)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (r *run) forcedAnswer(ctx context.Context) error {
 
 // tools lists the search tools the step prompt advertises.
 func (r *run) tools(m Strategy) []prompts.Tool {
-	if m.Retrieval != RetrievalChosen && !r.s.PerSourceTools {
+	if m.Retrieval != RetrievalChosen && !r.settings.PerSourceTools {
 		return []prompts.Tool{{
 			Name:        GenericTool,
 			Description: "a general search engine over a knowledge base; use it to look up facts and learn what you need to know",
@@ -154,10 +154,10 @@ func (r *run) tools(m Strategy) []prompts.Tool {
 		}}
 	}
 	var out []prompts.Tool
-	for _, s := range r.usable(r.local) {
+	for _, s := range r.usable(r.sources.local) {
 		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + strings.TrimPrefix(s.Name(), "local:") + "\", curated by the user", Input: "the phrase or question to search for"})
 	}
-	for _, s := range r.usable(r.web) {
+	for _, s := range r.usable(r.sources.web) {
 		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + strings.TrimPrefix(s.Name(), "web:") + ")", Input: "the phrase or question to search for"})
 	}
 	if len(out) == 0 {
@@ -167,12 +167,12 @@ func (r *run) tools(m Strategy) []prompts.Tool {
 }
 
 func (r *run) preferenceSentence() string {
-	local := r.usable(r.local)
+	local := r.usable(r.sources.local)
 	if len(local) == 0 {
 		return ""
 	}
 	s := "Prefer " + toolName(local[0]) + ": search the user's local corpus first"
-	if len(r.usable(r.web)) > 0 {
+	if len(r.usable(r.sources.web)) > 0 {
 		s += ", and use the web only when the local corpus does not have what you need"
 	}
 	return s + "."
@@ -201,18 +201,18 @@ func (r *run) sourceForTool(tool string) Source {
 	if strings.EqualFold(tool, GenericTool) {
 		return nil
 	}
-	for _, s := range append(r.usable(r.local), r.usable(r.web)...) {
+	for _, s := range append(r.usable(r.sources.local), r.usable(r.sources.web)...) {
 		if strings.EqualFold(toolName(s), tool) {
 			return s
 		}
 	}
 	if strings.EqualFold(tool, "Search_Local") {
-		if l := r.usable(r.local); len(l) > 0 {
+		if l := r.usable(r.sources.local); len(l) > 0 {
 			return l[0]
 		}
 	}
 	if strings.HasPrefix(strings.ToLower(tool), "search_web") {
-		if w := r.usable(r.web); len(w) > 0 {
+		if w := r.usable(r.sources.web); len(w) > 0 {
 			return w[0]
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/internal/lazyre"
+	"github.com/prefrag/prefrag/internal/protocol"
 )
 
 // Self-evaluation labels.
@@ -39,17 +40,18 @@ func (o StepOutput) HasAction() bool { return o.Action != "" && !o.HasAnswer }
 // Parseable reports whether the output has an action or an answer.
 func (o StepOutput) Parseable() bool { return o.HasAnswer || o.Action != "" }
 
-// label matches a protocol label at the start of a line, tolerating
-// markdown decoration: "**Action:**", "### Thought", "- Final Answer :".
-var labelRE = lazyre.New(`(?im)^[ \t>*#\-_]*(thought|action input|action|observation|final answer|self[- ]evaluation|explanation|improvement suggestions?)[ \t*_]*(?::|：)[ \t*_]*`)
+// labelRE matches a protocol label (internal/protocol) at the start of a
+// line, tolerating markdown decoration: "**Action:**", "### Thought",
+// "- Final Answer :", "Final Answer：".
+var labelRE = lazyre.New(`(?im)^[ \t>*#\-_]*(` + protocol.Words() + `)` + protocol.Gap + protocol.Colon + protocol.Gap)
 
 // inlineActionInput splits "Action: Search_Engine Action Input: query" when
 // both are on one line (the paper's own case study prints them so).
-var inlineActionInputRE = lazyre.New(`(?i)[ \t*_]*action[ \t]+input[ \t*_]*:[ \t*_]*`)
+var inlineActionInputRE = lazyre.New(`(?i)[ \t*_]*(?:` + protocol.Pattern(protocol.ActionInput) + `)` + protocol.Gap + protocol.Colon + protocol.Gap)
 
 // observationRE finds an Observation the model wrote itself (servers that
 // ignore the stop sequence): at a line start, or right after other text.
-var observationRE = lazyre.New(`(?im)(^|[ \t])[ \t>*#\-_]*observation[ \t*_]*:`)
+var observationRE = lazyre.New(`(?im)(^|[ \t])[ \t>*#\-_]*(?:` + protocol.Pattern(protocol.Observation) + `)` + protocol.Gap + protocol.Colon)
 
 // bracketCall matches ReAct-style "Search_Engine[query]" actions.
 var bracketCallRE = lazyre.New(`^([A-Za-z_][A-Za-z0-9_\-]*)\s*\[(.*)\]\s*$`)
@@ -71,7 +73,7 @@ func ParseStep(out string) StepOutput {
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
-		fields = append(fields, field{name: normaliseLabel(text[l[2]:l[3]]), start: l[1], end: end})
+		fields = append(fields, field{name: protocol.Canonical(text[l[2]:l[3]]), start: l[1], end: end})
 	}
 	// Text before the first label is the thought (models often skip "Thought:").
 	first := len(text)
@@ -84,13 +86,13 @@ func ParseStep(out string) StepOutput {
 	for _, f := range fields {
 		val := strings.TrimSpace(text[f.start:f.end])
 		switch f.name {
-		case "thought":
+		case protocol.Thought:
 			if res.Thought == "" {
 				res.Thought = val
 			} else if val != "" {
 				res.Thought += "\n" + val
 			}
-		case "action":
+		case protocol.Action:
 			if res.Action != "" {
 				continue // the first action wins
 			}
@@ -101,24 +103,24 @@ func ParseStep(out string) StepOutput {
 				val = val[:loc[0]]
 			}
 			res.Action, res.ActionInput = splitAction(val, res.ActionInput)
-		case "action input":
+		case protocol.ActionInput:
 			if res.ActionInput == "" {
 				res.ActionInput = cleanQuery(val)
 			}
-		case "final answer":
+		case protocol.FinalAnswer:
 			if !res.HasAnswer {
 				res.HasAnswer = true
 				res.Answer = cleanAnswer(val)
 			}
-		case "self-evaluation":
+		case protocol.SelfEval:
 			if res.Label == "" {
 				res.Label = ParseLabel(val)
 			}
-		case "explanation":
+		case protocol.Explanation:
 			if res.Explanation == "" {
 				res.Explanation = val
 			}
-		case "improvement suggestions":
+		case protocol.Suggestions:
 			if res.Suggestions == "" {
 				res.Suggestions = val
 			}
@@ -132,17 +134,6 @@ func ParseStep(out string) StepOutput {
 		res.HasAnswer = false
 	}
 	return res
-}
-
-func normaliseLabel(l string) string {
-	l = strings.ToLower(strings.Join(strings.Fields(l), " "))
-	switch {
-	case strings.HasPrefix(l, "self"):
-		return "self-evaluation"
-	case strings.HasPrefix(l, "improvement"):
-		return "improvement suggestions"
-	}
-	return l
 }
 
 func cutObservation(out string) string {

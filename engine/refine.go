@@ -51,6 +51,10 @@ type refineState struct {
 	lastPrompt   string
 	lastTokens   int
 	warnedBudget bool
+	// ratio calibrates the token estimate (fit.go); warnedJudge is set
+	// once the judge's earlier documents were cut to fit.
+	ratio       float64
+	warnedJudge bool
 }
 
 // PromptBudget is the most tokens a prompt may use: RefineBudget percent
@@ -80,7 +84,7 @@ func (r *run) notePrompt(req llm.Request, resp llm.Response) {
 		return
 	}
 	if resp.PromptTokens > 0 {
-		r.rs.lastPrompt, r.rs.lastTokens = req.Prompt, resp.PromptTokens
+		r.refinement.lastPrompt, r.refinement.lastTokens = req.Prompt, resp.PromptTokens
 	}
 }
 
@@ -88,8 +92,8 @@ func (r *run) notePrompt(req llm.Request, resp llm.Response) {
 // reasoning prompt when this one extends it, plus runes/4 for what was
 // added; runes/4 for the whole prompt otherwise.
 func (r *run) estimate(prompt string) int {
-	if r.rs.lastTokens > 0 && strings.HasPrefix(prompt, r.rs.lastPrompt) {
-		return r.rs.lastTokens + EstimateTokens(prompt[len(r.rs.lastPrompt):])
+	if r.refinement.lastTokens > 0 && strings.HasPrefix(prompt, r.refinement.lastPrompt) {
+		return r.refinement.lastTokens + EstimateTokens(prompt[len(r.refinement.lastPrompt):])
 	}
 	return EstimateTokens(prompt)
 }
@@ -97,7 +101,7 @@ func (r *run) estimate(prompt string) int {
 // recordObservation notes where an observation's text sits in the
 // scratchpad.
 func (r *run) recordObservation(start int) {
-	r.rs.spans = append(r.rs.spans, obsSpan{step: r.turn, start: start, end: r.scratch.Len()})
+	r.refinement.spans = append(r.refinement.spans, obsSpan{step: r.pad.turn, start: start, end: r.pad.scratch.Len()})
 }
 
 // fitBudget runs before a reasoning call whose prompt is head + scratchpad
@@ -105,19 +109,19 @@ func (r *run) recordObservation(start int) {
 // strategy without refinement, warns once), then drops the oldest notes
 // while the prompt still does not fit.
 func (r *run) fitBudget(ctx context.Context, suffix string) error {
-	budget := r.s.PromptBudget()
+	budget := r.settings.PromptBudget()
 	if budget <= 0 {
 		return nil
 	}
-	size := func() int { return r.estimate(r.head + r.scratch.String() + suffix) }
+	size := func() int { return r.estimate(r.pad.head + r.pad.scratch.String() + suffix) }
 	est := size()
 	if est <= budget {
 		return nil
 	}
-	if !r.rs.refineOn {
-		if !r.rs.warnedBudget {
-			r.rs.warnedBudget = true
-			r.warn(r.turn, "", fmt.Sprintf("the prompt (about %d tokens) passes the context budget of %d tokens; strategy %s does not refine observations", est, budget, r.s.Strategy))
+	if !r.refinement.refineOn {
+		if !r.refinement.warnedBudget {
+			r.refinement.warnedBudget = true
+			r.warn(r.pad.turn, "", fmt.Sprintf("the prompt (about %d tokens) passes the context budget of %d tokens; strategy %s does not refine observations", est, budget, r.settings.Strategy))
 		}
 		return nil
 	}
@@ -128,11 +132,11 @@ func (r *run) fitBudget(ctx context.Context, suffix string) error {
 		if !r.dropOldestNote() {
 			break
 		}
-		r.warn(r.turn, "", fmt.Sprintf("even refined, the observations do not fit the context budget of %d tokens: the oldest refined note was dropped", budget))
+		r.warn(r.pad.turn, "", fmt.Sprintf("even refined, the observations do not fit the context budget of %d tokens: the oldest refined note was dropped", budget))
 	}
-	if est > budget && !r.rs.warnedBudget {
-		r.rs.warnedBudget = true
-		r.warn(r.turn, "", fmt.Sprintf("the prompt (about %d tokens) still passes the context budget of %d tokens with only the newest observation left whole", est, budget))
+	if est > budget && !r.refinement.warnedBudget {
+		r.refinement.warnedBudget = true
+		r.warn(r.pad.turn, "", fmt.Sprintf("the prompt (about %d tokens) still passes the context budget of %d tokens with only the newest observation left whole", est, budget))
 	}
 	return nil
 }
@@ -140,14 +144,14 @@ func (r *run) fitBudget(ctx context.Context, suffix string) error {
 // refine condenses every earlier observation not yet refined (all but the
 // newest) into one note that replaces the first of them.
 func (r *run) refine(ctx context.Context) error {
-	if len(r.rs.spans) < 2 {
+	if len(r.refinement.spans) < 2 {
 		return nil
 	}
-	scratch := r.scratch.String()
+	scratch := r.pad.scratch.String()
 	var idx, steps []int
 	var text strings.Builder
 	before := 0
-	for i, sp := range r.rs.spans[:len(r.rs.spans)-1] {
+	for i, sp := range r.refinement.spans[:len(r.refinement.spans)-1] {
 		if sp.refined {
 			continue
 		}
@@ -162,47 +166,47 @@ func (r *run) refine(ctx context.Context) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	bare, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery})
+	bare, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery})
 	if err != nil {
 		return &FatalError{Err: err}
 	}
 	// The refinement prompt itself stays within the budget (fit.go).
-	prompt, err := r.p.Refine(prompts.RefineData{Question: r.req.Question, Query: r.rs.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
+	prompt, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: llm.PurposeRefine, Prompt: prompt, Options: r.options()}, r.turn)
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeRefine, Prompt: prompt, Options: r.options()}, r.pad.turn)
 	if err != nil {
 		return err
 	}
 	note := strings.TrimSpace(textsafe.ForPrompt(resp.Text))
 	if note == "" {
-		r.warn(r.turn, "", "the model returned an empty refinement; the observations were kept as they were")
+		r.warn(r.pad.turn, "", "the model returned an empty refinement; the observations were kept as they were")
 		return nil
 	}
 	note = fmt.Sprintf("(note condensed from the observations of steps %s)\n%s\n", joinInts(steps), note)
 	repl := map[int]string{}
 	for j, i := range idx {
-		r.rs.spans[i].refined = true
+		r.refinement.spans[i].refined = true
 		if j == 0 {
 			repl[i] = note
-			r.rs.spans[i].note = true
+			r.refinement.spans[i].note = true
 		} else {
 			repl[i] = refinedAway
 		}
 	}
 	r.replaceSpans(repl)
-	r.counts.Refinements++
-	r.emit(NewEvent(Header{Step: r.turn}, Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}))
+	r.tally.counts.Refinements++
+	r.emit(NewEvent(Header{Step: r.pad.turn}, Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}))
 	return nil
 }
 
 // dropOldestNote replaces the oldest refinement note still in the
 // scratchpad; false when there is none.
 func (r *run) dropOldestNote() bool {
-	for i, sp := range r.rs.spans[:max(len(r.rs.spans)-1, 0)] {
+	for i, sp := range r.refinement.spans[:max(len(r.refinement.spans)-1, 0)] {
 		if sp.note && !sp.dropped {
-			r.rs.spans[i].dropped = true
+			r.refinement.spans[i].dropped = true
 			r.replaceSpans(map[int]string{i: droppedNote})
 			return true
 		}
@@ -213,11 +217,11 @@ func (r *run) dropOldestNote() bool {
 // replaceSpans rewrites the given observations' texts in the scratchpad and
 // moves the later spans accordingly.
 func (r *run) replaceSpans(repl map[int]string) {
-	old := r.scratch.String()
+	old := r.pad.scratch.String()
 	var b strings.Builder
 	pos, shift := 0, 0
-	for i := range r.rs.spans {
-		sp := &r.rs.spans[i]
+	for i := range r.refinement.spans {
+		sp := &r.refinement.spans[i]
 		start, end := sp.start, sp.end
 		sp.start += shift
 		sp.end += shift
@@ -232,8 +236,8 @@ func (r *run) replaceSpans(repl map[int]string) {
 		sp.end = sp.start + len(text)
 	}
 	b.WriteString(old[pos:])
-	r.scratch.Reset()
-	r.scratch.WriteString(b.String())
+	r.pad.scratch.Reset()
+	r.pad.scratch.WriteString(b.String())
 }
 
 func joinInts(n []int) string {

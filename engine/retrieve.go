@@ -22,7 +22,7 @@ func (r *run) webAllowedAtAll() bool {
 	if r.needsWebOptIn() {
 		return false
 	}
-	switch r.s.Web {
+	switch r.settings.Web {
 	case WebNever:
 		return false
 	case WebAsk:
@@ -36,7 +36,7 @@ func (r *run) webOffNote() string {
 	if r.needsWebOptIn() {
 		return noOptInNote
 	}
-	if r.s.Web == WebAsk && r.req.Consent == nil {
+	if r.settings.Web == WebAsk && r.req.Consent == nil {
 		return "the web was not searched: policy \"ask\" needs a terminal to ask in, so it acts as \"never\" here"
 	}
 	return "the web was not searched: web policy is \"never\""
@@ -52,13 +52,13 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return false, r.webOffNote(), nil
 	}
 	guarded := r.guardedContext()
-	if (r.s.Web != WebAsk && guarded == "") || r.webForRun {
+	if (r.settings.Web != WebAsk && guarded == "") || r.sources.webForRun {
 		return true, "", nil
 	}
-	if r.webDeniedForRun {
+	if r.sources.webDeniedForRun {
 		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
 	}
-	if r.deniedQueries[query] {
+	if r.sources.deniedQueries[query] {
 		return false, "the web was not searched: the user declined this query earlier in this run", nil
 	}
 	if r.req.Consent == nil {
@@ -67,7 +67,7 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if guarded != "" {
 		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.reflecting, Guarded: guarded})
+	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting, Guarded: guarded})
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
@@ -76,27 +76,27 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	}
 	switch c {
 	case ConsentSession:
-		r.webForRun = true
+		r.sources.webForRun = true
 		return true, "", nil
 	case ConsentOnce:
 		return true, "", nil
 	case ConsentDenyRun:
-		r.webDeniedForRun = true
+		r.sources.webDeniedForRun = true
 		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
 	}
 	// A denied query is not put to the user again in this run.
-	if r.deniedQueries == nil {
-		r.deniedQueries = map[string]bool{}
+	if r.sources.deniedQueries == nil {
+		r.sources.deniedQueries = map[string]bool{}
 	}
-	r.deniedQueries[query] = true
+	r.sources.deniedQueries[query] = true
 	return false, "the web was not searched: the user declined", nil
 }
 
 // guardedContext names a never-leave corpus whose passages are in the
 // context (or about to enter it with the reflection supplement), or "".
 func (r *run) guardedContext() string {
-	for _, name := range r.s.NeverLeave {
-		for _, list := range [][]Document{r.docs, r.pending} {
+	for _, name := range r.settings.NeverLeave {
+		for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 			for _, d := range list {
 				if d.Source == "local:"+name {
 					return name
@@ -109,9 +109,9 @@ func (r *run) guardedContext() string {
 
 // retrieve performs the retrieval of one action and records its observation.
 func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) error {
-	step := r.turn
+	step := r.pad.turn
 	chosen := r.sourceForTool(tool)
-	local, web := r.usable(r.local), r.usable(r.web)
+	local, web := r.usable(r.sources.local), r.usable(r.sources.web)
 	order := append(append([]Source{}, local...), web...)
 	if len(order) == 0 {
 		return r.observe(step, "", nil, []string{r.nothingToSearchNote()}, nil)
@@ -140,7 +140,7 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 		// Nowhere to switch to: no judge, the local documents stay.
 		return r.observe(step, preferred.Name(), docs, notes(note, r.webNoteIfAny(web)), nil)
 	}
-	if !r.s.JudgeFirst && r.obtained.Len() == 0 {
+	if !r.settings.JudgeFirst && r.ledger.obtained.Len() == 0 {
 		return r.observe(step, preferred.Name(), docs, notes(note), nil)
 	}
 	dec, err := r.judge(ctx, step, preferred, docs, next)
@@ -166,14 +166,14 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 		// and tell the model the other source was unavailable.
 		return r.observe(step, preferred.Name(), docs, notes(note, altNote), nil)
 	}
-	r.counts.Switches++
+	r.tally.counts.Switches++
 	return r.observe(step, next.Name(), alt, nil, docs)
 }
 
 // webNoteIfAny explains a missing web when web engines are configured but
 // not allowed.
 func (r *run) webNoteIfAny(usableWeb []Source) string {
-	if len(r.web) > 0 && len(usableWeb) == 0 {
+	if len(r.sources.web) > 0 && len(usableWeb) == 0 {
 		return r.webOffNote()
 	}
 	return ""
@@ -205,19 +205,19 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 
 // judge asks the selection judge whether the new documents add anything.
 func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, next Source) (JudgeDecision, error) {
-	data := judgeInputs{obtained: trimNL(r.obtained.String()), fresh: r.preview(docs)}
-	bare, err := r.p.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh})
+	data := judgeInputs{obtained: trimNL(r.ledger.obtained.String()), fresh: r.preview(docs)}
+	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}
 	}
 	// Never a judge prompt larger than its budget: the oldest documents
 	// already obtained are left out first (fit.go).
 	data.obtained = trimNL(r.judgeObtained(data.obtained, r.count(bare)))
-	prompt, err := r.p.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh})
+	prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}
 	}
-	resp, err := r.call(ctx, r.e.cfg.Judge, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, step)
+	resp, err := r.call(ctx, r.eng.cfg.Judge, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, step)
 	if err != nil {
 		return JudgeDecision{}, err
 	}
@@ -286,24 +286,24 @@ func (r *run) retrieveMix(ctx context.Context, step int, query string, order []S
 // supplement is the reflection's multi-source retrieval: the original
 // question, verbatim, against the preferred corpus and the web.
 func (r *run) supplement(ctx context.Context) error {
-	step := r.turn
+	step := r.pad.turn
 	q := r.req.Question
 	var targets []Source
-	if l := r.usable(r.local); len(l) > 0 {
+	if l := r.usable(r.sources.local); len(l) > 0 {
 		targets = append(targets, l[0])
 	}
-	if len(r.web) > 0 {
-		targets = append(targets, r.web[0])
+	if len(r.sources.web) > 0 {
+		targets = append(targets, r.sources.web[0])
 	}
 	// Its searches are marked as the reflection's, and its web query obeys
 	// the web policy, consent and never-leave corpora like any other: the
 	// passages it just took from a never-leave corpus count as context.
-	r.reflecting = true
-	defer func() { r.reflecting, r.pending = false, nil }()
+	r.phase.reflecting = true
+	defer func() { r.phase.reflecting, r.phase.pending = false, nil }()
 	var all []Document
 	var ns []string
 	for _, src := range targets {
-		r.pending = all
+		r.phase.pending = all
 		ok, why, err := r.allowWeb(ctx, step, src, q, "no judge decision: the self-evaluation judged the answer weak, and the reflection supplements it from every source with the question verbatim")
 		if err != nil {
 			return err

@@ -21,26 +21,32 @@ var judgeSchema = []byte(`{"type":"object","properties":{"analysis":{"type":"str
 // stepStop ends a reasoning step before the model invents an observation.
 var stepStop = []string{"Observation:"}
 
-// run is the state of one question being answered.
+// run is the state of one question being answered, in parts named for
+// what they hold.
 type run struct {
-	e       *Engine
-	req     Request
-	s       Settings
-	p       *prompts.Set
-	start   time.Time
-	seq     int
-	counts  Counts
-	local   []Source
-	web     []Source
-	turn    int // display step number of the current reasoning call
-	head    string
-	scratch strings.Builder
-	// docs the model has seen, numbered from 1 in order of first entry.
-	docs   []Document
-	docNum map[string]int
-	safe   map[string]prompts.ObservedDoc
-	// obtained is the full text of every observation so far (judge input).
-	obtained strings.Builder
+	eng      *Engine
+	req      Request
+	settings Settings     // the request's settings, Model defaulted
+	prompts  *prompts.Set // the templates every prompt is rendered from
+	sources  runSources
+	stamp    eventStamp
+	pad      scratchpad
+	ledger   docLedger
+	tally    tally
+	phase    runPhase
+	outcome  runOutcome
+	// refinement is the observation-refinement and prompt-budget state
+	// (refine.go).
+	refinement refineState
+	// privacy is the run's privacy (privacy.go): its settings', or for a
+	// follow-up the thread's where stricter.
+	privacy Privacy
+}
+
+// runSources are the sources a run may search, and the user's consent.
+type runSources struct {
+	local []Source
+	web   []Source
 	// webForRun is set when the user allowed the web for this session.
 	webForRun bool
 	// webDeniedForRun is set when the user declined the web for the rest
@@ -48,40 +54,74 @@ type run struct {
 	// declined query is not asked again).
 	webDeniedForRun bool
 	deniedQueries   map[string]bool
+}
+
+// eventStamp numbers the events a run emits.
+type eventStamp struct {
+	seq int
+	// threadTurn is the turn of a follow-up (0 for a session's first
+	// question).
+	threadTurn int
+}
+
+// scratchpad is the reasoning prompt: a fixed head, then the append-only
+// record of steps and observations.
+type scratchpad struct {
+	turn    int // display step number of the current reasoning call
+	head    string
+	scratch strings.Builder
+	// thread is the thread block of a follow-up's prompts (thread.go).
+	thread string
+}
+
+// docLedger is every document the model has seen.
+type docLedger struct {
+	// docs are numbered from 1 in order of first entry.
+	docs   []Document
+	docNum map[string]int
+	// safe caches each document made safe for a prompt.
+	safe map[string]prompts.ObservedDoc
+	// obtained is the full text of every observation so far (judge input).
+	obtained strings.Builder
+}
+
+// tally is what a run counts and has warned about once.
+type tally struct {
+	start     time.Time
+	counts    Counts
+	warnedCtx bool
+}
+
+// runPhase says what the run is in the middle of.
+type runPhase struct {
 	// reflecting is set while the reflection supplement searches; pending
 	// holds the documents it retrieved so far (not yet in the context).
 	reflecting bool
 	pending    []Document
-	warnedCtx  bool
-	lastAnswer *StepOutput
-	forced     bool
-	rs         refineState
 	// proxying is set during the retrieval gate's calls (gate.go).
 	proxying bool
 	// seeds are searches run before the loop's first step (gate.go).
 	seeds []string
-	// threadTurn is the turn of a follow-up (0 for a session's first
-	// question); thread is the thread block of its prompts (thread.go).
-	threadTurn int
-	thread     string
-	// ratio calibrates the token estimate (fit.go); warnedJudge is set
-	// once the judge's earlier documents were cut to fit.
-	ratio       float64
-	warnedJudge bool
-	// privacy is the run's privacy (privacy.go): its settings', or for a
-	// follow-up the thread's where stricter.
-	privacy Privacy
+}
+
+// runOutcome is the answer so far.
+type runOutcome struct {
+	lastAnswer *StepOutput
+	forced     bool
 }
 
 func newRun(e *Engine, req Request) *run {
-	r := &run{e: e, req: req, s: req.Settings, p: e.cfg.Prompts, start: e.cfg.Now(), docNum: map[string]int{}, safe: map[string]prompts.ObservedDoc{}}
-	r.local, r.web = e.sourceList()
+	r := &run{eng: e, req: req, settings: req.Settings, prompts: e.cfg.Prompts}
+	r.tally.start = e.cfg.Now()
+	r.ledger.docNum = map[string]int{}
+	r.ledger.safe = map[string]prompts.ObservedDoc{}
+	r.sources.local, r.sources.web = e.sourceList()
 	if th := req.Thread; th != nil {
-		r.threadTurn, r.seq = th.Turn, th.LastSeq
+		r.stamp.threadTurn, r.stamp.seq = th.Turn, th.LastSeq
 	}
-	r.privacy = applyThreadPrivacy(&r.s, req.Thread, req.Explicit)
-	if r.s.Model == "" {
-		r.s.Model = "unknown"
+	r.privacy = applyThreadPrivacy(&r.settings, req.Thread, req.Explicit)
+	if r.settings.Model == "" {
+		r.settings.Model = "unknown"
 	}
 	return r
 }
@@ -90,15 +130,15 @@ func newRun(e *Engine, req Request) *run {
 // stored events stay numbered 1, 2, 3… without gaps.
 func (r *run) emit(ev Event) {
 	if ev.Type != EventToken {
-		r.seq++
+		r.stamp.seq++
 	}
 	ev = sanitize(ev)
 	ev.Session = r.req.SessionID
-	ev.Seq = r.seq
-	if r.threadTurn > 1 {
-		ev.Turn = r.threadTurn
+	ev.Seq = r.stamp.seq
+	if r.stamp.threadTurn > 1 {
+		ev.Turn = r.stamp.threadTurn
 	}
-	ev.Time = r.e.cfg.Now()
+	ev.Time = r.eng.cfg.Now()
 	if r.req.Emit != nil {
 		r.req.Emit(ev)
 	}
@@ -109,7 +149,7 @@ func (r *run) warn(step int, source, msg string) {
 }
 
 func (r *run) options() llm.Options {
-	return llm.Options{NumCtx: r.s.NumCtx, Temperature: r.s.Temperature, TopP: r.s.TopP, Seed: r.s.Seed}
+	return llm.Options{NumCtx: r.settings.NumCtx, Temperature: r.settings.Temperature, TopP: r.settings.TopP, Seed: r.settings.Seed}
 }
 
 // call runs one LLM request, streaming its tokens as events and counting it.
@@ -123,7 +163,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		onToken = nil
 	}
 	if req.Options.NumPredict == 0 {
-		req.Options.NumPredict = r.s.OutputLimit(req.Purpose == llm.PurposeJudge)
+		req.Options.NumPredict = r.settings.OutputLimit(req.Purpose == llm.PurposeJudge)
 	}
 	var resp llm.Response
 	var err error
@@ -133,7 +173,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	for attempt := 0; attempt < 2; attempt++ {
 		t0 := time.Now()
 		resp, err = model.Generate(ctx, req, onToken)
-		r.counts.LLMMillis += time.Since(t0).Milliseconds()
+		r.tally.counts.LLMMillis += time.Since(t0).Milliseconds()
 		r.countCall(req.Purpose, resp)
 		r.notePrompt(req, resp)
 		if err == nil {
@@ -164,10 +204,10 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		}
 		r.warn(step, "", msg)
 	}
-	if ctxTokens := r.s.ContextTokens(); !r.warnedCtx && ctxTokens > 0 && resp.PromptTokens > ctxTokens*9/10 {
-		r.warnedCtx = true
+	if ctxTokens := r.settings.ContextTokens(); !r.tally.warnedCtx && ctxTokens > 0 && resp.PromptTokens > ctxTokens*9/10 {
+		r.tally.warnedCtx = true
 		fix := "raise --num-ctx"
-		if r.s.ServerCtx > 0 {
+		if r.settings.ServerCtx > 0 {
 			fix = "give the server a larger context per slot"
 		}
 		r.warn(step, "", fmt.Sprintf("the prompt uses %d of %d context tokens; %s or the server will cut the scratchpad", resp.PromptTokens, ctxTokens, fix))
@@ -176,63 +216,73 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 }
 
 func (r *run) countCall(p llm.Purpose, resp llm.Response) {
-	r.counts.LLMCalls++
+	r.tally.counts.LLMCalls++
 	switch {
-	case r.proxying:
+	case r.phase.proxying:
 		r.countProxy(resp)
 	case p == llm.PurposeJudge:
-		r.counts.JudgeCalls++
+		r.tally.counts.JudgeCalls++
 	case p == llm.PurposeForced:
-		r.counts.ForcedCalls++
+		r.tally.counts.ForcedCalls++
 	case p == llm.PurposeRefine: // counted as Refinements
 	case p == purposeRewrite:
-		r.counts.RewriteCalls++
+		r.tally.counts.RewriteCalls++
 	default:
-		r.counts.StepCalls++
+		r.tally.counts.StepCalls++
 	}
-	r.counts.PromptTokens += resp.PromptTokens
-	r.counts.CachedPromptTokens += resp.CachedPromptTokens
-	r.counts.OutputTokens += resp.OutputTokens
+	r.tally.counts.PromptTokens += resp.PromptTokens
+	r.tally.counts.CachedPromptTokens += resp.CachedPromptTokens
+	r.tally.counts.OutputTokens += resp.OutputTokens
 }
 
 // search runs one retrieval and emits its event. Source trouble is not an
 // error: it is reported as an error event and as a note for the model.
 func (r *run) search(ctx context.Context, step int, src Source, query string) ([]Document, string, error) {
 	t0 := time.Now()
-	r.rs.lastQuery = query
-	docs, err := src.Search(ctx, query, r.s.K)
-	r.counts.RetrievalMillis += time.Since(t0).Milliseconds()
+	r.refinement.lastQuery = query
+	var docs []Document
+	var err error
+	cached := false
+	if cs, ok := src.(CachingSource); ok {
+		docs, cached, err = cs.SearchCached(ctx, query, r.settings.K)
+	} else {
+		docs, err = src.Search(ctx, query, r.settings.K)
+	}
+	for _, d := range docs {
+		cached = cached || d.Cached
+	}
+	r.tally.counts.RetrievalMillis += time.Since(t0).Milliseconds()
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
 	if src.Kind() == sources.KindWeb {
-		r.counts.WebRetrievals++
+		r.tally.counts.WebRetrievals++
 	} else {
-		r.counts.LocalRetrievals++
+		r.tally.counts.LocalRetrievals++
 	}
 	if err != nil {
 		outcome, msg := RetrievalOutcome(err), textsafe.ForTerminal(err.Error())
 		if outcome == OutcomeTruncated && len(docs) > 0 {
 			// Partial results of a cut answer are used, and said to be partial.
 			docs = r.sourced(src, docs)
-			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.reflecting})
+			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached})
 			r.warn(step, src.Name(), msg)
 			return docs, "", nil
 		}
 		note := sourceTrouble(src, err)
-		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Outcome: outcome, Note: msg, Reflection: r.reflecting})
+		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting})
 		r.warn(step, src.Name(), msg)
 		return nil, note, nil
 	}
 	docs = r.sourced(src, docs)
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.reflecting})
+	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.phase.reflecting, Cached: cached})
 	return docs, "", nil
 }
 
 // sourced cuts docs to k and names their source where they do not.
 func (r *run) sourced(src Source, docs []Document) []Document {
-	if len(docs) > r.s.K {
-		docs = docs[:r.s.K]
+	if len(docs) > r.settings.K {
+		docs = docs[:r.settings.K]
 	}
 	for i := range docs {
 		if docs[i].Source == "" {
@@ -247,11 +297,11 @@ func (r *run) sourced(src Source, docs []Document) []Document {
 func (r *run) number(docs []Document) []prompts.ObservedDoc {
 	out := make([]prompts.ObservedDoc, len(docs))
 	for i, d := range docs {
-		n, ok := r.docNum[docKey(d)]
+		n, ok := r.ledger.docNum[docKey(d)]
 		if !ok {
-			r.docs = append(r.docs, d)
-			n = len(r.docs)
-			r.docNum[docKey(d)] = n
+			r.ledger.docs = append(r.ledger.docs, d)
+			n = len(r.ledger.docs)
+			r.ledger.docNum[docKey(d)] = n
 		}
 		out[i] = r.promptDoc(n, d)
 	}
@@ -262,11 +312,11 @@ func (r *run) number(docs []Document) []prompts.ObservedDoc {
 // document and run (documents recur: repeated retrievals, judge previews).
 func (r *run) promptDoc(n int, d Document) prompts.ObservedDoc {
 	key := docKey(d)
-	od, ok := r.safe[key]
+	od, ok := r.ledger.safe[key]
 	if !ok {
 		text, cut := r.capDoc(d)
 		od = prompts.ObservedDoc{Title: textsafe.ForPrompt(d.Title), Text: textsafe.ForPrompt(text) + cut}
-		r.safe[key] = od
+		r.ledger.safe[key] = od
 	}
 	od.Num = n
 	return od
@@ -275,11 +325,11 @@ func (r *run) promptDoc(n int, d Document) prompts.ObservedDoc {
 // preview renders documents as they would be numbered, without numbering
 // them (the judge's view of the new top-k).
 func (r *run) preview(docs []Document) string {
-	next := len(r.docs)
+	next := len(r.ledger.docs)
 	seen := map[string]int{}
 	obs := make([]prompts.ObservedDoc, len(docs))
 	for i, d := range docs {
-		n, ok := r.docNum[docKey(d)]
+		n, ok := r.ledger.docNum[docKey(d)]
 		if !ok {
 			if n, ok = seen[docKey(d)]; !ok {
 				next++
@@ -292,7 +342,7 @@ func (r *run) preview(docs []Document) string {
 	if len(obs) == 0 {
 		return ""
 	}
-	text, _ := r.p.Observation(prompts.ObservationData{Docs: obs})
+	text, _ := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 	return strings.TrimRight(text, "\n")
 }
 
@@ -320,17 +370,17 @@ func (r *run) observe(step int, source string, docs []Document, notes []string, 
 // appendObservation writes numbered documents into the scratchpad and into
 // the judge's "already obtained" text, and counts them as used.
 func (r *run) appendObservation(obs []prompts.ObservedDoc, notes []string, docs []Document) error {
-	text, err := r.p.Observation(prompts.ObservationData{Docs: obs, Notes: notes})
+	text, err := r.prompts.Observation(prompts.ObservationData{Docs: obs, Notes: notes})
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	r.scratch.WriteString("\nObservation: ")
-	start := r.scratch.Len()
-	r.scratch.WriteString(text)
+	r.pad.scratch.WriteString("\nObservation: ")
+	start := r.pad.scratch.Len()
+	r.pad.scratch.WriteString(text)
 	r.recordObservation(start)
 	if len(obs) > 0 {
-		block, _ := r.p.Observation(prompts.ObservationData{Docs: obs})
-		r.obtained.WriteString(block)
+		block, _ := r.prompts.Observation(prompts.ObservationData{Docs: obs})
+		r.ledger.obtained.WriteString(block)
 	}
 	r.countUsed(docs)
 	return nil
@@ -343,22 +393,22 @@ func (r *run) countUsed(docs []Document) {
 		bySource[d.Source] = true
 	}
 	for src := range bySource {
-		r.counts.UsedRetrievals++
+		r.tally.counts.UsedRetrievals++
 		if strings.HasPrefix(src, "local:") {
-			r.counts.UsedLocalRetrievals++
+			r.tally.counts.UsedLocalRetrievals++
 		}
 	}
-	r.counts.UsedDocs += len(docs)
+	r.tally.counts.UsedDocs += len(docs)
 }
 
 // finish emits the final event (or the fatal error event) and builds the
 // result.
 func (r *run) finish(ctx context.Context, err error) (Result, error) {
-	r.counts.TotalMillis = r.e.cfg.Now().Sub(r.start).Milliseconds()
-	res := Result{Forced: r.forced, Counts: r.counts}
-	if r.lastAnswer != nil {
-		res.Answer = r.lastAnswer.Answer
-		res.Label = r.lastAnswer.Label
+	r.tally.counts.TotalMillis = r.eng.cfg.Now().Sub(r.tally.start).Milliseconds()
+	res := Result{Forced: r.outcome.forced, Counts: r.tally.counts}
+	if r.outcome.lastAnswer != nil {
+		res.Answer = r.outcome.lastAnswer.Answer
+		res.Label = r.outcome.lastAnswer.Label
 	}
 	var fatal *FatalError
 	switch {
@@ -374,9 +424,9 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		return res, &FatalError{Err: err}
 	}
 	ev := Event{Type: EventFinal, Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
-	res.Citations, res.InvalidCitations, ev.Sources, ev.SourceNums = numberedSources(Citations(res.Answer), r.docs)
+	res.Citations, res.InvalidCitations, ev.Sources, ev.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)
 	ev.Citations, ev.InvalidCitations = res.Citations, res.InvalidCitations
-	c := r.counts
+	c := r.tally.counts
 	ev.Counts = &c
 	r.emit(ev)
 	return res, err

@@ -11,21 +11,21 @@ import (
 // runSingle is vanilla RAG: retrieve once with the question from the first
 // source of each kind, then answer in one call.
 func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
-	r.turn = 1
+	r.pad.turn = 1
 	var all []Document
 	var ns []string
 	for _, k := range kinds {
-		list := r.usable(r.local)
+		list := r.usable(r.sources.local)
 		if k == sources.KindWeb {
-			list = r.usable(r.web)
-			if len(list) == 0 && len(r.web) > 0 {
+			list = r.usable(r.sources.web)
+			if len(list) == 0 && len(r.sources.web) > 0 {
 				ns = append(ns, r.webOffNote())
 			}
 		}
 		if len(list) == 0 {
 			continue
 		}
-		ok, why, err := r.allowWeb(ctx, r.turn, list[0], r.req.Question, "")
+		ok, why, err := r.allowWeb(ctx, r.pad.turn, list[0], r.req.Question, "")
 		if err != nil {
 			return err
 		}
@@ -33,7 +33,7 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 			ns = append(ns, why)
 			continue
 		}
-		docs, note, err := r.search(ctx, r.turn, list[0], r.req.Question)
+		docs, note, err := r.search(ctx, r.pad.turn, list[0], r.req.Question)
 		if err != nil {
 			return err
 		}
@@ -48,12 +48,12 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 			source = kinds[0].String()
 		}
 		obs := r.number(all)
-		block, err = r.p.Observation(prompts.ObservationData{Docs: obs, Notes: notes(ns...)})
+		block, err = r.prompts.Observation(prompts.ObservationData{Docs: obs, Notes: notes(ns...)})
 		if err != nil {
 			return &FatalError{Err: err}
 		}
 		r.countUsed(all)
-		ev := Event{Type: EventObservation, Step: r.turn, Source: source, Note: strings.Join(notes(ns...), "; ")}
+		ev := Event{Type: EventObservation, Step: r.pad.turn, Source: source, Note: strings.Join(notes(ns...), "; ")}
 		for i, d := range all {
 			ev.DocIDs = append(ev.DocIDs, d.ID)
 			ev.DocNums = append(ev.DocNums, obs[i].Num)

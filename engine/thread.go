@@ -83,13 +83,13 @@ func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string,
 	// The earlier turns within their share of the budget (thread_budget.go).
 	tp := planTurns(th.Turns, r.share(rewriteTurnsShare))
 	data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
-	prompt, err := r.p.Rewrite(data)
+	prompt, err := r.prompts.Rewrite(data)
 	if err != nil {
 		return "", &FatalError{Err: err}
 	}
 	opts := r.options()
-	opts.NumPredict = min(rewriteOutputTokens, r.s.OutputLimit(false))
-	resp, err := r.call(ctx, r.e.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
+	opts.NumPredict = min(rewriteOutputTokens, r.settings.OutputLimit(false))
+	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -175,14 +175,14 @@ func trimQuotes(s string) string {
 // thread_context event.
 func (r *run) primeThread(th *Thread) error {
 	for _, d := range th.Docs {
-		r.docs = append(r.docs, d)
-		n := len(r.docs)
-		if _, dup := r.docNum[docKey(d)]; !dup {
-			r.docNum[docKey(d)] = n
+		r.ledger.docs = append(r.ledger.docs, d)
+		n := len(r.ledger.docs)
+		if _, dup := r.ledger.docNum[docKey(d)]; !dup {
+			r.ledger.docNum[docKey(d)] = n
 		}
 	}
 	// The block's own words (its headings) come out of the documents' share.
-	frame, err := r.p.ThreadContext(prompts.ThreadData{Documents: "-", TurnsLeftOut: 1, DocsLeftOut: 1})
+	frame, err := r.prompts.ThreadContext(prompts.ThreadData{Documents: "-", TurnsLeftOut: 1, DocsLeftOut: 1})
 	if err != nil {
 		return &FatalError{Err: err}
 	}
@@ -194,23 +194,22 @@ func (r *run) primeThread(th *Thread) error {
 	tp := planTurns(th.Turns, r.share(threadTurnsShare))
 	data := prompts.ThreadData{Turns: tp.turns, TurnsLeftOut: len(tp.leftOut), DocsLeftOut: len(dp.leftOut)}
 	if len(obs) > 0 {
-		block, err := r.p.Observation(prompts.ObservationData{Docs: obs})
+		block, err := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 		if err != nil {
 			return &FatalError{Err: err}
 		}
 		data.Documents = block
-		r.obtained.WriteString(block)
+		r.ledger.obtained.WriteString(block)
 	}
-	text, err := r.p.ThreadContext(data)
+	text, err := r.prompts.ThreadContext(data)
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	r.thread = text
-	budget := r.s.PromptBudget()
+	r.pad.thread = text
 	r.emit(NewEvent(Header{}, ThreadContext{
 		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
 		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
-		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: budget,
+		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
 	}))
 	return nil
 }
@@ -219,7 +218,7 @@ func (r *run) primeThread(th *Thread) error {
 // (capped at max_doc_chars, with room for the cut's note).
 func (r *run) docCost(d Document) int {
 	n, extra := utf8.RuneCountInString(d.Text), 0
-	if m := r.s.MaxDocChars; m > 0 && n > m {
+	if m := r.settings.MaxDocChars; m > 0 && n > m {
 		n, extra = m, 30
 	}
 	return EstimateTokens(d.Title) + (n+charsPerToken-1)/charsPerToken + extra + 6
@@ -228,7 +227,7 @@ func (r *run) docCost(d Document) int {
 // share is pct percent of the prompt budget; no limit when the context is
 // unknown.
 func (r *run) share(pct int) int {
-	b := r.s.PromptBudget()
+	b := r.settings.PromptBudget()
 	if b <= 0 {
 		return math.MaxInt / 2
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/prompts"
 )
@@ -58,7 +59,7 @@ func (ThreadContext) EventType() string { return EventThreadContext }
 // every renderer (text output, stepper, exports).
 func (p ThreadContext) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "carried %d earlier %s", len(p.DocsCarried), plural(len(p.DocsCarried), "document", "documents"))
+	fmt.Fprintf(&b, "carried %d earlier %s", len(p.DocsCarried), plural.Noun(len(p.DocsCarried), "document", "documents"))
 	if len(p.DocsCarried) > 0 {
 		b.WriteString(" " + numList(p.DocsCarried))
 	}
@@ -66,10 +67,10 @@ func (p ThreadContext) Summary() string {
 		fmt.Fprintf(&b, ", left out %d %s (they keep their numbers)", len(p.DocsLeftOut), numList(p.DocsLeftOut))
 	}
 	if len(p.TurnsShortened) > 0 {
-		fmt.Fprintf(&b, "; %s %s shortened", plural(len(p.TurnsShortened), "turn", "turns"), joinInts(p.TurnsShortened))
+		fmt.Fprintf(&b, "; %s %s shortened", plural.Noun(len(p.TurnsShortened), "turn", "turns"), joinInts(p.TurnsShortened))
 	}
 	if len(p.TurnsLeftOut) > 0 {
-		fmt.Fprintf(&b, "; %s %s left out", plural(len(p.TurnsLeftOut), "turn", "turns"), joinInts(p.TurnsLeftOut))
+		fmt.Fprintf(&b, "; %s %s left out", plural.Noun(len(p.TurnsLeftOut), "turn", "turns"), joinInts(p.TurnsLeftOut))
 	}
 	if p.Budget > 0 && p.Budget < math.MaxInt/4 {
 		fmt.Fprintf(&b, "; about %d tokens of a %d-token share", p.Tokens, p.Budget)
@@ -77,13 +78,6 @@ func (p ThreadContext) Summary() string {
 		fmt.Fprintf(&b, "; about %d tokens", p.Tokens)
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // numList writes document numbers as [1] [2] [5], at most twelve, then

@@ -110,7 +110,7 @@ func TestJudgePromptBoundedInThread(t *testing.T) {
 	// Every earlier document in the judge's "already obtained" text: the
 	// whole thread carried (as before issue 21) would be far over 1024.
 	r := newRun(h.eng, Request{SessionID: "s1", Question: "What about subj1?", Settings: s, Emit: h.rec.emit, Thread: th})
-	block, _ := r.p.Observation(prompts.ObservationData{Docs: r.number(th.Docs)})
+	block, _ := r.prompts.Observation(prompts.ObservationData{Docs: r.number(th.Docs)})
 	if EstimateTokens(block) < 4*1024 {
 		t.Fatalf("the thread is too small for the test: %d tokens", EstimateTokens(block))
 	}
@@ -189,7 +189,7 @@ func TestJudgeObtainedKeepsTheNewest(t *testing.T) {
 	s.NumCtx = 1024
 	r := newRun(h.eng, Request{SessionID: "s", Question: "q", Settings: s, Emit: h.rec.emit})
 	th := bigThread(20, 5)
-	block, _ := r.p.Observation(prompts.ObservationData{Docs: r.number(th.Docs)})
+	block, _ := r.prompts.Observation(prompts.ObservationData{Docs: r.number(th.Docs)})
 	got := r.judgeObtained(block, 100)
 	budget := r.callBudget(true)
 	if n := r.count(got) + 100; n > budget {

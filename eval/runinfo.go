@@ -4,19 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 )
 
 // RunInfo records the settings a dataset's results were produced with
 // (run.json in the output folder, keyed by dataset). Resuming with other
 // settings is refused, so one table never mixes two setups. The settings
-// recorded and compared are the schema's setup settings
-// (config.SetupKeys), written at the top level of run.json under their
-// config keys.
+// recorded and compared are SetupKeys, written at the top level of
+// run.json under their config keys.
 type RunInfo struct {
 	Dataset     string
 	Data        string
@@ -24,6 +23,11 @@ type RunInfo struct {
 	Holdout     *Holdout
 	PromptsHash string
 	Updated     time.Time
+	// SetupKeys are the config keys of the settings recorded and compared:
+	// the configuration schema's setup settings (config.SetupKeys), given
+	// by whoever starts the run; for a run.json read back, the settings it
+	// holds.
+	SetupKeys []string
 }
 
 // runFile is the fixed part of run.json.
@@ -36,7 +40,10 @@ type runFile struct {
 }
 
 // MarshalJSON writes the fixed fields and the setup settings.
-func (r RunInfo) MarshalJSON() ([]byte, error) {
+func (r RunInfo) MarshalJSON() ([]byte, error) { return r.marshal(r.SetupKeys) }
+
+// marshal writes the fixed fields and the settings named by keys.
+func (r RunInfo) marshal(keys []string) ([]byte, error) {
 	fixed, err := json.Marshal(runFile{Dataset: r.Dataset, Data: r.Data, Holdout: r.Holdout, PromptsHash: r.PromptsHash, Updated: r.Updated})
 	if err != nil {
 		return nil, err
@@ -53,7 +60,7 @@ func (r RunInfo) MarshalJSON() ([]byte, error) {
 	if err := json.Unmarshal(all, &settings); err != nil {
 		return nil, err
 	}
-	for _, k := range config.SetupKeys() {
+	for _, k := range keys {
 		if v, ok := settings[k]; ok { // omitted when empty, as in the session config
 			out[k] = v
 		}
@@ -72,14 +79,28 @@ func (r *RunInfo) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	*r = RunInfo{Dataset: f.Dataset, Data: f.Data, Settings: s, Holdout: f.Holdout, PromptsHash: f.PromptsHash, Updated: f.Updated}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	var keys []string
+	for k := range all {
+		switch k {
+		case "dataset", "data", "holdout", "prompts_hash", "updated":
+		default:
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	*r = RunInfo{Dataset: f.Dataset, Data: f.Data, Settings: s, Holdout: f.Holdout, PromptsHash: f.PromptsHash, Updated: f.Updated, SetupKeys: keys}
 	return nil
 }
 
-// NewRunInfo describes a run of dataset d with settings s.
-func NewRunInfo(d *Dataset, s engine.Settings, h Holdout, promptsHash string) RunInfo {
+// NewRunInfo describes a run of dataset d with settings s, recording and
+// comparing the settings named by setupKeys (config.SetupKeys).
+func NewRunInfo(d *Dataset, s engine.Settings, h Holdout, promptsHash string, setupKeys []string) RunInfo {
 	abs, _ := filepath.Abs(d.Path)
-	ri := RunInfo{Dataset: d.Name, Data: abs, Settings: s, PromptsHash: promptsHash, Updated: time.Now().UTC()}
+	ri := RunInfo{Dataset: d.Name, Data: abs, Settings: s, PromptsHash: promptsHash, Updated: time.Now().UTC(), SetupKeys: setupKeys}
 	if h.Active() {
 		ri.Holdout = &h
 	}
@@ -87,9 +108,14 @@ func NewRunInfo(d *Dataset, s engine.Settings, h Holdout, promptsHash string) Ru
 }
 
 // differences lists the settings in which two runs differ (the data path,
-// question count and time aside).
+// question count and time aside), among the setup settings of o (the run
+// starting), else of r.
 func (r RunInfo) differences(o RunInfo) []string {
-	a, b := r.comparable(), o.comparable()
+	keys := o.SetupKeys
+	if keys == nil {
+		keys = r.SetupKeys
+	}
+	a, b := r.comparable(keys), o.comparable(keys)
 	var out []string
 	for k, v := range a {
 		if b[k] != v {
@@ -104,9 +130,9 @@ func (r RunInfo) differences(o RunInfo) []string {
 	return out
 }
 
-func (r RunInfo) comparable() map[string]string {
+func (r RunInfo) comparable(keys []string) map[string]string {
 	r.Data, r.Updated = "", time.Time{}
-	b, _ := json.Marshal(r)
+	b, _ := r.marshal(keys)
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(b, &m)
 	out := map[string]string{}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -32,7 +33,7 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := &Dataset{Name: "hotpot", Path: "/data/hotpot.jsonl"}
-	if d := old.differences(NewRunInfo(ds, oldSettings(), Holdout{}, "h")); len(d) > 0 {
+	if d := old.differences(NewRunInfo(ds, oldSettings(), Holdout{}, "h", config.SetupKeys())); len(d) > 0 {
 		t.Fatalf("an old run.json differs from the same setup: %v", d)
 	}
 	seed := 3
@@ -70,7 +71,7 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			s := oldSettings()
 			mutations[key](&s)
-			d := old.differences(NewRunInfo(ds, s, Holdout{}, "h"))
+			d := old.differences(NewRunInfo(ds, s, Holdout{}, "h", config.SetupKeys()))
 			if len(d) != 1 || !strings.HasPrefix(d[0], key+" ") {
 				t.Fatalf("changing %s: differences %v", key, d)
 			}
@@ -83,17 +84,37 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 	} {
 		s := oldSettings()
 		mod(&s)
-		if d := old.differences(NewRunInfo(ds, s, Holdout{}, "h")); len(d) > 0 {
+		if d := old.differences(NewRunInfo(ds, s, Holdout{}, "h", config.SetupKeys())); len(d) > 0 {
 			t.Errorf("%s is not a setup setting, yet it differs: %v", name, d)
 		}
 	}
 	// run.json holds the fixed fields and the setup settings only.
-	b, _ := json.Marshal(NewRunInfo(ds, oldSettings(), Holdout{}, "h"))
+	b, _ := json.Marshal(NewRunInfo(ds, oldSettings(), Holdout{}, "h", config.SetupKeys()))
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	for k := range m {
 		if !slices.Contains(keys, k) && !slices.Contains([]string{"dataset", "data", "prompts_hash", "updated"}, k) {
 			t.Errorf("run.json has %q", k)
 		}
+	}
+}
+
+// A run.json read back and written again (the runner rewrites the file
+// with every dataset's entry) keeps its settings, byte for byte in what
+// they say, without eval knowing the schema.
+func TestRunInfoReadBackRoundTrip(t *testing.T) {
+	var old RunInfo
+	if err := json.Unmarshal([]byte(oldRunJSON), &old); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got map[string]any
+	_ = json.Unmarshal([]byte(oldRunJSON), &want)
+	_ = json.Unmarshal(b, &got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("written again:\n%s\nread:\n%s", b, oldRunJSON)
 	}
 }

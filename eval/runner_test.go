@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
 )
@@ -70,7 +71,7 @@ func newTestRunner(t *testing.T, ds *Dataset, b Backend, out string) *Runner {
 	s := engine.DefaultSettings()
 	s.Model = "m"
 	r := &Runner{Dataset: ds, Strategies: []string{engine.StrategyVanillaLocal, engine.StrategyPrefRAG}, Settings: s,
-		OutDir: out, Parallel: 3, Backend: b, Info: NewRunInfo(ds, s, Holdout{}, "h")}
+		OutDir: out, Parallel: 3, Backend: b, Info: NewRunInfo(ds, s, Holdout{}, "h", config.SetupKeys())}
 	if err := r.Prepare(); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestPrepareRefusesOtherSettings(t *testing.T) {
 	newTestRunner(t, ds, &scriptedBackend{}, out)
 	s := engine.DefaultSettings()
 	s.Model, s.K = "m", 3
-	r := &Runner{Dataset: ds, OutDir: out, Info: NewRunInfo(ds, s, Holdout{Fraction: 0.5, Seed: 1}, "h")}
+	r := &Runner{Dataset: ds, OutDir: out, Info: NewRunInfo(ds, s, Holdout{Fraction: 0.5, Seed: 1}, "h", config.SetupKeys())}
 	err := r.Prepare()
 	if !errors.Is(err, ErrSettingsChanged) || !strings.Contains(err.Error(), "k 5 (now 3)") || !strings.Contains(err.Error(), "holdout unset") {
 		t.Fatalf("err = %v", err)
@@ -215,7 +216,7 @@ func TestPrepareRefusesOtherSettings(t *testing.T) {
 	// Another dataset in the same folder is fine.
 	other := testDataset(1)
 	other.Name = "other"
-	r = &Runner{Dataset: other, OutDir: out, Info: NewRunInfo(other, s, Holdout{}, "h")}
+	r = &Runner{Dataset: other, OutDir: out, Info: NewRunInfo(other, s, Holdout{}, "h", config.SetupKeys())}
 	if err := r.Prepare(); err != nil {
 		t.Fatal(err)
 	}

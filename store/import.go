@@ -17,7 +17,7 @@ import (
 // an export holds). A session that was still running when exported is
 // imported as interrupted: no process here owns it.
 func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
-	sess, lines := rec.Session, rec.Lines
+	sess := rec.Session
 	if sess.ID == "" {
 		return fmt.Errorf("import session: %w: empty session id", ErrInvalid)
 	}
@@ -27,28 +27,59 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	if !validStatus(sess.Status) {
 		return fmt.Errorf("import session %s: %w: unknown status %q", sess.ID, ErrInvalid, sess.Status)
 	}
-	config, err := jsonOr(sess.Config, "{}", "config")
+	blobs, err := importedJSON(sess)
 	if err != nil {
 		return fmt.Errorf("import session %s: %w", sess.ID, err)
 	}
-	manifest, err := jsonOr(sess.Manifest, "{}", "manifest")
+	rows, err := importedEvents(sess.ID, rec.Lines)
 	if err != nil {
 		return fmt.Errorf("import session %s: %w", sess.ID, err)
 	}
-	counts, err := jsonOr(sess.Counts, "", "counts")
+	err = s.write(ctx, func(tx *sql.Tx) error { return insertImported(ctx, tx, rec, sess, blobs, rows) })
+	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
+		return fmt.Errorf("import session %s: %w (the session, or one of its event seqs, is already in this database)", sess.ID, ErrExists)
+	}
 	if err != nil {
 		return fmt.Errorf("import session %s: %w", sess.ID, err)
 	}
-	if counts == "null" {
-		counts = ""
+	return nil
+}
+
+// sessionJSON are the JSON columns of an imported session's row.
+type sessionJSON struct{ config, manifest, counts string }
+
+// importedJSON checks and compacts the JSON fields of an imported session.
+func importedJSON(sess Session) (sessionJSON, error) {
+	var j sessionJSON
+	var err error
+	if j.config, err = jsonOr(sess.Config, "{}", "config"); err != nil {
+		return j, err
 	}
-	type row struct {
-		seq, step, turn int
-		typ             string
-		timeNs          int64
-		line            string
+	if j.manifest, err = jsonOr(sess.Manifest, "{}", "manifest"); err != nil {
+		return j, err
 	}
-	rows := make([]row, 0, len(lines))
+	if j.counts, err = jsonOr(sess.Counts, "", "counts"); err != nil {
+		return j, err
+	}
+	if j.counts == "null" {
+		j.counts = ""
+	}
+	return j, nil
+}
+
+// importedEvent is one event line of an import, with the columns read from
+// its header.
+type importedEvent struct {
+	seq, step, turn int
+	typ             string
+	timeNs          int64
+	line            string
+}
+
+// importedEvents checks that every line is an event of session id and
+// compacts it.
+func importedEvents(id string, lines []json.RawMessage) ([]importedEvent, error) {
+	rows := make([]importedEvent, 0, len(lines))
 	for i, l := range lines {
 		var head struct {
 			Type    string    `json:"type"`
@@ -59,17 +90,23 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 			Time    time.Time `json:"time"`
 		}
 		if err := json.Unmarshal(l, &head); err != nil {
-			return fmt.Errorf("import session %s: event %d: %w: %v", sess.ID, i+1, ErrInvalid, err)
+			return nil, fmt.Errorf("event %d: %w: %v", i+1, ErrInvalid, err)
 		}
-		if head.Session != sess.ID || head.Seq < 1 || head.Type == "" {
-			return fmt.Errorf("import session %s: event %d: %w: it belongs to session %q with seq %d", sess.ID, i+1, ErrInvalid, head.Session, head.Seq)
+		if head.Session != id || head.Seq < 1 || head.Type == "" {
+			return nil, fmt.Errorf("event %d: %w: it belongs to session %q with seq %d", i+1, ErrInvalid, head.Session, head.Seq)
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, l); err != nil {
-			return fmt.Errorf("import session %s: event %d: %w", sess.ID, i+1, err)
+			return nil, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		rows = append(rows, row{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
+		rows = append(rows, importedEvent{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
 	}
+	return rows, nil
+}
+
+// insertImported writes an imported session: its row, corpora, events,
+// turns, judge verdicts and cache keys.
+func insertImported(ctx context.Context, tx *sql.Tx, rec *Record, sess Session, blobs sessionJSON, rows []importedEvent) error {
 	var finished any
 	if sess.Finished != nil {
 		finished = sess.Finished.UnixNano()
@@ -79,44 +116,35 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 		corpora = corporaOf(sess.Config)
 	}
 	now := time.Now().UnixNano()
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions
-			(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			sess.ID, sess.Question, sess.Answer, sess.Label, sess.Status, sess.Model, config, manifest, counts,
-			sess.Started.UnixNano(), finished); err != nil {
-			return err
-		}
-		if err := insertCorpora(ctx, tx, sess.ID, corpora); err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json, turn) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line, r.turn); err != nil {
-				return err
-			}
-			if err := importTurn(ctx, tx, r.typ, r.line, r.timeNs); err != nil {
-				return err
-			}
-		}
-		for seq, v := range rec.Verdicts {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO judge_verdicts (session_id, seq, verdict, time_ns) VALUES (?, ?, ?, ?)`,
-				sess.ID, seq, v, now); err != nil {
-				return fmt.Errorf("verdict on event %d: %w", seq, err)
-			}
-		}
-		for i, k := range rec.CacheKeys {
-			if err := addSessionCacheKey(ctx, tx, sess.ID, k, now+int64(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
-		return fmt.Errorf("import session %s: %w (the session, or one of its event seqs, is already in this database)", sess.ID, ErrExists)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions
+		(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sess.ID, sess.Question, sess.Answer, sess.Label, sess.Status, sess.Model, blobs.config, blobs.manifest, blobs.counts,
+		sess.Started.UnixNano(), finished); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	if err := insertCorpora(ctx, tx, sess.ID, corpora); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json, turn) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line, r.turn); err != nil {
+			return err
+		}
+		if err := importTurn(ctx, tx, r.typ, r.line, r.timeNs); err != nil {
+			return err
+		}
+	}
+	for seq, v := range rec.Verdicts {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO judge_verdicts (session_id, seq, verdict, time_ns) VALUES (?, ?, ?, ?)`,
+			sess.ID, seq, v, now); err != nil {
+			return fmt.Errorf("verdict on event %d: %w", seq, err)
+		}
+	}
+	for i, k := range rec.CacheKeys {
+		if err := addSessionCacheKey(ctx, tx, sess.ID, k, now+int64(i)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

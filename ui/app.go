@@ -340,8 +340,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.helpOpen, m.helpPage.offset = true, 0
 			return nil
 		case key.Matches(msg, m.gkeys.Ask):
+			// Back on the Ask screen, typing goes to the question box.
 			m.screen = screenAsk
-			return nil
+			return m.ask.focusInput()
 		case key.Matches(msg, m.gkeys.Sessions):
 			m.screen = screenSessions
 			return m.sessions.enter()
@@ -361,6 +362,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.sessions.enter())
 		}
 		m.screen = screenAsk
+		return tea.Batch(cmd, m.ask.focusInput())
 	}
 	return cmd
 }
@@ -431,7 +433,7 @@ func (m *Model) renderTabs() string {
 	}
 	left := strings.Join(parts, "")
 	if m.screen == screenStepper {
-		left += st.Dim.Render(" › ") + st.Bold.Render("session "+shortID(m.stepper.id))
+		left += st.Dim.Render(" › ") + st.Bold.Render("session "+m.sh.shortID(m.stepper.id))
 	}
 	right := st.Dim.Render("? keys ")
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
@@ -491,13 +493,6 @@ func overlay(frame, box string, w, h int) string {
 	x, y := max((w-bw)/2, 0), max((h-bh)/2, 0)
 	c := lipgloss.NewCompositor(lipgloss.NewLayer(frame), lipgloss.NewLayer(box).X(x).Y(y).Z(1))
 	return c.Render()
-}
-
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -241,8 +241,18 @@ func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		id := a.sessionID
 		return func() tea.Msg { return openExportMsg{ids: []string{id}} }
+	case key.Matches(msg, a.tkeys.NewThread):
+		a.newThread()
+		return a.focusInput()
 	}
-	a.tv.update(msg)
+	if a.tv.update(msg) {
+		return nil
+	}
+	if msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+		// A character no key of the trajectory takes is the start of a
+		// question: it goes to the question box, not lost.
+		return tea.Batch(a.focusInput(), a.updateInput(msg))
+	}
 	return nil
 }
 
@@ -361,6 +371,9 @@ func (a *askScreen) finish(err error) {
 	}
 	a.runErr = err
 	defer a.followAnswered(err)
+	if a.failed() != "" {
+		a.showFailure(err)
+	}
 	switch {
 	case a.stopping || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrCancelled):
 		a.note("Cancelled. The partial trajectory is saved with the session.", false)
@@ -383,6 +396,53 @@ func (a *askScreen) finish(err error) {
 		a.notice = ""
 		a.setSize(a.width, a.height)
 	}
+}
+
+// failed is why the last run failed, in a few words for the status line
+// ("" when it did not fail: answered, cancelled or still running).
+func (a *askScreen) failed() string {
+	err := a.runErr
+	if a.running || err == nil || a.stopping || errors.Is(err, context.Canceled) || errors.Is(err, engine.ErrCancelled) {
+		return ""
+	}
+	msg := termtext.Line(err.Error())
+	if i := strings.Index(msg, " — "); i > 0 {
+		msg = msg[:i] // the advice is in the banner or the notice
+	}
+	if a.sessionID == "" && (a.traj == nil || len(a.traj.Blocks) == 0 && a.traj.Final == nil) {
+		return "not run: " + msg // no session was started
+	}
+	return "failed: " + msg
+}
+
+// showFailure puts a failure the engine did not report (the run could not
+// start: no server, no model) into the trajectory, where the question is.
+func (a *askScreen) showFailure(err error) {
+	if a.traj == nil || hasFatal(a.traj) {
+		return
+	}
+	msg := "The question was not run: " + termtext.Line(err.Error())
+	if a.sessionID != "" || len(a.traj.Blocks) > 0 || a.traj.Final != nil {
+		msg = "The run failed: " + termtext.Line(err.Error())
+	}
+	a.traj.Apply(engine.NewEvent(engine.Header{Session: a.sessionID, Time: a.sh.now()}, engine.Notice{Message: msg, Fatal: true}))
+}
+
+// hasFatal reports whether a fatal error event is in the trajectory.
+func hasFatal(t *trajectory.Trajectory) bool {
+	for _, e := range t.Errors {
+		if e.Fatal {
+			return true
+		}
+	}
+	for _, b := range t.Blocks {
+		for _, e := range b.Errors {
+			if e.Fatal {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // view renders the screen body (everything between the tab bar and the
@@ -474,6 +534,11 @@ func (a *askScreen) runState() (step int, elapsed time.Duration, tokPerSec float
 	if f := a.traj.Final; f != nil && f.Counts != nil {
 		c := f.Counts
 		local, web, used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
+		if c.TotalMillis > 0 && !a.running {
+			// The answered turn's own time, as its final answer shows
+			// it (a thread opened from the store started long ago).
+			elapsed = time.Duration(c.TotalMillis) * time.Millisecond
+		}
 		if c.LLMMillis > 0 {
 			tokPerSec = float64(c.OutputTokens) / (float64(c.LLMMillis) / 1000)
 		}

@@ -8,6 +8,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/prefrag/prefrag/internal/plural"
 )
 
 // questionLimit is the most characters the question box holds. Text typed
@@ -121,7 +123,7 @@ func (a *askScreen) reportDropped() {
 	b.droppedTotal += b.dropped
 	b.dropped = 0
 	a.note(fmt.Sprintf("Text cut at %s characters (the question box's limit): %s characters left out.",
-		thousands(questionLimit), thousands(b.droppedTotal)), true)
+		plural.Thousands(questionLimit), plural.Thousands(b.droppedTotal)), true)
 }
 
 // sent forgets what was cut from a question that has been sent.

@@ -56,21 +56,23 @@ func (k trajKeys) bindings() []key.Binding {
 
 // askTrajKeys are the ask screen's own keys while its trajectory has focus.
 type askTrajKeys struct {
-	Input  key.Binding
-	Cancel key.Binding
-	Export key.Binding
-	Quit   key.Binding
+	Input     key.Binding
+	Cancel    key.Binding
+	Export    key.Binding
+	Quit      key.Binding
+	NewThread key.Binding
 }
 
 func newAskTrajKeys() askTrajKeys {
 	return askTrajKeys{
-		Input:  key.NewBinding(key.WithKeys("tab", "shift+tab", "i"), key.WithHelp("tab/i", "to question input")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run")),
-		Export: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export session")),
-		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Input:     key.NewBinding(key.WithKeys("tab", "shift+tab", "i"), key.WithHelp("tab/i", "to question input")),
+		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run")),
+		Export:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export session")),
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		NewThread: key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new thread (not a follow-up)")),
 	}
 }
 
 func (k askTrajKeys) bindings() []key.Binding {
-	return []key.Binding{k.Input, k.Cancel, k.Export, k.Quit}
+	return []key.Binding{k.Input, k.Cancel, k.Export, k.Quit, k.NewThread}
 }

@@ -127,7 +127,7 @@ func mergeTokens(msgs []tea.Msg) []tea.Msg {
 		if rm, ok := m.(runEventMsg); ok && rm.ev.Type == engine.EventToken {
 			if len(text) > 0 {
 				prev := out[len(out)-1].(runEventMsg).ev
-				if prev.Session == rm.ev.Session && prev.Seq == rm.ev.Seq && prev.Step == rm.ev.Step && prev.Role == rm.ev.Role {
+				if engine.MergeableTokens(prev, rm.ev) {
 					text = append(text, rm.ev.Text)
 					continue
 				}

@@ -420,6 +420,9 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 	default:
 		fmt.Fprintf(&sb, "Indexed %s: %s read, %d unchanged, %d removed, %s added in %s.",
 			m.corpus, plural.N(r.Indexed, "file"), r.Unchanged, r.Removed, passages(r.Passages), clockText(r.Duration))
+		if r.Exports > 0 {
+			fmt.Fprintf(&sb, " Skipped %s prefrag exported (earlier answers are not sources).", plural.N(r.Exports, "file"))
+		}
 		if r.Files == 0 {
 			sb.WriteString(" No supported files (" + supportedFiles + ") were found there.")
 		}

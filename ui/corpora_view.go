@@ -21,22 +21,7 @@ const supportedFiles = ".txt .md .jsonl .html .docx .pdf .epub"
 
 // passages is "1 passage", "12,345 passages".
 func passages[T int | int64](n T) string {
-	return thousands(n) + " " + plural.Noun(n, "passage", "passages")
-}
-
-func thousands[T int | int64](n T) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return plural.Thousands(n) + " " + plural.Noun(n, "passage", "passages")
 }
 
 func (c *corporaScreen) view() string {
@@ -125,7 +110,7 @@ func (c *corporaScreen) listView() []string {
 			pin = "★ "
 		}
 		right := func(s string, w int) string { return fmt.Sprintf("%*s", w, s) }
-		docs, passages, updated := thousands(ci.Documents), thousands(ci.Passages), dateText(ci.Updated, now)
+		docs, passages, updated := plural.Thousands(ci.Documents), plural.Thousands(ci.Passages), dateText(ci.Updated, now)
 		if ci.Problem != "" {
 			docs, passages, updated = "?", "?", "damaged"
 		}

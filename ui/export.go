@@ -64,13 +64,18 @@ func newExportDialog(sh *shared, ids []string) *exportDialog {
 }
 
 // defaultPath is prefrag-<id>.<ext> (or prefrag-<n>-sessions.<ext>) in the
-// working directory.
+// exports folder (Options.ExportDir): an export written into a folder the
+// user indexes would come back as a source.
 func (d *exportDialog) defaultPath() string {
-	name := "prefrag-" + shortID(d.ids[0])
+	name := "prefrag-" + d.sh.shortID(d.ids[0])
 	if len(d.ids) > 1 {
 		name = fmt.Sprintf("prefrag-%d-sessions", len(d.ids))
 	}
-	return filepath.Join(d.sh.opts.WorkDir, name+"."+exportExt(exportFormats[d.format]))
+	dir := d.sh.opts.ExportDir
+	if dir == "" {
+		dir = d.sh.opts.WorkDir
+	}
+	return filepath.Join(dir, name+"."+exportExt(exportFormats[d.format]))
 }
 
 // typing reports whether the path field takes the keys.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 )
 
@@ -69,7 +70,7 @@ func TestTypedPasteOf240KBStaysResponsive(t *testing.T) {
 		t.Errorf("the box does not hold the first %d typed characters in order", questionLimit)
 	}
 	frame := ansi.Strip(m.render())
-	if !strings.Contains(frame, "Text cut") || !strings.Contains(frame, thousands(n-questionLimit)+" characters left out") {
+	if !strings.Contains(frame, "Text cut") || !strings.Contains(frame, plural.Thousands(n-questionLimit)+" characters left out") {
 		t.Errorf("no notice says the text was cut:\n%s", frame)
 	}
 }

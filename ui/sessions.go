@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // sessionsScreen lists stored sessions newest first, filters them by text
@@ -108,6 +109,14 @@ func (s *sessionsScreen) update(msg tea.Msg) tea.Cmd {
 		s.loading, s.loaded, s.err = false, true, msg.err
 		if msg.err == nil {
 			s.list = msg.list
+			if s.sh.shortIDs == nil {
+				s.sh.shortIDs = map[string]string{}
+			}
+			for _, ss := range msg.list {
+				if ss.ShortID != "" {
+					s.sh.shortIDs[ss.ID] = ss.ShortID
+				}
+			}
 		}
 		s.cursor = min(s.cursor, max(len(s.list)-1, 0))
 		s.clampOffset()
@@ -291,7 +300,7 @@ func (s *sessionsScreen) row(ss SessionSummary, selected bool, now time.Time) []
 	if selected {
 		qst = st.RowSelected
 	}
-	q := truncateTo(oneLine(ss.Question), s.width-3)
+	q := truncateTo(oneLine(ss.Question), s.width-ansi.StringWidth(mark))
 	first := mark + qst.Render(q)
 	meta := []string{dateText(ss.Started, now)}
 	if ss.Label != "" || ss.Status == "answered" {

@@ -41,6 +41,9 @@ type shared struct {
 	// webChanges counts the web policy changes (w): a follow-up asked
 	// after one loosens its thread's privacy explicitly (thread.go).
 	webChanges int
+
+	// shortIDs are the short ids the session list gave, by id.
+	shortIDs map[string]string
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {
@@ -55,6 +58,18 @@ func newShared(ctx context.Context, deps Deps, opts Options) *shared {
 	sh.policy.Store(sh.settings.Web)
 	sh.st = styles.New(true, opts.NoColor)
 	return sh
+}
+
+// shortID is id as the session list printed it (unique among the stored
+// sessions), else its first 8 characters.
+func (sh *shared) shortID(id string) string {
+	if s := sh.shortIDs[id]; s != "" {
+		return s
+	}
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
 
 func (sh *shared) webPolicy() string { return sh.policy.Load().(string) }

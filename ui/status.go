@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/ui/trajectory"
 )
 
@@ -37,7 +38,7 @@ func (m *Model) statusSig() string {
 	sh := m.sh
 	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
 	if r, ok := m.statusRun(); ok {
-		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks))
+		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns)
 	}
 	return sig
 }
@@ -70,13 +71,23 @@ func (m *Model) renderStatus() string {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
-	if shown {
+	if shown && r.failed != "" {
+		// Why the run failed; a run that never started has no counts.
+		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
+	}
+	if shown && !r.notRun {
 		elapsed, tps, local, webN, used := r.elapsed, r.tps, r.local, r.web, r.used
 		maxSteps := sh.settings.MaxSteps
 		if r.traj.Config != nil {
 			maxSteps = r.traj.Config.MaxSteps
 		}
-		stepText := stepsText(r.step, maxSteps, r.traj.Final != nil && r.traj.Final.Forced && !r.running)
+		final := turnFinal(r.traj, r.turn)
+		stepText := stepsText(r.step, maxSteps, final != nil && final.Forced && !r.running)
+		if r.turns > 1 {
+			// In a thread every figure after this is the turn's own,
+			// and the status line says which turn that is.
+			segs = append(segs, statusSegment{kv("turn", fmt.Sprintf("%d/%d", r.turn, r.turns)), 2})
+		}
 		if r.running {
 			segs = append(segs, statusSegment{kv("step", stepText), 2})
 		} else {
@@ -108,14 +119,20 @@ func (m *Model) renderStatus() string {
 	}
 }
 
-// statusRunView is the run the status line describes.
+// statusRunView is the run the status line describes: in a thread, one
+// turn of it (turn of turns), whose figures alone it shows.
 type statusRunView struct {
 	traj              *trajectory.Trajectory
 	running           bool
+	turn, turns       int
 	step, reflections int
 	elapsed           time.Duration
 	tps               float64
 	local, web, used  int
+	// failed says why the ask screen's run failed; notRun when it never
+	// started.
+	failed string
+	notRun bool
 }
 
 // statusRun is the session on screen: the stepper's on the stepper, the
@@ -129,10 +146,14 @@ func (m *Model) statusRun() (statusRunView, bool) {
 		if s.traj == nil {
 			return r, false
 		}
-		r.traj = s.traj
-		r.step = s.traj.CurrentStep()
-		r.local, r.web, r.used = s.traj.RetrievalCounts()
-		if f := s.traj.Final; f != nil && f.Counts != nil {
+		// The turn on screen: the stop's block's, or the latest turn's
+		// at the final answer.
+		r.traj, r.turn = s.traj, s.traj.CurrentTurn()
+		if s.pos >= 1 && s.pos <= len(s.traj.Blocks) {
+			r.turn = max(s.traj.Blocks[s.pos-1].Turn, 1)
+		}
+		r.step, r.local, r.web, r.used = turnFigures(s.traj, r.turn)
+		if f := turnFinal(s.traj, r.turn); f != nil && f.Counts != nil {
 			c := f.Counts
 			r.local, r.web, r.used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
 			r.elapsed = time.Duration(c.TotalMillis) * time.Millisecond
@@ -145,20 +166,60 @@ func (m *Model) statusRun() (statusRunView, bool) {
 		if a.traj == nil {
 			return r, false
 		}
-		r.traj, r.running = a.traj, a.running
+		r.traj, r.running, r.turn = a.traj, a.running, a.traj.CurrentTurn()
 		r.step, r.elapsed, r.tps, r.local, r.web, r.used = a.runState()
+		r.failed = a.failed()
+		r.notRun = strings.HasPrefix(r.failed, "not run")
 	default:
 		return r, false
 	}
+	r.turns = max(len(r.traj.Turns), 1)
 	// A reflection turn consumes no step (DESIGN.md, step 5): the steps
 	// after a reflection keep the count where it was.
 	for _, b := range r.traj.Blocks {
-		if b.Kind == trajectory.KindSupplement && b.Step < r.step {
+		if b.Kind == trajectory.KindSupplement && b.Step < r.step && max(b.Turn, 1) == r.turn {
 			r.reflections++
 		}
 	}
 	r.step -= r.reflections
 	return r, true
+}
+
+// turnFinal is the final event of turn n of t (nil while it runs, or when
+// it failed).
+func turnFinal(t *trajectory.Trajectory, n int) *engine.Event {
+	if n >= 1 && n <= len(t.Turns) {
+		return t.Turns[n-1].Final
+	}
+	return t.Final
+}
+
+// turnFigures are turn n's highest step and its searches counted from its
+// blocks (local, web, and those whose documents entered the context).
+func turnFigures(t *trajectory.Trajectory, n int) (step, local, web, used int) {
+	for _, b := range t.Blocks {
+		if max(b.Turn, 1) != n {
+			continue
+		}
+		step = max(step, b.Step)
+		for _, rt := range b.Retrievals {
+			if strings.HasPrefix(rt.Source, "web:") {
+				web++
+			} else {
+				local++
+			}
+		}
+		if b.Observation != nil && len(b.Observation.DocIDs) > 0 {
+			used++
+		}
+		if b.Supplement != nil && len(b.Supplement.DocIDs) > 0 {
+			used++
+		}
+	}
+	if n == t.CurrentTurn() {
+		step = max(step, t.CurrentStep())
+	}
+	return step, local, web, used
 }
 
 // stepsText is the step counter: never more than the soft limit (the hard

@@ -224,7 +224,7 @@ func (s *stepperScreen) view() string {
 	var head string
 	switch {
 	case s.loading:
-		head = st.Dim.Render(" Loading session " + shortID(s.id) + "…")
+		head = st.Dim.Render(" Loading session " + s.sh.shortID(s.id) + "…")
 	case s.err != nil:
 		head = st.Error.Render(" ✗ " + oneLine(s.err.Error()))
 	case s.traj == nil:

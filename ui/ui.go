@@ -68,6 +68,9 @@ type SessionSummary struct {
 	Model    string
 	Started  time.Time
 	Finished time.Time // zero while running
+	// ShortID is the id as `sessions list` prints it (its shortest unique
+	// prefix); "" lets the UI shorten it.
+	ShortID string
 }
 
 // Corpora manages the local corpora.
@@ -119,6 +122,8 @@ type IndexReport struct {
 	Indexed   int // files read and (re)indexed
 	Unchanged int
 	Removed   int
+	// Exports counts files skipped because prefrag exported them.
+	Exports   int
 	Passages  int64 // added by this run
 	Documents int64
 	Failed    []string // one line per file that could not be read
@@ -149,9 +154,12 @@ type Options struct {
 	// Settings are the run settings (flags and config); the UI changes only
 	// the web policy and the corpus order (when the user pins a corpus).
 	Settings engine.Settings
-	// WorkDir is the default folder to index on first run and the default
-	// directory for exports; "" means the current directory.
+	// WorkDir is the default folder to index on first run and the folder
+	// a relative export path is taken from; "" means the current directory.
 	WorkDir string
+	// ExportDir is the folder the export dialog proposes (prefrag's data
+	// directory, never a folder the user indexes); "" means WorkDir.
+	ExportDir string
 	// NoColor drops every colour (NO_COLOR); Run sets it from the
 	// environment when false.
 	NoColor bool

@@ -110,7 +110,7 @@ func (p *Pipeline) Emit(ev engine.Event) {
 func (p *Pipeline) push(q *queue, it pending, gone func() bool) {
 	token := it.ev.Type == engine.EventToken
 	if token && len(q.items) > 0 {
-		if last := &q.items[len(q.items)-1]; mergeable(last.ev, it.ev) {
+		if last := &q.items[len(q.items)-1]; engine.MergeableTokens(last.ev, it.ev) {
 			if last.text == nil {
 				last.text = &strings.Builder{}
 				last.text.WriteString(last.ev.Text)
@@ -138,11 +138,6 @@ func (p *Pipeline) take(q *queue) []pending {
 	q.items, q.stored = nil, 0
 	p.cond.Broadcast()
 	return items
-}
-
-// mergeable reports whether token delta b may be appended to queued event a.
-func mergeable(a, b engine.Event) bool {
-	return a.Type == engine.EventToken && a.Session == b.Session && a.Seq == b.Seq && a.Step == b.Step && a.Role == b.Role
 }
 
 // Flush waits until every event emitted so far has been delivered (e.g.

@@ -152,6 +152,8 @@ func writeJSONL(path string, docs []Doc) error {
 }
 
 // filesSize is the total size of the files that exist among paths.
+//
+//lint:ignore U1000 used by the sqlite_fts5 build (fts5.go)
 func filesSize(paths ...string) (int64, error) {
 	var n int64
 	for _, p := range paths {

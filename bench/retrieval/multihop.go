@@ -115,7 +115,7 @@ func parseMultihopLine(line []byte) (MultihopQuestion, error) {
 	}
 	q := MultihopQuestion{ID: firstNonEmpty(l.QuestionID, rawID(l.ID), l.HotpotID), Question: firstNonEmpty(l.QuestionText, l.Question)}
 	for _, p := range append(l.Contexts, l.Paragraphs...) {
-		q.Paragraphs = append(q.Paragraphs, Paragraph{Title: p.Title, Text: p.Text, Supporting: p.Supporting})
+		q.Paragraphs = append(q.Paragraphs, Paragraph(p))
 	}
 	if len(l.Context) > 0 {
 		support := make(map[string]bool)

@@ -41,6 +41,8 @@ type Retrieval struct {
 	Note    string
 	// At is when the search was made (ages of cached results count to it).
 	At time.Time
+	// Cached: the answer came from the web cache (an empty one too).
+	Cached bool
 }
 
 // Block is one visible unit of the trajectory. Only the fields its events
@@ -265,7 +267,7 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			}
 			b = t.add(kind, ev.Step)
 		}
-		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs, Outcome: ev.Outcome, Note: ev.Note, At: ev.Time})
+		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs, Outcome: ev.Outcome, Note: ev.Note, At: ev.Time, Cached: ev.Cached})
 		r := b.Retrievals[len(b.Retrievals)-1]
 		b.Trace = append(b.Trace, TraceItem{Retrieval: &r})
 		b.version++

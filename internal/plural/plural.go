@@ -1,5 +1,6 @@
-// Package plural writes counts with the right noun form for the user
-// interfaces: "1 passage", "2 passages", "0 passages".
+// Package plural writes counts for the user interfaces and the messages:
+// with the right noun form ("1 passage", "2 passages", "0 passages") and
+// with their digits grouped by thousands ("12,345").
 package plural
 
 import "strconv"
@@ -23,4 +24,28 @@ func Noun[T Int](n T, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Thousands writes n with its digits grouped by thousands: 12345 as
+// "12,345", -1234 as "-1,234".
+func Thousands[T Int](n T) string {
+	var s string
+	if n < 0 {
+		s = strconv.FormatInt(int64(n), 10)
+	} else {
+		s = strconv.FormatUint(uint64(n), 10)
+	}
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	b := make([]byte, 0, len(sign)+len(s)+len(s)/3)
+	b = append(b, sign...)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }

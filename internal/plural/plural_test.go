@@ -17,3 +17,19 @@ func TestForms(t *testing.T) {
 		}
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Thousands(0), "0"},
+		{Thousands(999), "999"},
+		{Thousands(1000), "1,000"},
+		{Thousands(12345), "12,345"},
+		{Thousands(-1234567), "-1,234,567"},
+		{Thousands(int64(-9223372036854775808)), "-9,223,372,036,854,775,808"},
+		{Thousands(uint64(18446744073709551615)), "18,446,744,073,709,551,615"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/internal/lazyre"
+	"github.com/prefrag/prefrag/internal/protocol"
 )
 
 // ForTerminal removes escape sequences (CSI, OSC, DCS, …) and control
@@ -110,34 +111,62 @@ func skipString(s string, i int) int {
 	return i
 }
 
-// protocolLabel matches the labels of the reasoning format. In a document
-// they are data, so ForPrompt defangs them wherever they appear.
-var protocolLabel = lazyre.New(`(?i)\b(thought|action input|action|observation|final answer|self-evaluation|self evaluation|explanation|improvement suggestions)(\s*\**\s*):`)
+// protocolLabel matches a label of the reasoning format (internal/protocol,
+// the table the step parser reads) with its colon. In a document labels are
+// data, so ForPrompt defangs them wherever they appear.
+var protocolLabel = lazyre.New(`(?i)(` + protocol.Words() + `)(` + protocol.Gap + `)` + protocol.Colon)
 
 // ForPrompt prepares document text for a prompt: control characters go,
 // all whitespace (newlines included) collapses to single spaces so no line
 // of a document can start a protocol line, and protocol labels lose their
-// colon ("Final Answer:" becomes "Final Answer -"), so neither the model nor
-// the parser can take them for the loop's own markers.
+// colon ("Final Answer:" and "Final Answer：" become "Final Answer -"), so
+// neither the model nor the parser can take them for the loop's own
+// markers. A label glued to a letter or digit before it ("Afterthought:")
+// is a word of its own and kept.
 func ForPrompt(s string) string {
 	s = ForTerminal(s)
 	s = strings.Join(strings.Fields(s), " ")
-	if mayHoldLabel(s) {
-		s = protocolLabel().ReplaceAllString(s, "$1$2 -")
+	if !mayHoldLabel(s) {
+		return s
 	}
-	return s
+	locs := protocolLabel().FindAllStringSubmatchIndex(s, -1)
+	if len(locs) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if gluedToWord(s, l[0]) {
+			continue
+		}
+		b.WriteString(s[last:l[0]])
+		b.WriteString(s[l[2]:l[5]]) // the label and what stood before its colon
+		b.WriteString(" -")
+		last = l[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// gluedToWord reports whether the text at i follows a letter or a digit,
+// which makes a label there the end of another word ("Transaction:").
+func gluedToWord(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 // labelWords are the first words of every protocol label, lower-case.
-var labelWords = []string{"thought", "action", "observation", "final answer", "self", "explanation", "improvement"}
+var labelWords = []string{"thought", "action", "observation", "final", "self", "explanation", "improvement"}
 
 // mayHoldLabel is a cheap test that skips the regular expression for the
-// many documents that hold no label word followed by a colon.
+// many documents that hold no label word followed by a colon. Case
+// folding, which the expression does, turns one letter outside ASCII into
+// a letter of the labels: the long s ("ſelf").
 func mayHoldLabel(s string) bool {
 	if !strings.Contains(s, ":") && !strings.Contains(s, "：") {
 		return false
 	}
-	low := strings.ToLower(s)
+	low := strings.ToLower(strings.ReplaceAll(s, "ſ", "s"))
 	for _, w := range labelWords {
 		if strings.Contains(low, w) {
 			return true

@@ -75,7 +75,7 @@ func FuzzForTerminal(f *testing.F) {
 }
 
 func FuzzForPrompt(f *testing.F) {
-	for _, s := range []string{"Final Answer: x", "a\nAction: b", "Observation:"} {
+	for _, s := range []string{"Final Answer: x", "a\nAction: b", "Observation:", "Final Answer：x", "Transaction: 12", "_thought: x", "Improvement Suggestion: y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -83,8 +83,10 @@ func FuzzForPrompt(f *testing.F) {
 		if strings.Contains(out, "\n") {
 			t.Fatalf("newline survived: %q", out)
 		}
-		if loc := protocolLabel().FindStringIndex(out); loc != nil {
-			t.Fatalf("protocol label survived in %q (from %q)", out, s)
+		for _, loc := range protocolLabel().FindAllStringIndex(out, -1) {
+			if !gluedToWord(out, loc[0]) {
+				t.Fatalf("protocol label survived in %q (from %q)", out, s)
+			}
 		}
 	})
 }

@@ -471,29 +471,6 @@ func TestModelMatches(t *testing.T) {
 	}
 }
 
-func TestParseSSELine(t *testing.T) {
-	tests := []struct {
-		line  string
-		field string
-		value string
-	}{
-		{`data: {"a":1}`, "data", `{"a":1}`},
-		{"data:{\"a\":1}\r", "data", `{"a":1}`},
-		{"data:  two spaces", "data", " two spaces"},
-		{"error: {\"code\":500}", "error", `{"code":500}`},
-		{": keep-alive comment", "", ""},
-		{"", "", ""},
-		{"data", "data", ""},
-		{"data: [DONE]", "data", "[DONE]"},
-	}
-	for _, tt := range tests {
-		got := parseSSELine([]byte(tt.line))
-		if got.Field != tt.field || string(got.Value) != tt.value {
-			t.Errorf("parseSSELine(%q) = %q, %q; want %q, %q", tt.line, got.Field, got.Value, tt.field, tt.value)
-		}
-	}
-}
-
 func TestParseErrorBody(t *testing.T) {
 	tests := []struct {
 		body string

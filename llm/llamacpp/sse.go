@@ -20,8 +20,6 @@ type (
 	chatEvent = sse.ChatChunk
 )
 
-func parseSSELine(line []byte) sseLine { return sse.ParseLine(line) }
-
 func readEvents(r io.Reader, fn func(ev sseLine) (done bool, err error)) error {
 	return sse.ReadEvents(r, fn)
 }

@@ -8,10 +8,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -26,19 +29,76 @@ type event struct {
 type skip struct{ pkg, test, reason string }
 
 func main() {
-	failed, err := report(os.Stdin, os.Stdout)
+	readme := flag.String("readme", "", "check the README's count of tests that skip without the shared data against this run")
+	data := flag.String("data", "../shared/data", "the shared data folder (the check runs only when it is absent)")
+	flag.Parse()
+	skips, failed, err := collect(os.Stdin, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testreport:", err)
 		os.Exit(2)
+	}
+	if *readme != "" {
+		text, err := os.ReadFile(*readme)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testreport:", err)
+			os.Exit(2)
+		}
+		_, statErr := os.Stat(*data)
+		if !checkREADME(string(text), *readme, *data, statErr != nil, skips, os.Stdout) {
+			failed = true
+		}
 	}
 	if failed {
 		os.Exit(1)
 	}
 }
 
+// report prints the run and its skips and says whether anything failed.
 func report(in io.Reader, out io.Writer) (failed bool, err error) {
+	_, failed, err = collect(in, out)
+	return failed, err
+}
+
+// needsData reports whether a skip's reason is the shared data's absence.
+func needsData(s skip) bool { return strings.Contains(s.reason, "shared/data") }
+
+// readmeCount finds the README's statement of how many tests skip without
+// the shared data: "skip when it is absent (N of them".
+var readmeCount = regexp.MustCompile(`skip when it is absent\s+\((\d+) of them`)
+
+// checkREADME compares the README's count of tests that skip without the
+// shared data with this run's, when the data is absent (with the data
+// present nothing skips for it, and the figure cannot be checked). It
+// prints the outcome and reports whether the README is right.
+func checkREADME(text, readmePath, dataDir string, dataAbsent bool, skips []skip, out io.Writer) bool {
+	m := readmeCount.FindStringSubmatch(text)
+	if m == nil {
+		fmt.Fprintf(out, "%s does not say how many tests skip without %s (\"skip when it is absent (N of them\")\n", readmePath, dataDir)
+		return false
+	}
+	said, _ := strconv.Atoi(m[1])
+	if !dataAbsent {
+		fmt.Fprintf(out, "%s is present: %s's count (%d tests skip without it) is checked by a run without it\n", dataDir, readmePath, said)
+		return true
+	}
+	n := 0
+	for _, s := range skips {
+		if needsData(s) {
+			n++
+		}
+	}
+	if n != said {
+		fmt.Fprintf(out, "%s says %d tests skip without %s; this run skipped %d for it: correct the README\n", readmePath, said, dataDir, n)
+		return false
+	}
+	fmt.Fprintf(out, "%s's count of tests that skip without %s (%d) matches this run\n", readmePath, dataDir, n)
+	return true
+}
+
+// collect prints the run as `go test` would, then the skips, and returns
+// them.
+func collect(in io.Reader, out io.Writer) (skips []skip, failed bool, err error) {
 	buf := map[string][]string{} // package + "\x00" + test → its output lines
-	var skips []skip
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -81,14 +141,24 @@ func report(in io.Reader, out io.Writer) (failed bool, err error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return true, err
+		return skips, true, err
 	}
 	sort.SliceStable(skips, func(i, j int) bool { return skips[i].pkg < skips[j].pkg })
-	fmt.Fprintf(out, "skipped tests: %d\n", len(skips))
+	data := 0
+	for _, s := range skips {
+		if needsData(s) {
+			data++
+		}
+	}
+	if data > 0 {
+		fmt.Fprintf(out, "skipped tests: %d (%d without the shared data)\n", len(skips), data)
+	} else {
+		fmt.Fprintf(out, "skipped tests: %d\n", len(skips))
+	}
 	for _, s := range skips {
 		fmt.Fprintf(out, "  %s %s: %s\n", strings.TrimPrefix(s.pkg, "github.com/prefrag/prefrag/"), s.test, s.reason)
 	}
-	return failed, nil
+	return skips, failed, nil
 }
 
 // reason is the last message a skipped test logged (its t.Skip text).

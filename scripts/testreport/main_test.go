@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -35,12 +36,52 @@ func TestReport(t *testing.T) {
 	}
 	want := "    c_test.go:5: got 1, want 2\n    --- FAIL: TestC/sub (0.00s)\nFAIL\n" +
 		"FAIL\t" + p + "\t0.1s\nok  \t" + p + "/y\t0.2s\n?   \t" + p + "/z\t[no test files]\n" +
-		"skipped tests: 1\n  x TestB: shared/data absent; skipping\n"
+		"skipped tests: 1 (1 without the shared data)\n  x TestB: shared/data absent; skipping\n"
 	if out.String() != want {
 		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
 	if failed, _ := report(strings.NewReader(`{"Action":"pass","Package":"`+p+`"}`), &out); failed || out.String() != "skipped tests: 0\n" {
 		t.Errorf("a clean run: failed %v, output %q", failed, out.String())
+	}
+}
+
+// The README's count of tests that skip without ../shared/data is checked
+// against a run without it.
+func TestCheckREADME(t *testing.T) {
+	skips := []skip{
+		{"p", "TestA", "../shared/data is absent"},
+		{"p", "TestB", "shared/data/multihop not found above /x; skipping"},
+		{"p", "TestC", "tmux is not installed"},
+	}
+	readme := func(n string) string {
+		return "Tests that use the shared research data in\n`../shared/data` skip when it is absent (" + n + " of them: the retrieval…"
+	}
+	for _, c := range []struct {
+		text   string
+		absent bool
+		ok     bool
+		says   string
+	}{
+		{readme("2"), true, true, "matches this run"},
+		{readme("8"), true, false, "says 8 tests skip without ../shared/data; this run skipped 2"},
+		{readme("8"), false, true, "is present"},
+		{"no count here", true, false, "does not say"},
+	} {
+		var out strings.Builder
+		if ok := checkREADME(c.text, "README.md", "../shared/data", c.absent, skips, &out); ok != c.ok || !strings.Contains(out.String(), c.says) {
+			t.Errorf("checkREADME(%q, absent %v) = %v, %q; want %v, %q", c.text, c.absent, ok, out.String(), c.ok, c.says)
+		}
+	}
+}
+
+// The project's README states the count the check reads.
+func TestREADMEStatesTheCount(t *testing.T) {
+	text, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readmeCount.FindStringSubmatch(string(text)) == nil {
+		t.Error("README.md no longer says how many tests skip without ../shared/data in the form the check reads")
 	}
 }

@@ -114,7 +114,7 @@ func (c *Corpus) query(q string, k int) []byte {
 }
 
 // Search returns the top k hits for query. Hits from a search with failed
-// shards come with a *ShardError (sources.ErrTruncated).
+// shards come with a *remote.PartialError (sources.ErrTruncated).
 func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	if k <= 0 {
 		return nil, nil
@@ -148,7 +148,7 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 		if len(res.Failures) > 0 {
 			reason = c.redact(res.Failures[0])
 		}
-		return docs, &ShardError{Source: c.Name(), Failed: res.ShardsFailed, Total: res.ShardsTotal, TimedOut: res.TimedOut, Reason: reason, Results: len(docs)}
+		return docs, &remote.PartialError{Source: c.Name(), Kind: ErrShards, Missing: shardsMissing(res.ShardsFailed, res.ShardsTotal, reason), Results: len(docs)}
 	}
 	return docs, nil
 }

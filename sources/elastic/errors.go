@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/remote"
 )
 
 // Errors a search or health check may be matched against (errors.Is).
@@ -58,35 +58,17 @@ func (e *Error) Error() string {
 	return msg
 }
 
-func (e *Error) Is(target error) bool {
-	return target == e.Kind || target == sources.ErrUnavailable
-}
+func (e *Error) Is(target error) bool { return remote.Unavailable.Is(e.Kind, target) }
 
-// ShardError reports a search some of whose shards failed: the hits of the
-// others are returned with it. It matches sources.ErrTruncated, so the
-// engine uses the partial results and says they are partial.
-type ShardError struct {
-	Source        string
-	Failed, Total int
-	TimedOut      bool
-	Reason        string
-	Results       int
-}
-
-func (e *ShardError) Error() string {
-	var msg string
-	if e.Failed > 0 {
-		msg = fmt.Sprintf("%s answered from %d of %d shards (%d failed", e.Source, e.Total-e.Failed, e.Total, e.Failed)
-		if e.Reason != "" {
-			msg += ": " + e.Reason
-		}
-		msg += ")"
-	} else {
-		msg = e.Source + " timed out on the cluster's side"
+// shardsMissing says which shards of a search did not answer, for a
+// remote.PartialError.
+func shardsMissing(failed, total int, reason string) string {
+	if failed == 0 {
+		return "timed out on the cluster's side"
 	}
-	return fmt.Sprintf("%s; %d result(s) were read, documents on the missing shards are lost", msg, e.Results)
-}
-
-func (e *ShardError) Is(target error) bool {
-	return target == ErrShards || target == sources.ErrTruncated
+	msg := fmt.Sprintf("answered from %d of %d shards (%d failed", total-failed, total, failed)
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return msg + ")"
 }

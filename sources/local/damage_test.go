@@ -141,6 +141,7 @@ func TestRecoverDamaged(t *testing.T) {
 	f := func() (err error) {
 		defer recoverDamaged("c", &err)
 		var m map[int]int
+		//lint:ignore SA5000 the panic is what is tested
 		m[1] = 1
 		return nil
 	}

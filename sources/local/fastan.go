@@ -84,7 +84,7 @@ func newFastEN(a analysis.Analyzer) *fastEN {
 	filters := make([]analysis.TokenFilter, 0, 4)
 	for i, f := range d.TokenFilters {
 		ok := false
-		switch f := f.(type) {
+		switch cf := f.(type) {
 		case *en.PossessiveFilter:
 			ok = i == 0
 		case *lowercase.LowerCaseFilter:
@@ -95,8 +95,7 @@ func newFastEN(a analysis.Analyzer) *fastEN {
 			ok = i == 3
 		case *cachedPorter:
 			ok = i == 3
-			filters = append(filters, f.stem)
-			continue
+			f = cf.stem
 		}
 		if !ok {
 			return nil

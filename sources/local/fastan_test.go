@@ -338,3 +338,34 @@ func TestBuildAllocations(t *testing.T) {
 		t.Fatalf("build allocates %.0f objects per passage, want at most 24", n)
 	}
 }
+
+// TestFastENOnlyForTheEnChain: the fast path stands in only for the en
+// chain in its order (possessive, lower case, stop words, stemmer, the
+// stemmer cached or not); any other order has none. A misplaced cached
+// stemmer used to slip through (its position was not checked).
+func TestFastENOnlyForTheEnChain(t *testing.T) {
+	en := lookupAnalyzers(newMapping()).en.(*analysis.DefaultAnalyzer)
+	cached := withStemCache(en).(*analysis.DefaultAnalyzer)
+	possessive, lower, stop, stem, cachedStem := en.TokenFilters[0], en.TokenFilters[1], en.TokenFilters[2], en.TokenFilters[3], cached.TokenFilters[3]
+	chain := func(filters ...analysis.TokenFilter) analysis.Analyzer {
+		c := *en
+		c.TokenFilters = filters
+		return &c
+	}
+	for _, tc := range []struct {
+		name string
+		a    analysis.Analyzer
+		fast bool
+	}{
+		{"en", en, true},
+		{"en, cached stemmer", chain(possessive, lower, stop, cachedStem), true},
+		{"cached stemmer first", chain(cachedStem, lower, stop, stem), false},
+		{"cached stemmer before the stop words", chain(possessive, lower, cachedStem, stop), false},
+		{"stemmer first", chain(stem, lower, stop, stem), false},
+		{"three filters", chain(possessive, lower, stop), false},
+	} {
+		if got := newFastEN(tc.a) != nil; got != tc.fast {
+			t.Errorf("%s: fast path %v, want %v", tc.name, got, tc.fast)
+		}
+	}
+}

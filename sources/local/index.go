@@ -24,6 +24,10 @@ type IndexOptions struct {
 	// right after creating it and before anything is indexed (the
 	// catalogue pins a home's first corpus there).
 	Created func()
+	// IncludeExports indexes files prefrag exported (sessions export, the
+	// workspace's export dialog) like any other; by default they are
+	// skipped (Report.Exports) and any earlier passages of them dropped.
+	IncludeExports bool
 }
 
 // Progress is a snapshot of a running ingest.
@@ -62,6 +66,10 @@ type Report struct {
 	Indexed   int `json:"indexed"`   // files read and (re)indexed
 	Unchanged int `json:"unchanged"` // files skipped: same size, time or content
 	Removed   int `json:"removed"`   // files gone from disk, dropped from the corpus
+	// Exports counts files skipped because prefrag wrote them (an export
+	// carries internal/exportmark's mark); IndexOptions.IncludeExports
+	// takes them in.
+	Exports int `json:"exports_skipped,omitempty"`
 	// Kept counts indexed files this run could not read or find (an
 	// unreadable folder or file) but could not confirm gone either: their
 	// passages are kept as they were.
@@ -210,6 +218,15 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 	e, err := w.entry(f.path)
 	if err != nil {
 		return err
+	}
+	if !prog.opts.IncludeExports && isExport(f.path) {
+		// prefrag's own output (web text, earlier answers) is never a
+		// source: skipped, and dropped if an earlier run took it in.
+		rep.Exports++
+		if e != nil {
+			return w.removeFile(f.path)
+		}
+		return nil
 	}
 	if e != nil && e.Complete && e.Size == f.size && !retitled(f.path, e) {
 		if e.ModTime == f.mtime.UnixNano() {

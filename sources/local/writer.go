@@ -187,9 +187,6 @@ func (w *Writer) resetPending() {
 	w.dropEntries = make(map[string]struct{})
 }
 
-// Name is the corpus name.
-func (w *Writer) Name() string { return w.name }
-
 // entry returns the manifest entry of file as this writer sees it, nil when
 // the file was never indexed.
 func (w *Writer) entry(file string) (*fileEntry, error) {

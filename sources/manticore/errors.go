@@ -10,7 +10,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
-	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/remote"
 )
 
 // Kinds of failure, matched with errors.Is on the *Error a Corpus returns.
@@ -60,10 +60,10 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Is(target error) bool {
-	if target == e.Kind {
-		return true
+	if e.Kind == ErrConfig {
+		return remote.Misconfigured.Is(e.Kind, target)
 	}
-	return target == sources.ErrUnavailable && e.Kind != ErrConfig
+	return remote.Unavailable.Is(e.Kind, target)
 }
 
 // ErrPartial is matched when a distributed search answered without some of
@@ -72,22 +72,6 @@ func (e *Error) Is(target error) bool {
 // It also matches sources.ErrTruncated, which the engine reports as a
 // truncated retrieval with the documents it got.
 var ErrPartial = errors.New("manticore answer partial")
-
-// PartialError carries the server's warning about the missing part.
-type PartialError struct {
-	Corpus  string
-	Index   string
-	Warning string
-	Results int
-}
-
-func (e *PartialError) Error() string {
-	return fmt.Sprintf("corpus %q (index %s): %d result(s) from a partial answer, some shards did not answer: %s", e.Corpus, e.Index, e.Results, e.Warning)
-}
-
-func (e *PartialError) Is(target error) bool {
-	return target == ErrPartial || target == sources.ErrTruncated
-}
 
 // classify turns a driver or network error into an *Error. ctx is the
 // search's context: when it has expired the failure is a timeout whatever

@@ -11,6 +11,7 @@ import (
 	"github.com/prefrag/prefrag/internal/testdouble/sphinxtest"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/manticore"
+	"github.com/prefrag/prefrag/sources/remote"
 )
 
 // bounded fails the test when f takes longer than limit (a generous bound:
@@ -53,7 +54,7 @@ func TestShardDown(t *testing.T) {
 	c := open(t, cl.Addr, sphinxtest.Distributed, 10*time.Second)
 	cl.Node(1).Stop()
 	docs, err := c.Search(ctx, "paris", 10)
-	var pe *manticore.PartialError
+	var pe *remote.PartialError
 	if !errors.As(err, &pe) || !errors.Is(err, sources.ErrTruncated) || !errors.Is(err, manticore.ErrPartial) {
 		t.Fatalf("Search: %v (docs %v)", err, ids(docs))
 	}

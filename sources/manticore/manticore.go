@@ -31,6 +31,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/sources/remote"
 )
 
 // DefaultPort is Manticore's and Sphinx's SphinxQL port.
@@ -197,7 +198,7 @@ func ParseAddr(s string) (string, error) {
 			return "", fmt.Errorf("address scheme %q: use host:port, mysql://host:port or sphinxql://host:port", scheme)
 		}
 		rest := s[i+3:]
-		if at := strings.LastIndex(rest, "@"); at >= 0 && (strings.IndexAny(rest, "/?#") < 0 || at < strings.IndexAny(rest, "/?#")) {
+		if at := strings.LastIndex(rest, "@"); at >= 0 && (!strings.ContainsAny(rest, "/?#") || at < strings.IndexAny(rest, "/?#")) {
 			return "", errors.New("the address holds credentials: give the user and password through the environment, not in the URL")
 		}
 		u, err := url.Parse(s)
@@ -250,7 +251,7 @@ func (c *Corpus) Close() error {
 // Search returns the k best documents for the question, best first; k is
 // capped at MaxK and k ≤ 0 searches nothing. A question without a word
 // searches nothing either. When some shards of a distributed index did not
-// answer, the documents the others gave come with a *PartialError.
+// answer, the documents the others gave come with a *remote.PartialError.
 func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	if c.closed.Load() {
 		return nil, fmt.Errorf("corpus %q: search after Close: %w", c.cfg.Corpus, sql.ErrConnDone)
@@ -278,7 +279,7 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 		return nil, err
 	}
 	if w := c.warning(ctx, conn); w != "" && partialWarning(w) {
-		return docs, &PartialError{Corpus: c.cfg.Corpus, Index: c.cfg.Index, Warning: w, Results: len(docs)}
+		return docs, &remote.PartialError{Source: fmt.Sprintf("corpus %q (index %s)", c.cfg.Corpus, c.cfg.Index), Kind: ErrPartial, Missing: "answered without some of its shards: " + w, Results: len(docs)}
 	}
 	return docs, nil
 }

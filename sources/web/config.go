@@ -182,7 +182,6 @@ type settings struct {
 }
 
 func (c Config) resolve(engine string) (settings, EngineSpec, error) {
-	s := settings{Config: c}
 	fail := func(format string, args ...any) (settings, EngineSpec, error) {
 		return settings{}, EngineSpec{}, fmt.Errorf("%w: %s: %s", ErrInvalidConfig, engine, fmt.Sprintf(format, args...))
 	}
@@ -190,72 +189,15 @@ func (c Config) resolve(engine string) (settings, EngineSpec, error) {
 	if !ok {
 		return fail("unknown engine (one of %s)", strings.Join(EngineNames(), ", "))
 	}
-	base := strings.TrimSpace(c.BaseURL)
-	if base == "" {
-		base = spec.DefaultURL
+	u, problem := c.endpointFor(spec)
+	if problem != "" {
+		return fail("%s", problem)
 	}
-	if base == "" {
-		msg := "the engine needs its URL"
-		if spec.URLFlag != "" {
-			msg += " (--" + spec.URLFlag + ")"
-		}
-		return fail("%s", msg)
+	s := settings{Config: c, endpoint: u}
+	if problem := s.defaultRequests(spec); problem != "" {
+		return fail("%s", problem)
 	}
-	if spec.NeedsKey() && strings.TrimSpace(c.APIKey.Reveal()) == "" {
-		return fail("the engine needs an API key")
-	}
-	u, ok := endpointURL(base)
-	if !ok {
-		return fail("the URL %q is not an http(s) address", base)
-	}
-	s.endpoint = u
-	if s.UserAgent == "" {
-		s.UserAgent = DefaultUserAgent
-	}
-	if s.Timeout == 0 {
-		s.Timeout = DefaultTimeout
-	}
-	if s.Timeout < 0 {
-		return fail("timeout must be positive")
-	}
-	switch {
-	case s.Retries == 0:
-		s.Retries = DefaultRetries
-	case s.Retries < 0:
-		s.Retries = 0
-	case s.Retries > MaxRetries:
-		return fail("at most %d retries, not %d", MaxRetries, s.Retries)
-	}
-	if s.Backoff <= 0 {
-		s.Backoff = DefaultBackoff
-	}
-	switch {
-	case s.MinInterval == 0:
-		s.MinInterval = spec.MinInterval
-	case s.MinInterval < 0:
-		s.MinInterval = 0
-	}
-	if s.BreakerThreshold == 0 {
-		s.BreakerThreshold = DefaultBreakerThreshold
-	}
-	if s.BreakerCooldown <= 0 {
-		s.BreakerCooldown = DefaultBreakerCooldown
-	}
-	if s.Fetch.MaxBytes <= 0 {
-		s.Fetch.MaxBytes = DefaultFetchMaxBytes
-	}
-	if s.Fetch.MaxChars <= 0 {
-		s.Fetch.MaxChars = DefaultFetchMaxChars
-	}
-	if s.Fetch.Timeout <= 0 {
-		s.Fetch.Timeout = DefaultFetchTimeout
-	}
-	switch {
-	case s.Fetch.MinInterval == 0:
-		s.Fetch.MinInterval = DefaultFetchMinInterval
-	case s.Fetch.MinInterval < 0:
-		s.Fetch.MinInterval = 0
-	}
+	s.defaultFetch()
 	if s.Offline && s.Cache == nil {
 		return fail("offline mode needs a results cache")
 	}
@@ -273,4 +215,86 @@ func (c Config) resolve(engine string) (settings, EngineSpec, error) {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
 	return s, spec, nil
+}
+
+// endpointFor is the engine's search URL (the configured one, else the
+// engine's default), or what is wrong with the configuration.
+func (c Config) endpointFor(spec EngineSpec) (*url.URL, string) {
+	base := strings.TrimSpace(c.BaseURL)
+	if base == "" {
+		base = spec.DefaultURL
+	}
+	if base == "" {
+		msg := "the engine needs its URL"
+		if spec.URLFlag != "" {
+			msg += " (--" + spec.URLFlag + ")"
+		}
+		return nil, msg
+	}
+	if spec.NeedsKey() && strings.TrimSpace(c.APIKey.Reveal()) == "" {
+		return nil, "the engine needs an API key"
+	}
+	u, ok := endpointURL(base)
+	if !ok {
+		return nil, fmt.Sprintf("the URL %q is not an http(s) address", base)
+	}
+	return u, ""
+}
+
+// defaultRequests fills in the defaults of the search requests (user
+// agent, timeout, retries, pacing, circuit breaker) and says what is wrong
+// with the values given, "" when nothing is.
+func (s *settings) defaultRequests(spec EngineSpec) string {
+	if s.UserAgent == "" {
+		s.UserAgent = DefaultUserAgent
+	}
+	if s.Timeout == 0 {
+		s.Timeout = DefaultTimeout
+	}
+	if s.Timeout < 0 {
+		return "timeout must be positive"
+	}
+	switch {
+	case s.Retries == 0:
+		s.Retries = DefaultRetries
+	case s.Retries < 0:
+		s.Retries = 0
+	case s.Retries > MaxRetries:
+		return fmt.Sprintf("at most %d retries, not %d", MaxRetries, s.Retries)
+	}
+	if s.Backoff <= 0 {
+		s.Backoff = DefaultBackoff
+	}
+	switch {
+	case s.MinInterval == 0:
+		s.MinInterval = spec.MinInterval
+	case s.MinInterval < 0:
+		s.MinInterval = 0
+	}
+	if s.BreakerThreshold == 0 {
+		s.BreakerThreshold = DefaultBreakerThreshold
+	}
+	if s.BreakerCooldown <= 0 {
+		s.BreakerCooldown = DefaultBreakerCooldown
+	}
+	return ""
+}
+
+// defaultFetch fills in the defaults of page fetching.
+func (s *settings) defaultFetch() {
+	if s.Fetch.MaxBytes <= 0 {
+		s.Fetch.MaxBytes = DefaultFetchMaxBytes
+	}
+	if s.Fetch.MaxChars <= 0 {
+		s.Fetch.MaxChars = DefaultFetchMaxChars
+	}
+	if s.Fetch.Timeout <= 0 {
+		s.Fetch.Timeout = DefaultFetchTimeout
+	}
+	switch {
+	case s.Fetch.MinInterval == 0:
+		s.Fetch.MinInterval = DefaultFetchMinInterval
+	case s.Fetch.MinInterval < 0:
+		s.Fetch.MinInterval = 0
+	}
 }

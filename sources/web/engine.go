@@ -118,11 +118,18 @@ func (e *Engine) Kind() sources.Kind { return sources.KindWeb }
 // they are returned with that error. Documents served from the cache have
 // Cached set and CachedAt the time they were fetched.
 func (e *Engine) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
+	docs, _, err := e.SearchCached(ctx, query, k)
+	return docs, err
+}
+
+// SearchCached is Search that also says whether the answer came from the
+// cache, an empty one included (engine.CachingSource).
+func (e *Engine) SearchCached(ctx context.Context, query string, k int) ([]sources.Document, bool, error) {
 	res, err := e.SearchResults(ctx, query, k)
 	if err == nil && res.Truncated {
 		err = &sources.TruncatedError{Engine: e.name, Limit: maxAnswerBytes, Results: len(res.Docs)}
 	}
-	return res.Docs, err
+	return res.Docs, res.FromCache, err
 }
 
 // SearchResults is Search with the details a UI may show.

@@ -161,12 +161,12 @@ func TestMarkdownUntrustedText(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	src := openStore(t)
 	ctx := context.Background()
-	a := storeCaseStudy(t, src, caseID)
+	storeCaseStudy(t, src, caseID)
 	b := storeCaseStudy(t, src, "1c2d3e4f-second")
 	if err := src.AddSessionCacheKey(ctx, caseID, "duckduckgo\x00Danish plant ecologist\x005"); err != nil {
 		t.Fatal(err)
 	}
-	a, _ = src.GetSession(ctx, caseID)
+	a, _ := src.GetSession(ctx, caseID)
 
 	for _, recs := range [][]*store.Record{{a}, {a, b}} {
 		var out bytes.Buffer
@@ -274,10 +274,10 @@ func TestPreferencePairs(t *testing.T) {
 	}
 	web := "web:duckduckgo"
 	want := []Pair{
-		{Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
+		{Mark: 1, Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
 			Query: "Danish chemist who introduced the concept of pH", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[4].Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
-		{Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
+		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
 			Query: "Danish plant ecologist who assisted Søren Peder Lauritz Sørensen", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[9].Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
 	}

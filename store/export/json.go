@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/exportmark"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -33,10 +34,16 @@ var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs}
 var ErrFormat = errors.New("unknown export format")
 
 // Write writes recs in format. Markdown documents of several sessions are
-// separated by a horizontal rule.
+// separated by a horizontal rule. Every format carries the export mark
+// (internal/exportmark) that keeps `prefrag index` from taking the file in:
+// a comment on the first line of Markdown, the key "prefrag_export" first in
+// every JSON object.
 func Write(w io.Writer, format string, recs ...*store.Record) error {
 	switch format {
 	case FormatMarkdown:
+		if _, err := io.WriteString(w, exportmark.Comment+"\n\n"); err != nil {
+			return err
+		}
 		for i, rec := range recs {
 			if i > 0 {
 				if _, err := io.WriteString(w, "\n---\n\n"); err != nil {
@@ -113,7 +120,8 @@ func writeDocument(buf *bytes.Buffer, d document, indent string) error {
 	if err != nil {
 		return fmt.Errorf("export session %s: %w", d.Session.ID, err)
 	}
-	buf.WriteString("{\n" + indent + `  "session": `)
+	fmt.Fprintf(buf, "{\n%s  %q: %d,", indent, exportmark.Key, exportmark.Version)
+	buf.WriteString("\n" + indent + `  "session": `)
 	buf.Write(session)
 	buf.WriteString(",\n" + indent + `  "events": [`)
 	for i, line := range d.Events {
@@ -164,6 +172,7 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 
 // jsonlLine is one session of a JSON Lines export.
 type jsonlLine struct {
+	Mark       int               `json:"prefrag_export"` // exportmark.Version
 	ID         string            `json:"id"`
 	Question   string            `json:"question"`
 	Answer     string            `json:"answer"`
@@ -183,7 +192,7 @@ type jsonlLine struct {
 func JSONL(w io.Writer, recs ...*store.Record) error {
 	for _, rec := range recs {
 		s := rec.Session
-		line := jsonlLine{ID: s.ID, Question: s.Question, Answer: s.Answer, Label: s.Label, Status: s.Status,
+		line := jsonlLine{Mark: exportmark.Version, ID: s.ID, Question: s.Question, Answer: s.Answer, Label: s.Label, Status: s.Status,
 			Counts: s.Counts, Model: s.Model, Started: s.Started, Finished: s.Finished, Corpora: s.Corpora,
 			Turns: max(s.Turns, 1), Trajectory: rec.Lines}
 		if line.Trajectory == nil {
@@ -208,6 +217,9 @@ func writeLine(w io.Writer, v any) error {
 // Pair is one selection-judge decision with its inputs and output: a
 // preference-pair record for training or evaluating a judge.
 type Pair struct {
+	// Mark is exportmark.Version in an export file (first, so that
+	// `prefrag index` recognises the file).
+	Mark    int    `json:"prefrag_export,omitempty"`
 	Session string `json:"session"`
 	Seq     int    `json:"seq"`
 	Step    int    `json:"step"`
@@ -287,6 +299,7 @@ func Pairs(rec *store.Record) []Pair {
 func PreferencePairs(w io.Writer, recs ...*store.Record) error {
 	for _, rec := range recs {
 		for _, p := range Pairs(rec) {
+			p.Mark = exportmark.Version
 			if err := writeLine(w, p); err != nil {
 				return fmt.Errorf("export pairs of session %s: %w", rec.Session.ID, err)
 			}

@@ -184,7 +184,13 @@ func (r *report) header(b *strings.Builder) {
 	row("Session", codeSpan(s.ID))
 	row("Started", stamp(s.Started))
 	if s.Finished != nil {
-		row("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), s.Finished.Sub(s.Started).Round(100*time.Millisecond)))
+		took := s.Finished.Sub(s.Started).Round(100 * time.Millisecond).String()
+		if s.Turns > 1 {
+			// A thread's span includes the time between its turns; each
+			// turn's own time is in its counts.
+			took += " from the first question to the last answer"
+		}
+		row("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), took))
 	}
 	row("Status", cell(s.Status))
 	row("Self-evaluation", cell(s.Label))

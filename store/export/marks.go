@@ -27,11 +27,12 @@ func searchMarks(p engine.Retrieval) string {
 	if p.Outcome == engine.OutcomeTruncated {
 		out += ", the answer was truncated at the size limit and later results are lost"
 	}
+	cached := p.Cached
 	for _, d := range p.Docs {
-		if d.Cached {
-			out += ", from the web cache"
-			break
-		}
+		cached = cached || d.Cached
+	}
+	if cached {
+		out += ", from the web cache"
 	}
 	return out
 }

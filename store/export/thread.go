@@ -79,7 +79,10 @@ func threadMarkdown(b *strings.Builder, rec *store.Record, turns []*store.Record
 		r.answer(&body)
 		r.trajectory(&body)
 		r.countsTable(&body)
-		t.WriteString(sectionHeading().ReplaceAllString(body.String(), "#$1 $2"))
+		nested := sectionHeading().ReplaceAllString(body.String(), "#$1 $2")
+		// The counts are the turn's own: the heading says so.
+		nested = strings.Replace(nested, "### Counts\n", fmt.Sprintf("### Counts of turn %d\n", i+1), 1)
+		t.WriteString(nested)
 		b.WriteString(t.String())
 	}
 	top.settingsTable(b)

@@ -122,3 +122,23 @@ func TestSingleTurnMarkdownHasNoTurns(t *testing.T) {
 		t.Fatal("a one-question session got turn sections")
 	}
 }
+
+// A thread's export says whose times and counts it shows: the header's
+// span runs from the first question to the last answer (it includes the
+// time between turns), and each turn's counts are headed as that turn's.
+func TestThreadMarkdownLabelsTimesAndCounts(t *testing.T) {
+	rec := storeThread(t, openStore(t))
+	var md bytes.Buffer
+	if err := Write(&md, FormatMarkdown, rec); err != nil {
+		t.Fatal(err)
+	}
+	doc := md.String()
+	for _, want := range []string{"from the first question to the last answer)", "### Counts of turn 1\n", "### Counts of turn 2\n"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, doc)
+		}
+	}
+	if strings.Contains(doc, "### Counts\n") {
+		t.Errorf("a thread's counts table without its turn:\n%s", doc)
+	}
+}

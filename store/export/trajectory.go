@@ -88,7 +88,11 @@ func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval)
 		return
 	}
 	if len(p.Docs) == 0 {
-		fmt.Fprintf(b, "**Searched %s** for “%s”: nothing came back.\n\n", inline(p.Source), inline(p.Query))
+		what := "nothing came back"
+		if p.Cached {
+			what = "the web cache held an empty answer (no request was sent)"
+		}
+		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(p.Source), inline(p.Query), what)
 		return
 	}
 	noun := "documents"

@@ -95,7 +95,10 @@ func New(isDark, noColor bool) *Styles {
 	}
 	var (
 		fg      = c("#1F1F1F", "#E4E4E4")
-		dim     = c("#6E6E6E", "#8A8A8A")
+		// dim and key carry the key hints: at least 4.5:1 against common
+		// terminal backgrounds (styles_test.go measures it).
+		dim     = c("#5E5E5E", "#A0A0A0")
+		key     = c("#2E2E2E", "#D0D0D0")
 		faint   = c("#B8B8B8", "#4A4A4A")
 		accent  = c("#5A3FD1", "#A594FF")
 		red     = c("#B3261E", "#FF6B6B")
@@ -166,7 +169,13 @@ func New(isDark, noColor bool) *Styles {
 	s.ProgressFull = accent
 	s.ProgressEmpty = faint
 
-	s.Help = help.DefaultStyles(isDark)
+	// Not help.DefaultStyles: its greys are under 3.5:1 on a dark
+	// terminal.
+	s.Help = help.Styles{
+		Ellipsis: n().Foreground(dim), ShortKey: n().Foreground(key), ShortDesc: n().Foreground(dim),
+		ShortSeparator: n().Foreground(dim), FullKey: n().Foreground(key), FullDesc: n().Foreground(dim),
+		FullSeparator: n().Foreground(dim),
+	}
 	if noColor {
 		plain := n()
 		s.Help = help.Styles{
@@ -188,6 +197,19 @@ func New(isDark, noColor bool) *Styles {
 	s.badgeFail = badge(red)
 	s.badgeNeutral = badge(dim)
 	return s
+}
+
+// HintStyles are the styles key hints are drawn with, by name: the short
+// and full help, the dim hints ("? keys", "esc cancels …") and the status
+// line's keys.
+func (s *Styles) HintStyles() map[string]lipgloss.Style {
+	return map[string]lipgloss.Style{
+		"Help.ShortKey": s.Help.ShortKey, "Help.ShortDesc": s.Help.ShortDesc,
+		"Help.ShortSeparator": s.Help.ShortSeparator, "Help.Ellipsis": s.Help.Ellipsis,
+		"Help.FullKey": s.Help.FullKey, "Help.FullDesc": s.Help.FullDesc,
+		"Help.FullSeparator": s.Help.FullSeparator,
+		"Dim": s.Dim, "Status": s.Status, "StatusKey": s.StatusKey, "Tab": s.Tab,
+	}
 }
 
 // badge renders text as a badge: a coloured block, or [TEXT] without colour.

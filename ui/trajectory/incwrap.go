@@ -34,6 +34,13 @@ func (g *growWrap) update(text string, width int) []string {
 	if text == g.text && g.text != "" {
 		return g.lines
 	}
+	g.rewrap(g.split(text), width)
+	return g.lines
+}
+
+// split cuts the new words of text (text extends g.text) into g.words and
+// returns how many words of the old text it kept.
+func (g *growWrap) split(text string) int {
 	// Words before the last one of the old text cannot change; the last one
 	// may have grown (a token cut it mid-word).
 	keep := len(g.words)
@@ -57,9 +64,12 @@ func (g *growWrap) update(text string, width int) []string {
 		offset = to
 	}
 	g.text = text
+	return keep
+}
 
-	// Re-wrap from the last line that starts at or before the first word
-	// that may have changed.
+// rewrap re-wraps the lines from the last one that starts at or before
+// word keep, the first word that may have changed.
+func (g *growWrap) rewrap(keep, width int) {
 	line := len(g.starts) - 1
 	for line > 0 && (g.starts[line] > keep || g.starts[line-1] == g.starts[line]) {
 		// Lines holding pieces of one hard-broken word share a start: go
@@ -109,7 +119,6 @@ func (g *growWrap) update(text string, width int) []string {
 	if used {
 		flush(len(g.words))
 	}
-	return g.lines
 }
 
 func endsInSpace(s string) bool {

@@ -29,7 +29,7 @@ func TestGrowWrapMatchesWholeWrap(t *testing.T) {
 			// Feed it token by token, cutting words in the middle too.
 			for _, tok := range scripted.Split(text) {
 				for len(tok) > 3 {
-					got = g.update(g.text+tok[:3], width)
+					g.update(g.text+tok[:3], width)
 					tok = tok[3:]
 				}
 				got = g.update(g.text+tok, width)

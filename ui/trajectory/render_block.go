@@ -293,18 +293,8 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	if title == "" {
 		title = termtext.Line(d.ID)
 	}
-	meta := sourceLabel(termtext.Line(d.Source))
-	if d.Cached {
-		meta += " · cached"
-	}
-	if d.Score != 0 {
-		meta += fmt.Sprintf(" · %.2f", d.Score)
-	}
 	lead := fmt.Sprintf("%s%s%d ", mark, arrow, num)
-	room := w - ansi.StringWidth(lead) - ansi.StringWidth(meta) - 2
-	if room < 12 {
-		meta, room = "", w-ansi.StringWidth(lead)
-	}
+	meta, room := docMeta(d, w-ansi.StringWidth(lead), ansi.StringWidth(title))
 	title = truncate(title, room)
 	gap := max(w-ansi.StringWidth(lead)-ansi.StringWidth(title)-ansi.StringWidth(meta), 1)
 	tst := r.st.DocTitle
@@ -392,4 +382,28 @@ func (r *Renderer) Documents(docs []sources.Document, width int, expanded map[in
 	}
 	fit(lines, w)
 	return lines, docLine
+}
+
+// docMeta is what follows a document's title on its line (source, cached,
+// score) and the room left for the title. The title comes first: the score,
+// then the rest of the meta give way before the title is cut.
+func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
+	src := sourceLabel(termtext.Line(d.Source))
+	if d.Cached {
+		src += " · cached"
+	}
+	full := src
+	if d.Score != 0 {
+		full += fmt.Sprintf(" · %.2f", d.Score)
+	}
+	for _, meta := range []string{full, src} {
+		if room := avail - ansi.StringWidth(meta) - 2; titleWidth <= room {
+			return meta, room
+		}
+	}
+	if room := avail - ansi.StringWidth(full) - 2; room >= 12 && titleWidth > avail {
+		// The title is cut anyway: keep the meta whole.
+		return full, room
+	}
+	return "", avail
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
@@ -120,7 +121,7 @@ func CountsLine(c engine.Counts) string {
 	parts := []string{
 		fmt.Sprintf("%d LLM calls (%d judge, %d forced)", c.LLMCalls, c.JudgeCalls, c.ForcedCalls),
 		fmt.Sprintf("searches: %d local, %d web, %d used", c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals),
-		fmt.Sprintf("tokens: %s prompt (%s cached), %s generated", thousands(c.PromptTokens), thousands(c.CachedPromptTokens), thousands(c.OutputTokens)),
+		fmt.Sprintf("tokens: %s prompt (%s cached), %s generated", plural.Thousands(c.PromptTokens), plural.Thousands(c.CachedPromptTokens), plural.Thousands(c.OutputTokens)),
 	}
 	if c.TotalMillis > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f s", float64(c.TotalMillis)/1000))

@@ -30,6 +30,9 @@ func (r *Renderer) retrievalCount(rt Retrieval) string {
 			return s + r.st.Note.Render(" · "+n)
 		}
 	}
+	if rt.Cached {
+		return s + r.st.Note.Render(" · cached, no request sent")
+	}
 	return s
 }
 

@@ -62,3 +62,23 @@ func TestRenderSourcesMarks(t *testing.T) {
 	}
 	checkWidth(t, out.Content(), 100)
 }
+
+// An empty answer of the web cache is shown as cached, not as a fresh
+// "0 documents"; a fresh empty answer is not marked.
+func TestRenderCachedEmptySearch(t *testing.T) {
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	tr := New()
+	for _, ev := range []engine.Event{
+		{Type: engine.EventSession, Question: "Q?"},
+		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q1"},
+		{Type: engine.EventRetrieval, Step: 1, Time: at, Source: "web:searxng", Query: "fresh query"},
+		{Type: engine.EventAction, Step: 2, Tool: "Search_Engine", Query: "q2"},
+		{Type: engine.EventRetrieval, Step: 2, Time: at, Source: "web:searxng", Query: "cached query", Cached: true},
+	} {
+		tr.Apply(ev)
+	}
+	screen := ansi.Strip(plainRenderer().Render(tr, View{Width: 100, Upto: -1}).Content())
+	if n := strings.Count(screen, "0 documents · cached, no request sent"); n != 1 {
+		t.Errorf("%d searches marked cached, want 1 (the cached one):\n%s", n, screen)
+	}
+}

@@ -71,14 +71,16 @@ type Accumulator struct {
 // MaxDense is the largest document-number range scored with a dense array.
 const MaxDense = 1 << 22
 
-var densePool = sync.Pool{New: func() any { return []float64(nil) }}
+// densePool holds dense score arrays (as pointers: a slice put in a Pool
+// would be copied to the heap each time).
+var densePool = sync.Pool{New: func() any { return new([]float64) }}
 
 // NewAccumulator starts scoring for one query over collection c. maxDoc
 // bounds the document numbers the caller will add (0 when unknown).
 func NewAccumulator(p Params, c Collection, maxDoc uint64) *Accumulator {
 	a := &Accumulator{p: p, avgdl: c.AvgLength()}
 	if maxDoc > 0 && maxDoc <= MaxDense {
-		d := densePool.Get().([]float64)
+		d := *densePool.Get().(*[]float64)
 		if uint64(cap(d)) < maxDoc {
 			d = make([]float64, maxDoc)
 		}
@@ -97,7 +99,8 @@ func (a *Accumulator) Release() {
 	for _, d := range a.touched {
 		a.dense[d] = 0
 	}
-	densePool.Put(a.dense[:0])
+	d := a.dense[:0]
+	densePool.Put(&d)
 	a.dense, a.touched = nil, nil
 }
 

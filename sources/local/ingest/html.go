@@ -84,7 +84,8 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 	lr := &io.LimitedReader{R: r, N: MaxHTMLBytes + 1}
 	z := html.NewTokenizer(lr)
 	var all, main htmlWriter
-	var title, h1 strings.Builder
+	var title, h1, heading strings.Builder
+	var inHeading atom.Atom // the first heading, while it is open
 	var skipStack []atom.Atom
 	// mainStack holds the open elements that started a main region, with
 	// how many same-named elements opened inside them since.
@@ -104,7 +105,7 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 				return HTMLText{}, fmt.Errorf("HTML file larger than %d MB", MaxHTMLBytes>>20)
 			}
 			if errors.Is(err, io.EOF) {
-				return finishHTML(title.String(), h1.String(), &all, &main), nil
+				return finishHTML(title.String(), h1.String(), heading.String(), &all, &main), nil
 			}
 			return HTMLText{}, err
 		case html.TextToken:
@@ -118,6 +119,9 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			t := string(z.Text())
 			if inH1 {
 				h1.WriteString(t)
+			}
+			if inHeading != 0 {
+				heading.WriteString(t)
 			}
 			if startsWithSpace(t) {
 				all.space()
@@ -187,6 +191,9 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			if a == atom.H1 && h1.Len() == 0 {
 				inH1 = true
 			}
+			if isHeading(a) && inHeading == 0 && strings.TrimSpace(heading.String()) == "" {
+				inHeading = a
+			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
@@ -224,14 +231,23 @@ func ExtractHTML(r io.Reader) (HTMLText, error) {
 			case atom.H1:
 				inH1 = false
 			}
+			if a == inHeading {
+				inHeading = 0
+			}
 		}
 	}
 }
 
-func finishHTML(title, h1 string, all, main *htmlWriter) HTMLText {
+func finishHTML(title, h1, heading string, all, main *htmlWriter) HTMLText {
 	t := strings.Join(strings.Fields(title), " ")
-	if t == "" {
-		t = strings.Join(strings.Fields(h1), " ")
+	if t == "" || IsFileNameTitle(t) {
+		// No title, or a file name standing for one (an EPUB chapter's
+		// "ch01.xhtml"): the first <h1>, else the first heading.
+		if h := strings.Join(strings.Fields(h1), " "); h != "" {
+			t = h
+		} else if h := strings.Join(strings.Fields(heading), " "); h != "" {
+			t = h
+		}
 	}
 	text := all.sb.String()
 	if m := main.sb.String(); m != "" {
@@ -240,7 +256,7 @@ func finishHTML(title, h1 string, all, main *htmlWriter) HTMLText {
 			text = m
 		}
 	}
-	text = CleanString(text)
+	text = dropNavLines(CleanString(text))
 	for strings.Contains(text, "\n\n\n") {
 		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
 	}
@@ -270,3 +286,11 @@ func isVoid(a atom.Atom) bool {
 
 func startsWithSpace(s string) bool { return s != "" && isSpace(s[0]) }
 func endsWithSpace(s string) bool   { return s != "" && isSpace(s[len(s)-1]) }
+
+func isHeading(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}

@@ -43,7 +43,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	lifetime := fs.Duration("max-lifetime", 10*time.Minute, "stop after this long whatever happens")
 	noStdin := fs.Bool("no-stdin", false, "do not stop when standard input closes")
 	record := fs.String("record", "", "write every request received to this file (JSON Lines) on exit")
+	fs.SetOutput(stdout)
+	fs.Usage = func() { usage(stdout, fs) }
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -101,6 +106,19 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 		return writeRecord(*record, srv.Requests())
 	}
 	return nil
+}
+
+// usage is `fakellm -h`: what it does, its flags and its script format.
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "fakellm: the project's fake LLM server for end-to-end tests. It speaks Ollama's and")
+	fmt.Fprintln(w, "llama.cpp's HTTP protocols at once (or, with \"openai\": true, an OpenAI-compatible one)")
+	fmt.Fprintln(w, "on 127.0.0.1, prints its URL as the first line on stdout, and stops when stdin closes,")
+	fmt.Fprintln(w, "on SIGINT/SIGTERM, or after --max-lifetime.")
+	fmt.Fprintln(w, "\nUsage:\n  fakellm --script script.json [--port 0] [--max-lifetime 10m] [--record requests.jsonl]")
+	fmt.Fprintln(w, "\nFlags:")
+	fs.PrintDefaults()
+	fmt.Fprintln(w)
+	fakellm.WriteScriptHelp(w)
 }
 
 func writeRecord(path string, reqs []fakellm.Recorded) error {

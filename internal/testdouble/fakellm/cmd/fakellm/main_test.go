@@ -89,3 +89,16 @@ func TestRunRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// `fakellm -h` documents the flags and the script format, on stdout, exit 0.
+func TestHelpDocumentsTheScript(t *testing.T) {
+	var out strings.Builder
+	if err := run([]string{"-h"}, strings.NewReader(""), &out); err != nil {
+		t.Fatalf("-h: %v", err)
+	}
+	for _, want := range []string{"--script", "--max-lifetime", "steps", "judges", "rules", "contains", "die_after", "chunk_delay_ms", "Example:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("fakellm -h does not mention %q:\n%s", want, out.String())
+		}
+	}
+}
