@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -278,17 +279,15 @@ func relevance(docs []Document, question string) []float64 {
 	lens := make([]int, len(docs))
 	df := make([]int, len(q))
 	total := 0
-	var buf []string
+	var buf []byte
 	for i, d := range docs {
-		buf = words(d.Title+" "+d.Text, buf[:0])
-		lens[i] = len(buf)
-		total += len(buf)
 		row := make([]int, len(q))
-		for _, w := range buf {
-			if k, ok := q[w]; ok {
-				row[k]++
-			}
+		n := 0
+		for _, s := range [2]string{d.Title, d.Text} {
+			n += countTerms(s, q, row, &buf)
 		}
+		lens[i] = n
+		total += n
 		for k, c := range row {
 			if c > 0 {
 				df[k]++
@@ -311,6 +310,39 @@ func relevance(docs []Document, question string) []float64 {
 		scores[i] = s
 	}
 	return scores
+}
+
+// countTerms counts the words of s (lower-cased letters and digits) into
+// row by their index in q, without allocating; it returns the number of
+// words.
+func countTerms(s string, q map[string]int, row []int, buf *[]byte) int {
+	n := 0
+	b := (*buf)[:0]
+	flush := func() {
+		if len(b) == 0 {
+			return
+		}
+		n++
+		if k, ok := q[string(b)]; ok {
+			row[k]++
+		}
+		b = b[:0]
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+			b = append(b, byte(r))
+		case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
+			b = append(b, byte(r+'a'-'A'))
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+	*buf = b
+	return n
 }
 
 // words appends the lower-cased words of s (letters and digits) to buf.

@@ -244,3 +244,28 @@ func TestTokenizerCalibratesBeforeTheFirstCall(t *testing.T) {
 		})
 	}
 }
+
+// countTerms counts as words() splits: the same words, lower-cased.
+func TestCountTermsAgreesWithWords(t *testing.T) {
+	for _, s := range []string{"", "Zet1qu river", "ÅRHUS and Århus, Straße: STRASSE!", "a-b_c 12,5 x\ty\nÉcole", "日本語 text 日本語"} {
+		ws := words(s, nil)
+		q := map[string]int{}
+		for _, w := range ws {
+			if _, ok := q[w]; !ok {
+				q[w] = len(q)
+			}
+		}
+		row := make([]int, len(q))
+		var buf []byte
+		if n := countTerms(s, q, row, &buf); n != len(ws) {
+			t.Errorf("%q: %d words counted, words() gives %d", s, n, len(ws))
+		}
+		want := make([]int, len(q))
+		for _, w := range ws {
+			want[q[w]]++
+		}
+		if fmt.Sprint(row) != fmt.Sprint(want) {
+			t.Errorf("%q: counts %v, want %v", s, row, want)
+		}
+	}
+}
