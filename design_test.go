@@ -40,7 +40,7 @@ var layers = []struct {
 	{"wiring: a run from the configuration", []string{"app/...", "config"}},
 	{"core: engine, store, evaluation", []string{"engine/...", "store/...", "eval/...", "bench/..."}},
 	{"sources, LLM backends, prompts", []string{"sources/...", "llm/...", "prompts"}},
-	{"leaves", []string{"internal/lazyre", "internal/plural", "internal/protocol", "internal/searxwire", "internal/suggest", "internal/textsafe", "guide", "evidence"}},
+	{"leaves", []string{"internal/lazyre", "internal/plural", "internal/protocol", "internal/searxwire", "internal/suggest", "internal/textsafe", "internal/exportmark", "guide", "evidence"}},
 }
 
 // upward are the imports that run up a layer today, each with why and
