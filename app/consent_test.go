@@ -151,15 +151,16 @@ func TestAskWithoutCorpusNeedsWebOptIn(t *testing.T) {
 			if res.Result.Counts.LocalRetrievals != 0 {
 				t.Errorf("a local corpus was searched: %+v", res.Result.Counts)
 			}
-			if evs[0].Config == nil || evs[0].Config.CorpusChoice != tt.wantChoice || len(evs[0].Config.Corpora) != 0 {
-				t.Errorf("session config = %+v", evs[0].Config)
+			if cfg := evs[0].Payload.(engine.SessionStart).Config; cfg == nil || cfg.CorpusChoice != tt.wantChoice || len(cfg.Corpora) != 0 {
+				t.Errorf("session config = %+v", cfg)
 			}
-			if evs[1].Type != engine.EventError || evs[1].Fatal {
+			notice, ok := evs[1].Payload.(engine.Notice)
+			if !ok || notice.Fatal {
 				t.Fatalf("second event = %+v, want a notice", evs[1])
 			}
 			for _, want := range tt.wantNotices {
-				if !strings.Contains(evs[1].Message, want) {
-					t.Errorf("notice %q lacks %q", evs[1].Message, want)
+				if !strings.Contains(notice.Message, want) {
+					t.Errorf("notice %q lacks %q", notice.Message, want)
 				}
 			}
 		})

@@ -40,7 +40,7 @@ func (c *consumer) emit(ev engine.Event) {
 	c.evs = append(c.evs, ev)
 	f := c.onToken
 	c.mu.Unlock()
-	if ev.Type == engine.EventToken && f != nil {
+	if ev.Type() == engine.EventToken && f != nil {
 		f()
 	}
 }
@@ -62,12 +62,12 @@ func checkShownIsStored(t *testing.T, a *App, id string, shown []engine.Event) {
 	lines := storedLines(t, a, id)
 	var n int
 	for _, ev := range shown {
-		if ev.Type == engine.EventToken {
+		if ev.Type() == engine.EventToken {
 			continue
 		}
 		b, _ := json.Marshal(ev)
 		if n >= len(lines) || string(lines[n]) != string(b) {
-			t.Fatalf("shown event %d (seq %d, %s) is not stored as shown", n, ev.Seq, ev.Type)
+			t.Fatalf("shown event %d (seq %d, %s) is not stored as shown", n, ev.Seq, ev.Type())
 		}
 		n++
 	}
@@ -115,16 +115,16 @@ func TestAskSlowConsumerDoesNotBlockTheRun(t *testing.T) {
 	var streamed strings.Builder
 	tokens := 0
 	for _, ev := range c.evs {
-		if ev.Type == engine.EventToken && ev.Step == 1 {
-			streamed.WriteString(ev.Text)
+		if tk, ok := ev.Payload.(engine.Token); ok && ev.Step == 1 {
+			streamed.WriteString(tk.Text)
 			tokens++
 		}
 	}
 	if streamed.String() != reply {
 		t.Errorf("streamed text of step 1 (%d deltas): %d bytes, want the reply's %d", tokens, streamed.Len(), len(reply))
 	}
-	if last := c.evs[len(c.evs)-1]; last.Type != engine.EventFinal || last.Answer != answer {
-		t.Errorf("last event delivered %s %.40q, want the final answer", last.Type, last.Answer)
+	if last, ok := c.evs[len(c.evs)-1].Payload.(engine.Final); !ok || last.Answer != answer {
+		t.Errorf("last event delivered %+v, want the final answer", c.evs[len(c.evs)-1])
 	}
 	t.Logf("%d events delivered, %d of them step-1 deltas", len(c.evs), tokens)
 	checkShownIsStored(t, a, id, c.evs)
@@ -158,12 +158,12 @@ func TestAskCancelledRunStoresAndShowsFinal(t *testing.T) {
 			}
 			var last engine.Event
 			for _, ev := range c.evs {
-				if ev.Type != engine.EventToken {
+				if ev.Type() != engine.EventToken {
 					last = ev
 				}
 			}
-			if last.Type != engine.EventFinal || !last.Cancelled {
-				t.Fatalf("last event delivered: %s (cancelled %v), want a cancelled final", last.Type, last.Cancelled)
+			if f, ok := last.Payload.(engine.Final); !ok || !f.Cancelled {
+				t.Fatalf("last event delivered: %+v, want a cancelled final", last)
 			}
 			checkShownIsStored(t, a, id, c.evs)
 			rec, _ := a.Store.GetSession(context.Background(), id)
@@ -190,7 +190,7 @@ func TestAskConsentComesAfterWhatLedToIt(t *testing.T) {
 			defer c.mu.Unlock()
 			var last engine.Event
 			for _, ev := range c.evs {
-				if ev.Type != engine.EventToken {
+				if ev.Type() != engine.EventToken {
 					last = ev
 				}
 			}
@@ -200,8 +200,8 @@ func TestAskConsentComesAfterWhatLedToIt(t *testing.T) {
 			if req.Reflection {
 				want = engine.EventRetrieval
 			}
-			if last.Type != want {
-				t.Errorf("run %d: consent (reflection %v) asked with %s as the last event shown, want %s", i, req.Reflection, last.Type, want)
+			if last.Type() != want {
+				t.Errorf("run %d: consent (reflection %v) asked with %s as the last event shown, want %s", i, req.Reflection, last.Type(), want)
 			}
 			return engine.ConsentDeny, nil
 		}

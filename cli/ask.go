@@ -111,7 +111,7 @@ func (o *eventWriter) write(ev engine.Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.json {
-		if ev.Type == engine.EventToken && !o.tokens {
+		if _, token := ev.Payload.(engine.Token); token && !o.tokens {
 			return
 		}
 		b, err := json.Marshal(ev)
@@ -127,7 +127,7 @@ func (o *eventWriter) write(ev engine.Event) {
 		o.spinEvent(ev)
 		return
 	}
-	if ev.Type == engine.EventToken {
+	if _, token := ev.Payload.(engine.Token); token {
 		return
 	}
 	o.text.render(o.w, ev)

@@ -91,7 +91,7 @@ func threadQuestion(s store.Session, n int) string {
 func followUps(events []engine.Event) []string {
 	var out []string
 	for _, ev := range events {
-		if rw, ok := ev.Payload().(engine.Rewrite); ok {
+		if rw, ok := ev.Payload.(engine.Rewrite); ok {
 			out = append(out, rw.Original)
 		}
 	}

@@ -36,7 +36,7 @@ func (s *startWatch) reportStartFailure(err error) {
 	if err == nil || s.written || errors.Is(err, flag.ErrHelp) {
 		return
 	}
-	ev := engine.Event{Type: engine.EventError, Seq: 1, Time: time.Now().UTC(), Message: oneLine(err), Fatal: true}
+	ev := engine.Event{Seq: 1, Time: time.Now().UTC(), Payload: engine.Notice{Message: oneLine(err), Fatal: true}}
 	b, merr := json.Marshal(ev)
 	if merr != nil {
 		return

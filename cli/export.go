@@ -15,14 +15,14 @@ import (
 
 func sessionsExport(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
-	format := fs.String("format", "md", "md, json, jsonl or pairs (preference pairs of the selection judge)")
+	format := fs.String("format", "md", "md, json, jsonl, pairs (preference pairs of the selection judge) or html (one self-contained page per session)")
 	out := fs.String("o", "", "file or folder to write (default: stdout)")
 	force := fs.Bool("force", false, "replace an existing file")
 	all := fs.Bool("all", false, "export every session that matches the filters (default: answered ones)")
 	filter := sessionFilterFlags(fs)
 	ids, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format md|json|jsonl|pairs [-o PATH] [--force]")
+		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format md|json|jsonl|pairs|html [-o PATH] [--force]")
 		return err
 	}
 	if err != nil {

@@ -50,8 +50,9 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions show 3f2a --json"}},
 	"sessions search": {"Find sessions whose question or answer contain the words.", []string{
 		"prefrag sessions search BM25 ranking"}},
-	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines or QA pairs.", []string{
+	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines, QA pairs or an HTML page.", []string{
 		"prefrag sessions export 3f2a --format md -o answer.md",
+		"prefrag sessions export 3f2a --format html -o report.html",
 		"prefrag sessions export --all --status answered --format jsonl -o all.jsonl"}},
 	"sessions import": {"Import a session from a JSON export.", []string{
 		"prefrag sessions import session.json"}},

@@ -50,7 +50,7 @@ func indent(s, prefix string) string {
 
 func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	step := ev.Step
-	switch p := ev.Payload().(type) {
+	switch p := ev.Payload.(type) {
 	case engine.SessionStart:
 		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
 		if c := p.Config; c != nil {
@@ -124,7 +124,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	}
 	// Tokens are shown by the streaming printer; a type this build does
-	// not know (nil payload) prints nothing.
+	// not know (an engine.Unknown payload) prints nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.

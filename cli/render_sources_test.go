@@ -17,20 +17,21 @@ func TestRenderRetrievalOutcomesAndCache(t *testing.T) {
 	cached.Cached, cached.CachedAt = true, at.Add(-3*time.Hour)
 	cases := []struct {
 		name      string
-		ev        engine.Event
+		ev        engine.Retrieval
 		want, not []string
 	}{
-		{"blocked", engine.Event{Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"}, []string{"search blocked", "no documents"}, []string{"0 document"}},
-		{"truncated empty", engine.Event{Outcome: engine.OutcomeTruncated}, []string{"answer truncated", "no documents could be read"}, []string{"0 document"}},
-		{"truncated partial", engine.Event{Outcome: engine.OutcomeTruncated, Docs: []sources.Document{web}}, []string{"1 document for", "answer truncated, later results lost"}, nil},
-		{"unavailable", engine.Event{Outcome: engine.OutcomeUnavailable}, []string{"unavailable", "no documents"}, []string{"0 document"}},
-		{"fresh", engine.Event{Docs: []sources.Document{web}}, []string{"1 document for"}, []string{"cached"}},
-		{"cached", engine.Event{Docs: []sources.Document{cached}}, []string{"1 document for", "(cached, 3 h old)"}, nil},
+		{"blocked", engine.Retrieval{Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"}, []string{"search blocked", "no documents"}, []string{"0 document"}},
+		{"truncated empty", engine.Retrieval{Outcome: engine.OutcomeTruncated}, []string{"answer truncated", "no documents could be read"}, []string{"0 document"}},
+		{"truncated partial", engine.Retrieval{Outcome: engine.OutcomeTruncated, Docs: []sources.Document{web}}, []string{"1 document for", "answer truncated, later results lost"}, nil},
+		{"unavailable", engine.Retrieval{Outcome: engine.OutcomeUnavailable}, []string{"unavailable", "no documents"}, []string{"0 document"}},
+		{"fresh", engine.Retrieval{Docs: []sources.Document{web}}, []string{"1 document for"}, []string{"cached"}},
+		{"cached", engine.Retrieval{Docs: []sources.Document{cached}}, []string{"1 document for", "(cached, 3 h old)"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev := c.ev
-			ev.Type, ev.Step, ev.Source, ev.Query, ev.Time = engine.EventRetrieval, 2, "web:searxng", "q", at
+			p := c.ev
+			p.Source, p.Query = "web:searxng", "q"
+			ev := engine.Event{Step: 2, Time: at, Payload: p}
 			var b bytes.Buffer
 			textRenderer{}.render(&b, ev)
 			out := b.String()
@@ -53,8 +54,7 @@ func TestRenderSourcesNumberedAsCited(t *testing.T) {
 	local := sources.Document{ID: "docs/s.md#1", Locator: "docs/s.md#0", Title: "Sørensen", Source: "local:wiki"}
 	web := sources.Document{ID: "https://a.example/", URL: "https://a.example/", Locator: "https://a.example/", Title: "Olsen", Source: "web:searxng",
 		Cached: true, CachedAt: at.Add(-2 * 24 * time.Hour)}
-	ev := engine.Event{Type: engine.EventFinal, Time: at, Answer: "1974 [2].", Citations: []int{2},
-		Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}
+	ev := engine.Event{Time: at, Payload: engine.Final{Answer: "1974 [2].", Citations: []int{2}, Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}}
 	var b bytes.Buffer
 	textRenderer{}.render(&b, ev)
 	out := b.String()
@@ -67,8 +67,7 @@ func TestRenderSourcesNumberedAsCited(t *testing.T) {
 		t.Errorf("the locator is shown as if it were a passage id:\n%s", out)
 	}
 
-	ev.Answer, ev.Citations = "No idea.", nil
-	ev.Sources, ev.SourceNums = []sources.Document{local, web}, []int{1, 2}
+	ev.Payload = engine.Final{Answer: "No idea.", Sources: []sources.Document{local, web}, SourceNums: []int{1, 2}}
 	b.Reset()
 	textRenderer{}.render(&b, ev)
 	if out := b.String(); !strings.Contains(out, "the answer cites none") || !strings.Contains(out, "  [1] Sørensen") || !strings.Contains(out, "  [2] Olsen") {

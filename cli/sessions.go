@@ -192,10 +192,11 @@ func threadTimes(rec *store.Record) string {
 	var per []string
 	var total time.Duration
 	for _, ev := range rec.Events {
-		if ev.Type != engine.EventFinal || ev.Counts == nil {
+		f, ok := ev.Payload.(engine.Final)
+		if !ok || f.Counts == nil {
 			continue
 		}
-		d := time.Duration(ev.Counts.TotalMillis) * time.Millisecond
+		d := time.Duration(f.Counts.TotalMillis) * time.Millisecond
 		total += d
 		per = append(per, fmt.Sprintf("turn %d %s", engine.TurnOf(ev), d.Round(100*time.Millisecond)))
 	}

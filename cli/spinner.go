@@ -82,7 +82,7 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		}
 		return fmt.Sprintf("step %d · %s", n, what)
 	}
-	switch pl := ev.Payload().(type) {
+	switch pl := ev.Payload.(type) {
 	case engine.SessionStart:
 		p.cfg = pl.Config
 		if p.cfg != nil {
@@ -102,13 +102,13 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		}
 		return "writing the answer"
 	case engine.Token:
-		if ev.Step != p.tokStep || ev.Role != p.tokRole {
-			p.tokStep, p.tokRole, p.tokTail = ev.Step, ev.Role, ""
+		if ev.Step != p.tokStep || pl.Role != p.tokRole {
+			p.tokStep, p.tokRole, p.tokTail = ev.Step, pl.Role, ""
 		}
 		p.tokTail += pl.Text
 		what := "thinking"
 		switch {
-		case ev.Role == "forced" || ev.Role == "answer":
+		case pl.Role == "forced" || pl.Role == "answer":
 			what = "writing the answer"
 			if strings.Contains(strings.ToLower(p.tokTail), "self-evaluation") {
 				what = "checking the answer"
@@ -273,7 +273,7 @@ func (o *eventWriter) withSpinner(st *styles.Styles, width func() int, now func(
 // is redrawn only when the phase changes. The caller holds o.mu.
 func (o *eventWriter) spinEvent(ev engine.Event) {
 	phase := o.phases.next(ev, o.spin.phase)
-	if ev.Type == engine.EventToken {
+	if _, token := ev.Payload.(engine.Token); token {
 		if phase != o.spin.phase {
 			o.spin.phase = phase
 			o.spin.draw(o.w)

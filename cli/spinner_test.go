@@ -20,24 +20,24 @@ func spinnerRun() []engine.Event {
 	cfg := engine.DefaultSettings()
 	cfg.Corpora = []string{"notes"}
 	return []engine.Event{
-		{Type: engine.EventSession, Question: "Who?", Config: &cfg},
-		{Type: engine.EventToken, Step: 1, Role: "step", Text: "Thought: I need to "},
-		{Type: engine.EventToken, Step: 1, Role: "step", Text: "search.\nAction: Search_Engine"},
-		{Type: engine.EventThought, Step: 1, Text: "I need to search."},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "who"},
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:notes", Query: "who", Docs: []sources.Document{{ID: "a", Title: "A", Source: "local:notes"}}},
-		{Type: engine.EventSelection, Step: 1, Status: &no, Analysis: "nothing new", NextSource: &web},
-		{Type: engine.EventRetrieval, Step: 1, Source: web, Query: "who", Docs: []sources.Document{{ID: "w", Title: "W", Source: web}}},
-		{Type: engine.EventObservation, Step: 1, Source: web, DocIDs: []string{"w"}},
-		{Type: engine.EventToken, Step: 2, Role: "step", Text: "Thought: enough.\nFinal Ans"},
-		{Type: engine.EventToken, Step: 2, Role: "step", Text: "wer: Ada [1]\n"},
-		{Type: engine.EventToken, Step: 2, Role: "step", Text: "Self-Evaluation: PARTIALLY CORRECT"},
-		{Type: engine.EventAnswer, Step: 2, Text: "Ada [1]", Label: "PARTIALLY CORRECT"},
-		{Type: engine.EventSupplement, Step: 2, Query: "Who?", DocIDs: []string{"a", "w"}},
-		{Type: engine.EventToken, Step: 3, Role: "step", Text: "Final Answer: Ada"},
-		{Type: engine.EventAnswer, Step: 3, Text: "Ada", Label: "CORRECT"},
-		{Type: engine.EventSelection, Step: 3, Status: &yes},
-		{Type: engine.EventFinal, Answer: "Ada"},
+		{Payload: engine.SessionStart{Question: "Who?", Config: &cfg}},
+		{Step: 1, Payload: engine.Token{Role: "step", Text: "Thought: I need to "}},
+		{Step: 1, Payload: engine.Token{Role: "step", Text: "search.\nAction: Search_Engine"}},
+		{Step: 1, Payload: engine.Thought{Text: "I need to search."}},
+		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "who"}},
+		{Step: 1, Payload: engine.Retrieval{Source: "local:notes", Query: "who", Docs: []sources.Document{{ID: "a", Title: "A", Source: "local:notes"}}}},
+		{Step: 1, Payload: engine.Selection{Status: &no, Analysis: "nothing new", NextSource: &web}},
+		{Step: 1, Payload: engine.Retrieval{Source: web, Query: "who", Docs: []sources.Document{{ID: "w", Title: "W", Source: web}}}},
+		{Step: 1, Payload: engine.Observation{Source: web, DocIDs: []string{"w"}}},
+		{Step: 2, Payload: engine.Token{Role: "step", Text: "Thought: enough.\nFinal Ans"}},
+		{Step: 2, Payload: engine.Token{Role: "step", Text: "wer: Ada [1]\n"}},
+		{Step: 2, Payload: engine.Token{Role: "step", Text: "Self-Evaluation: PARTIALLY CORRECT"}},
+		{Step: 2, Payload: engine.Answer{Text: "Ada [1]", Label: "PARTIALLY CORRECT"}},
+		{Step: 2, Payload: engine.Supplement{Query: "Who?", DocIDs: []string{"a", "w"}}},
+		{Step: 3, Payload: engine.Token{Role: "step", Text: "Final Answer: Ada"}},
+		{Step: 3, Payload: engine.Answer{Text: "Ada", Label: "CORRECT"}},
+		{Step: 3, Payload: engine.Selection{Status: &yes}},
+		{Payload: engine.Final{Answer: "Ada"}},
 	}
 }
 
@@ -67,7 +67,7 @@ func TestSpinnerPhasesFromEvents(t *testing.T) {
 	for i, ev := range spinnerRun() {
 		cur = p.next(ev, cur)
 		if cur != want[i] {
-			t.Errorf("after event %d (%s): phase %q, want %q", i, ev.Type, cur, want[i])
+			t.Errorf("after event %d (%s): phase %q, want %q", i, ev.Type(), cur, want[i])
 		}
 	}
 }
@@ -83,17 +83,17 @@ func TestSpinnerPhaseVariants(t *testing.T) {
 		ev   engine.Event
 		want string
 	}{
-		{"a strategy without a judge keeps searching", &never, engine.Event{Type: engine.EventRetrieval, Step: 2, Source: "local:wiki"}, "was"},
-		{"no corpus: the web is searched", &webOnly, engine.Event{Type: engine.EventAction, Step: 1}, "step 1 · searching the web"},
-		{"forced answer", &never, engine.Event{Type: engine.EventToken, Step: 4, Role: "forced", Text: "Ada"}, "step 4 · writing the answer"},
-		{"a fatal error ends it", &never, engine.Event{Type: engine.EventError, Fatal: true, Message: "x"}, ""},
-		{"a notice changes nothing", &never, engine.Event{Type: engine.EventError, Message: "x"}, "was"},
-		{"gate without retrieval", &never, engine.NewEvent(engine.Header{}, engine.Gate{}), "writing the answer"},
-		{"switch to another corpus", &never, engine.Event{Type: engine.EventSelection, Step: 1, NextSource: ptr("local:archive")}, "step 1 · searching archive"},
+		{"a strategy without a judge keeps searching", &never, engine.Event{Step: 2, Payload: engine.Retrieval{Source: "local:wiki"}}, "was"},
+		{"no corpus: the web is searched", &webOnly, engine.Event{Step: 1, Payload: engine.Action{}}, "step 1 · searching the web"},
+		{"forced answer", &never, engine.Event{Step: 4, Payload: engine.Token{Role: "forced", Text: "Ada"}}, "step 4 · writing the answer"},
+		{"a fatal error ends it", &never, engine.Event{Payload: engine.Notice{Fatal: true, Message: "x"}}, ""},
+		{"a notice changes nothing", &never, engine.Event{Payload: engine.Notice{Message: "x"}}, "was"},
+		{"gate without retrieval", &never, engine.Event{Payload: engine.Gate{}}, "writing the answer"},
+		{"switch to another corpus", &never, engine.Event{Step: 1, Payload: engine.Selection{NextSource: ptr("local:archive")}}, "step 1 · searching archive"},
 	}
 	for _, tt := range tests {
 		var p phaseTracker
-		p.next(engine.Event{Type: engine.EventSession, Config: tt.cfg}, "")
+		p.next(engine.Event{Payload: engine.SessionStart{Config: tt.cfg}}, "")
 		if got := p.next(tt.ev, "was"); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
@@ -136,7 +136,7 @@ func TestSpinnerNeverEntersTheOutput(t *testing.T) {
 			// After every event the last line on screen is the spinner.
 			_, last := screen(term.String())
 			phases = append(phases, last)
-			if ev.Type != engine.EventFinal && ansi.StringWidth(last) > width-1 {
+			if ev.Type() != engine.EventFinal && ansi.StringWidth(last) > width-1 {
 				t.Errorf("width %d: spinner line %q is wider than the terminal", width, last)
 			}
 		}

@@ -53,19 +53,19 @@ func TestAskCaseStudy(t *testing.T) {
 			if got := types(evs); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Fatalf("events\n got %v\nwant %v", got, want)
 			}
-			rets := ofType(evs, "retrieval")
+			rets := payloadsOf[engine.Retrieval](evs)
 			if rets[0].Source != "local:wiki" || rets[1].Source != "local:wiki" || rets[2].Source != "web:searxng" {
 				t.Errorf("retrieval sources %q %q %q", rets[0].Source, rets[1].Source, rets[2].Source)
 			}
-			sel := ofType(evs, "selection")
+			sel := payloadsOf[engine.Selection](evs)
 			if !*sel[0].Status || *sel[1].Status || *sel[1].NextSource != "web:searxng" {
 				t.Errorf("selections %+v %+v", sel[0], sel[1])
 			}
-			obs := ofType(evs, "observation")
+			obs := payloadsOf[engine.Observation](evs)
 			if obs[1].Source != "web:searxng" || len(obs[1].Discarded) == 0 {
 				t.Errorf("switched observation %+v", obs[1])
 			}
-			final := ofType(evs, "final")[0]
+			final := payloadsOf[engine.Final](evs)[0]
 			c := final.Counts
 			local, web := 0, 0
 			for _, r := range rets {
@@ -183,7 +183,7 @@ func TestAskReflection(t *testing.T) {
 	if got := strings.Join(types(evs), " "); got != want {
 		t.Fatalf("events\n got %s\nwant %s", got, want)
 	}
-	for _, r := range ofType(evs, "retrieval") {
+	for _, r := range payloadsOf[engine.Retrieval](evs) {
 		if r.Query != caseQuestion {
 			t.Errorf("supplement query %q is not the question verbatim", r.Query)
 		}
@@ -191,11 +191,11 @@ func TestAskReflection(t *testing.T) {
 	if q := w.search.Queries(); len(q) != 1 || q[0] != caseQuestion {
 		t.Errorf("web saw %v", q)
 	}
-	sup := ofType(evs, "supplement")[0]
+	sup := payloadsOf[engine.Supplement](evs)[0]
 	if len(sup.DocIDs) < 2 {
 		t.Errorf("supplement docs %v", sup.DocIDs)
 	}
-	final := ofType(evs, "final")[0]
+	final := payloadsOf[engine.Final](evs)[0]
 	if final.Answer != "1974" || final.Counts.LocalRetrievals != 1 || final.Counts.WebRetrievals != 1 || final.Counts.Reflections != 1 {
 		t.Errorf("final %+v counts %+v", final, final.Counts)
 	}
@@ -260,15 +260,15 @@ func TestWebBlockedKeepsLocal(t *testing.T) {
 	}
 	evs := parseEvents(t, out)
 	var warned bool
-	for _, e := range ofType(evs, "error") {
+	for _, e := range payloadsOf[engine.Notice](evs) {
 		if !e.Fatal && strings.Contains(e.Message, "block") {
 			warned = true
 		}
 	}
 	if !warned {
-		t.Errorf("no non-fatal blocked error event: %v", ofType(evs, "error"))
+		t.Errorf("no non-fatal blocked error event: %v", payloadsOf[engine.Notice](evs))
 	}
-	obs := ofType(evs, "observation")[1]
+	obs := payloadsOf[engine.Observation](evs)[1]
 	if obs.Source != "local:wiki" || !strings.Contains(obs.Note, "web unavailable") {
 		t.Errorf("observation %+v", obs)
 	}
@@ -294,7 +294,7 @@ func TestCancelledRunKeepsPartialSession(t *testing.T) {
 	cmd.Wait()
 	out := string(buf[:n]) + string(rest[:m])
 	evs := parseEvents(t, out)
-	if len(evs) < 2 || evs[len(evs)-1].Type != "final" || !evs[len(evs)-1].Cancelled {
+	if len(evs) < 2 || evs[len(evs)-1].Type() != "final" || !evs[len(evs)-1].Payload.(engine.Final).Cancelled {
 		t.Fatalf("a cancelled run must end with a cancelled final event: %v", types(evs))
 	}
 	if code := cmd.ProcessState.ExitCode(); code != 1 {

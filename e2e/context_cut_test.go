@@ -61,7 +61,7 @@ func TestOllamaCutDetected(t *testing.T) {
 			evs := parseEvents(t, out)
 			var fatal []string
 			for _, ev := range ofType(evs, "error") {
-				if p := ev.Payload().(engine.Notice); p.Fatal {
+				if p := ev.Payload.(engine.Notice); p.Fatal {
 					fatal = append(fatal, p.Message)
 				}
 			}
@@ -69,7 +69,7 @@ func TestOllamaCutDetected(t *testing.T) {
 				t.Errorf("fatal errors %q", fatal)
 			}
 			for _, f := range ofType(evs, "final") {
-				if p := f.Payload().(engine.Final); strings.Contains(p.Answer, "cut prompt") {
+				if p := f.Payload.(engine.Final); strings.Contains(p.Answer, "cut prompt") {
 					t.Errorf("the answer built on the cut prompt was presented: %q", p.Answer)
 				}
 			}

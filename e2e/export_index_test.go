@@ -20,7 +20,7 @@ func TestIndexSkipsExports(t *testing.T) {
 	}
 	id := parseEvents(t, out)[0].Session
 	dir := filepath.Join(w.home, "reports")
-	files := map[string]string{"md": "report.md", "json": "report.json", "jsonl": "report.jsonl", "pairs": "report.pairs.jsonl"}
+	files := map[string]string{"md": "report.md", "json": "report.json", "jsonl": "report.jsonl", "pairs": "report.pairs.jsonl", "html": "report.html"}
 	for format, name := range files {
 		if _, errOut, code := w.run("sessions", "export", id, "--format", format, "-o", filepath.Join(dir, name)); code != 0 {
 			t.Fatalf("export %s: %s", format, errOut)
@@ -35,13 +35,13 @@ func TestIndexSkipsExports(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "own.md"), []byte("# Own notes\n\nThe user's own notes about Carsten Olsen.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// .md, .jsonl, .pairs.jsonl and .txt are indexed file types (.json is
-	// not): 4 exports are found.
+	// .md, .html, .jsonl, .pairs.jsonl and .txt are indexed file types
+	// (.json is not): 5 exports are found.
 	out, errOut, code = w.run("index", "--corpus", "reports", dir)
 	if code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(out, "skipped 4 files prefrag exported") {
+	if !strings.Contains(out, "skipped 5 files prefrag exported") {
 		t.Errorf("index does not say how many exports it skipped:\n%s", out)
 	}
 	if got := corpusDocs(t, w, "reports"); got != 1 {
@@ -63,9 +63,9 @@ func TestIndexSkipsExports(t *testing.T) {
 		t.Errorf("--include-exports still skips:\n%s", out)
 	}
 	// The JSON Lines exports have no corpus lines (title, text): only
-	// the two Markdown reports become documents.
-	if got := corpusDocs(t, w, "reports"); got != 3 {
-		t.Errorf("with --include-exports corpus reports holds %d documents, want 3", got)
+	// the two Markdown reports and the HTML page become documents.
+	if got := corpusDocs(t, w, "reports"); got != 4 {
+		t.Errorf("with --include-exports corpus reports holds %d documents, want 4", got)
 	}
 	// Without the flag again: the exports leave the corpus.
 	out, _, _ = w.run("index", "--corpus", "reports", dir)

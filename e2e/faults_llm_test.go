@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
@@ -68,12 +69,12 @@ func TestFaultServerStreamsForever(t *testing.T) {
 				t.Errorf("took %s", elapsed)
 			}
 			evs := parseEvents(t, out)
-			final := ofType(evs, "final")
+			final := payloadsOf[engine.Final](evs)
 			if len(final) != 1 || !final[0].Forced || len(final[0].Answer) > 1200*32 {
 				t.Fatalf("final %+v", final)
 			}
 			notices := 0
-			for _, e := range ofType(evs, "error") {
+			for _, e := range payloadsOf[engine.Notice](evs) {
 				if strings.Contains(e.Message, "generation limit (1024 tokens)") && !e.Fatal {
 					notices++
 				}
@@ -158,7 +159,7 @@ func TestLlamaCppServedModelIsRecorded(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	sess := parseEvents(t, out)[0]
+	sess := parseEvents(t, out)[0].Payload.(engine.SessionStart)
 	if sess.Config == nil || sess.Config.Model != "qwen2.5-0.5b-instruct" || sess.Config.ServerCtx != 4096 {
 		t.Errorf("session config %+v", sess.Config)
 	}
@@ -186,7 +187,7 @@ func TestFaultRunTimeout(t *testing.T) {
 		t.Errorf("took %s", elapsed)
 	}
 	evs := parseEvents(t, out)
-	if f := ofType(evs, "final"); len(f) != 1 || !f[0].Cancelled || f[0].Counts.OutputTokens == 0 {
+	if f := payloadsOf[engine.Final](evs); len(f) != 1 || !f[0].Cancelled || f[0].Counts.OutputTokens == 0 {
 		t.Errorf("final %+v", f)
 	}
 	list, _, _ := w.run("sessions", "list", "--json")

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
@@ -66,7 +67,7 @@ func TestAskPrefRAGGatedWithProxyModel(t *testing.T) {
 					main++
 				}
 			}
-			final := ofType(evs, "final")[0]
+			final := payloadsOf[engine.Final](evs)[0]
 			if final.Answer != "1974" || final.Counts.ProxyCalls != proxy || main != 1+final.Counts.JudgeCalls || final.Counts.LLMCalls != proxy+main {
 				t.Errorf("answer %q counts %+v; generations: proxy %d main %d", final.Answer, final.Counts, proxy, main)
 			}
@@ -81,7 +82,7 @@ func TestAskPrefRAGGatedWithProxyModel(t *testing.T) {
 				}
 				return
 			}
-			if r := ofType(evs, "retrieval"); r[0].Query != "Danish chemist who introduced pH" || r[0].Source != "local:wiki" {
+			if r := payloadsOf[engine.Retrieval](evs); r[0].Query != "Danish chemist who introduced pH" || r[0].Source != "local:wiki" {
 				t.Errorf("first search %+v", r[0])
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
@@ -59,16 +60,16 @@ func TestAskOpenAISchemaRefusedAndAPIKey(t *testing.T) {
 	if got := strings.Join(types(evs), " "); got != want {
 		t.Fatalf("events\n got %s\nwant %s", got, want)
 	}
-	sel := ofType(evs, "selection")
+	sel := payloadsOf[engine.Selection](evs)
 	if !*sel[0].Status || *sel[1].Status || *sel[1].NextSource != "web:searxng" {
 		t.Errorf("selections %+v %+v", sel[0], sel[1])
 	}
 	for _, ev := range evs {
-		if ev.Type == "warning" {
-			t.Errorf("warning %q", ev.Text)
+		if ev.Type() == "warning" {
+			t.Errorf("warning %+v", ev.Payload)
 		}
 	}
-	final := ofType(evs, "final")[0]
+	final := payloadsOf[engine.Final](evs)[0]
 	if final.Answer != "1974" {
 		t.Errorf("final %+v", final)
 	}
@@ -173,12 +174,12 @@ func TestFaultOpenAIStreamsForever(t *testing.T) {
 		t.Errorf("took %s", elapsed)
 	}
 	evs := parseEvents(t, out)
-	final := ofType(evs, "final")
+	final := payloadsOf[engine.Final](evs)
 	if len(final) != 1 || !final[0].Forced {
 		t.Fatalf("final %+v", final)
 	}
 	notices := 0
-	for _, e := range ofType(evs, "error") {
+	for _, e := range payloadsOf[engine.Notice](evs) {
 		if strings.Contains(e.Message, "generation limit (1024 tokens)") && !e.Fatal {
 			notices++
 		}

@@ -49,7 +49,7 @@ func TestRefinementKeepsPromptsInTheServersBudget(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			evs := parseEvents(t, out)
-			sess := evs[0]
+			sess := evs[0].Payload.(engine.SessionStart)
 			if sess.Config == nil || sess.Config.ServerCtx != 10880 || sess.Config.RefineBudget != engine.DefaultRefineBudget {
 				t.Fatalf("session config %+v", sess.Config)
 			}
@@ -57,11 +57,11 @@ func TestRefinementKeepsPromptsInTheServersBudget(t *testing.T) {
 			if budget != 8224 {
 				t.Fatalf("budget %d, want 8224", budget)
 			}
-			final := ofType(evs, "final")
+			final := payloadsOf[engine.Final](evs)
 			if tt.refine && (len(final) != 1 || final[0].Answer != "660 [1]") {
 				t.Fatalf("final %+v", final)
 			}
-			refs := ofType(evs, "refinement")
+			refs := payloadsOf[engine.Refinement](evs)
 			var biggest, obsChars int
 			for _, g := range w.llm.Generations() {
 				n := fakellm.ApproxTokens(g.Prompt)
@@ -70,7 +70,7 @@ func TestRefinementKeepsPromptsInTheServersBudget(t *testing.T) {
 					t.Errorf("a prompt of %d tokens passed the budget of %d", n, budget)
 				}
 			}
-			for _, e := range ofType(evs, "retrieval") {
+			for _, e := range payloadsOf[engine.Retrieval](evs) {
 				for _, d := range e.Docs {
 					obsChars += len(d.Text)
 				}
@@ -81,7 +81,7 @@ func TestRefinementKeepsPromptsInTheServersBudget(t *testing.T) {
 				t.Fatalf("the observations (%d chars) do not pass the budget", obsChars)
 			}
 			warned := false
-			for _, e := range ofType(evs, "error") {
+			for _, e := range payloadsOf[engine.Notice](evs) {
 				warned = warned || (!e.Fatal && strings.Contains(e.Message, "does not refine"))
 			}
 			if tt.refine {

@@ -68,14 +68,14 @@ func assertNoSecret(t *testing.T, home, secret string, outputs ...string) {
 func sourceOrder(evs []engine.Event) string {
 	var order []string
 	for _, e := range evs {
-		switch e.Type {
-		case "retrieval":
+		switch e := e.Payload.(type) {
+		case engine.Retrieval:
 			order = append(order, "search "+e.Source)
-		case "selection":
+		case engine.Selection:
 			if e.NextSource != nil {
 				order = append(order, "switch→"+*e.NextSource)
 			}
-		case "observation":
+		case engine.Observation:
 			order = append(order, "observe "+e.Source)
 		}
 	}
@@ -243,7 +243,7 @@ func TestRemoteElasticsearchDownMidSession(t *testing.T) {
 	}
 	evs := parseEvents(t, o)
 	var notices []string
-	for _, ev := range ofType(evs, "error") {
+	for _, ev := range payloadsOf[engine.Notice](evs) {
 		if ev.Fatal {
 			t.Errorf("fatal error: %s", ev.Message)
 		}
@@ -256,7 +256,7 @@ func TestRemoteElasticsearchDownMidSession(t *testing.T) {
 	if n := es.Searches(); n != 3 {
 		t.Errorf("%d searches reached the stand-in; want 3 (one answered, two failed, then the circuit is open)", n)
 	}
-	final := ofType(evs, "final")
+	final := payloadsOf[engine.Final](evs)
 	if len(final) != 1 || !strings.Contains(final[0].Answer, "1974") {
 		t.Errorf("final %+v", final)
 	}
@@ -292,8 +292,8 @@ func TestRemoteElasticsearchThenLocalThenWeb(t *testing.T) {
 	if got := sourceOrder(evs); got != want {
 		t.Errorf("switch order\n got %s\nwant %s", got, want)
 	}
-	if c := evs[0].Config; c == nil || strings.Join(c.Corpora, ",") != "kb,wiki" {
-		t.Errorf("session config corpora %+v", evs[0].Config)
+	if c := evs[0].Payload.(engine.SessionStart).Config; c == nil || strings.Join(c.Corpora, ",") != "kb,wiki" {
+		t.Errorf("session config corpora %+v", c)
 	}
 }
 
@@ -317,15 +317,15 @@ func TestRemoteElasticsearchShardFailure(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	evs := parseEvents(t, out)
-	ret := ofType(evs, "retrieval")
+	ret := payloadsOf[engine.Retrieval](evs)
 	if len(ret) != 1 || len(ret[0].Docs) == 0 || ret[0].Outcome != engine.OutcomeTruncated {
 		t.Fatalf("retrieval %+v", ret)
 	}
-	obs := ofType(evs, "observation")
+	obs := payloadsOf[engine.Observation](evs)
 	if len(obs) != 1 || obs[0].Source != "local:kb" || len(obs[0].DocIDs) != len(ret[0].Docs) {
 		t.Errorf("observation %+v", obs)
 	}
-	notes := ofType(evs, "error")
+	notes := payloadsOf[engine.Notice](evs)
 	if len(notes) != 1 || notes[0].Fatal || !strings.Contains(notes[0].Message, "answered from 1 of 2 shards") {
 		t.Errorf("notices %+v", notes)
 	}

@@ -97,7 +97,7 @@ func shardOf(id string) int {
 
 func retrievalQueries(evs []engine.Event) string {
 	var out []string
-	for _, e := range ofType(evs, "retrieval") {
+	for _, e := range payloadsOf[engine.Retrieval](evs) {
 		out = append(out, e.Source+"|"+e.Query)
 	}
 	return strings.Join(out, ",")
@@ -164,14 +164,14 @@ func TestRemoteManticoreAndElasticsearch(t *testing.T) {
 			if got := retrievalQueries(evs); got != wantQ {
 				t.Errorf("retrieval queries\n got %s\nwant %s", got, wantQ)
 			}
-			for _, ev := range ofType(evs, "error") {
+			for _, ev := range payloadsOf[engine.Notice](evs) {
 				t.Errorf("unexpected notice: %s", ev.Message)
 			}
 
 			// Every document names its corpus; the Manticore search for
 			// q1 brings documents of both shards, with their own ids and
 			// URLs.
-			for _, ev := range ofType(evs, "retrieval") {
+			for _, ev := range payloadsOf[engine.Retrieval](evs) {
 				if len(ev.Docs) == 0 {
 					t.Errorf("retrieval %s %q: no documents", ev.Source, ev.Query)
 				}
@@ -195,7 +195,7 @@ func TestRemoteManticoreAndElasticsearch(t *testing.T) {
 				}
 			}
 
-			final := ofType(evs, "final")
+			final := payloadsOf[engine.Final](evs)
 			if len(final) != 1 || !strings.Contains(final[0].Answer, "1974") {
 				t.Fatalf("final %+v", final)
 			}
@@ -367,13 +367,13 @@ func TestRemoteManticoreFrozenMidSession(t *testing.T) {
 		t.Errorf("took %s", took)
 	}
 	evs := parseEvents(t, o)
-	rets := ofType(evs, "retrieval")
+	rets := payloadsOf[engine.Retrieval](evs)
 	if len(rets) < 2 || rets[0].Source != "local:mc" || len(rets[0].Docs) == 0 || rets[1].Source != "local:mc" ||
 		rets[1].Outcome == "" || len(rets[1].Docs) != 0 {
 		t.Errorf("retrievals %+v", rets)
 	}
 	var notices []string
-	for _, ev := range ofType(evs, "error") {
+	for _, ev := range payloadsOf[engine.Notice](evs) {
 		if ev.Fatal {
 			t.Errorf("fatal error: %s", ev.Message)
 		}
@@ -389,7 +389,7 @@ func TestRemoteManticoreFrozenMidSession(t *testing.T) {
 	if got := sourceOrder(evs); got != want {
 		t.Errorf("sources\n got %s\nwant %s", got, want)
 	}
-	final := ofType(evs, "final")
+	final := payloadsOf[engine.Final](evs)
 	if len(final) != 1 || !strings.Contains(final[0].Answer, "1974") {
 		t.Errorf("final %+v", final)
 	}

@@ -23,7 +23,7 @@ func TestLlamaServerRefusesTheJudgeSchema(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if final := ofType(parseEvents(t, out), "final"); len(final) != 1 || final[0].Answer != "1974" {
+	if final := payloadsOf[engine.Final](parseEvents(t, out)); len(final) != 1 || final[0].Answer != "1974" {
 		t.Fatalf("final %+v", final)
 	}
 	refused, object := 0, 0
@@ -147,11 +147,11 @@ func TestRewriteCutAtItsLimit(t *testing.T) {
 	}
 	evs := parseEvents(t, out)
 	rw := ofType(evs, "rewrite")
-	if len(rw) != 1 || rw[0].Payload().(engine.Rewrite).Rewritten != followUp {
+	if len(rw) != 1 || rw[0].Payload.(engine.Rewrite).Rewritten != followUp {
 		t.Fatalf("rewrite events %+v", rw)
 	}
 	found := false
-	for _, e := range ofType(evs, "error") {
+	for _, e := range payloadsOf[engine.Notice](evs) {
 		if !e.Fatal && strings.Contains(e.Message, "rewrite was cut at its limit") && strings.Contains(e.Message, "as typed") {
 			found = true
 		}

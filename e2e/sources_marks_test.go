@@ -65,7 +65,7 @@ func TestSourcesNumberedAsCitedAndOnePassageName(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	evs := parseEvents(t, js)
-	final := ofType(evs, "final")[0]
+	final := payloadsOf[engine.Final](evs)[0]
 	if got := final.SourceNums; len(got) != 3 || got[0] != 2 || got[1] != 1 || got[2] != 3 || len(final.Citations) != 1 || final.Citations[0] != 2 {
 		t.Errorf("final source_nums %v citations %v, want [2 1 3] and [2]", got, final.Citations)
 	}
@@ -114,7 +114,7 @@ func TestCachedWebResultsAreMarked(t *testing.T) {
 	}
 	webDocs := func(evs []engine.Event) []engine.Document {
 		var out []engine.Document
-		for _, e := range ofType(evs, "retrieval") {
+		for _, e := range payloadsOf[engine.Retrieval](evs) {
 			if strings.HasPrefix(e.Source, "web:") {
 				out = append(out, e.Docs...)
 			}
@@ -192,8 +192,8 @@ func TestBlockedAndTruncatedWebSearchesAreNotEmpty(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			evs := parseEvents(t, js)
-			var web *engine.Event
-			for _, e := range ofType(evs, "retrieval") {
+			var web *engine.Retrieval
+			for _, e := range payloadsOf[engine.Retrieval](evs) {
 				if strings.HasPrefix(e.Source, "web:") {
 					web = &e
 				}
@@ -204,7 +204,7 @@ func TestBlockedAndTruncatedWebSearchesAreNotEmpty(t *testing.T) {
 			if web.Outcome != c.outcome || !strings.Contains(web.Note, c.note) || len(web.Docs) != 0 {
 				t.Errorf("web retrieval outcome %q note %q docs %d; want %q with %q", web.Outcome, web.Note, len(web.Docs), c.outcome, c.note)
 			}
-			obs := ofType(evs, "observation")[1]
+			obs := payloadsOf[engine.Observation](evs)[1]
 			if obs.Source != "local:wiki" || !strings.Contains(obs.Note, "web unavailable") {
 				t.Errorf("observation %+v", obs)
 			}

@@ -38,12 +38,12 @@ func TestThreeSources(t *testing.T) {
 	evs := parseEvents(t, out)
 	var order []string
 	for _, e := range evs {
-		switch e.Type {
-		case "retrieval":
+		switch e := e.Payload.(type) {
+		case engine.Retrieval:
 			order = append(order, "search "+e.Source)
-		case "selection":
+		case engine.Selection:
 			order = append(order, "switch→"+*e.NextSource)
-		case "observation":
+		case engine.Observation:
 			order = append(order, "observe "+e.Source)
 		}
 	}
@@ -52,7 +52,7 @@ func TestThreeSources(t *testing.T) {
 	if got := strings.Join(order, ","); got != want {
 		t.Errorf("switch order\n got %s\nwant %s", got, want)
 	}
-	session := evs[0]
+	session := evs[0].Payload.(engine.SessionStart)
 	if c := session.Config; c == nil || strings.Join(c.Corpora, ",") != "wiki,notes" {
 		t.Errorf("session config corpora %+v", session.Config)
 	}
@@ -83,7 +83,7 @@ func TestOfflineRerunUsesCacheOnly(t *testing.T) {
 	again := parseEvents(t, rerun)
 	webDocs := func(evs []eventT) []string {
 		var ids []string
-		for _, e := range ofType(evs, "retrieval") {
+		for _, e := range payloadsOf[engine.Retrieval](evs) {
 			if strings.HasPrefix(e.Source, "web:") {
 				for _, d := range e.Docs {
 					ids = append(ids, d.ID)

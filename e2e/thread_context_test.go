@@ -116,7 +116,7 @@ func TestThirtyTurnThreadStaysInContext(t *testing.T) {
 		}
 		evs := parseEvents(t, out)
 		for _, ev := range ofType(evs, "error") {
-			if p, ok := ev.Payload().(engine.Notice); ok && (strings.Contains(p.Message, "budget") || strings.Contains(p.Message, "context")) {
+			if p, ok := ev.Payload.(engine.Notice); ok && (strings.Contains(p.Message, "budget") || strings.Contains(p.Message, "context")) {
 				t.Errorf("turn %d: %s", turn, p.Message)
 			}
 		}
@@ -131,7 +131,7 @@ func TestThirtyTurnThreadStaysInContext(t *testing.T) {
 		if len(final) != 1 {
 			t.Fatalf("turn %d: %d final events", turn, len(final))
 		}
-		f := final[0].Payload().(engine.Final)
+		f := final[0].Payload.(engine.Final)
 		if turn == 1 {
 			if len(f.Citations) == 0 {
 				t.Fatalf("turn 1 cited nothing: %q", f.Answer)
@@ -148,7 +148,7 @@ func TestThirtyTurnThreadStaysInContext(t *testing.T) {
 		if len(tcs) != 1 {
 			t.Fatalf("turn %d: %d thread_context events", turn, len(tcs))
 		}
-		tc := tcs[0].Payload().(engine.ThreadContext)
+		tc := tcs[0].Payload.(engine.ThreadContext)
 		if got, want := len(tc.DocsCarried)+len(tc.DocsLeftOut), 5*(turn-1); got != want {
 			t.Errorf("turn %d: %d documents carried or left out, want %d", turn, got, want)
 		}

@@ -85,7 +85,7 @@ func TestAskContinueThread(t *testing.T) {
 	}
 	first := parseEvents(t, out)
 	id := first[0].Session
-	final1 := ofType(first, "final")[0]
+	final1 := payloadsOf[engine.Final](first)[0]
 	// The corpus's Sørensen passage, as the first turn numbered it.
 	num, docID := 0, ""
 	for i, d := range final1.Sources {
@@ -106,16 +106,16 @@ func TestAskContinueThread(t *testing.T) {
 		t.Fatalf("follow-up: exit %d\n%s", code, errOut)
 	}
 	second := parseEvents(t, out2)
-	if len(second) == 0 || second[0].Type != "rewrite" || second[0].Session != id {
+	if len(second) == 0 || second[0].Type() != "rewrite" || second[0].Session != id {
 		t.Fatalf("follow-up events %v (session %s)", types(second), id)
 	}
-	rw := second[0].Payload().(engine.Rewrite)
+	rw := second[0].Payload.(engine.Rewrite)
 	if rw.Original != followUp || rw.Rewritten != rewritten {
 		t.Fatalf("rewrite %+v", rw)
 	}
 	for i, ev := range second {
 		if ev.Turn != 2 || ev.Seq != first[len(first)-1].Seq+1+i {
-			t.Fatalf("follow-up event %d (%s): turn %d seq %d", i, ev.Type, ev.Turn, ev.Seq)
+			t.Fatalf("follow-up event %d (%s): turn %d seq %d", i, ev.Type(), ev.Turn, ev.Seq)
 		}
 	}
 	// The rewrite call is plain text; the step prompt asks the rewritten
@@ -129,7 +129,7 @@ func TestAskContinueThread(t *testing.T) {
 	}
 	// The reflection searched the corpus and the web with the rewritten question.
 	var searched []string
-	for _, r := range ofType(second, "retrieval") {
+	for _, r := range payloadsOf[engine.Retrieval](second) {
 		searched = append(searched, r.Source+" "+r.Query)
 	}
 	if !contains(searched, "local:wiki "+rewritten) || !contains(searched, "web:searxng "+rewritten) {
@@ -139,10 +139,9 @@ func TestAskContinueThread(t *testing.T) {
 		t.Fatalf("the web engine received %q, want the rewritten question", q)
 	}
 	// The answer cites the first turn's document under its number.
-	final2 := ofType(second, "final")[0]
-	p := final2.Payload().(engine.Final)
+	final2 := payloadsOf[engine.Final](second)[0]
 	found := false
-	for _, ls := range p.SourceList() {
+	for _, ls := range final2.SourceList() {
 		if ls.Num == num {
 			found = ls.Doc.ID == docID && ls.Cited
 		}
@@ -214,7 +213,7 @@ func TestAskContinueThread(t *testing.T) {
 		t.Fatalf("rerun: exit %d\n%s", code, errOut)
 	}
 	again := parseEvents(t, rerun)
-	if rws := ofType(again, "rewrite"); len(rws) != 1 || rws[0].Turn != 2 || rws[0].Payload().(engine.Rewrite).Original != followUp {
+	if rws := ofType(again, "rewrite"); len(rws) != 1 || rws[0].Turn != 2 || rws[0].Payload.(engine.Rewrite).Original != followUp {
 		t.Fatalf("re-run rewrites %+v", rws)
 	}
 	if fs := ofType(again, "final"); len(fs) != 2 || fs[1].Turn != 2 || fs[1].Session != again[0].Session || fs[1].Session == id {
@@ -242,10 +241,10 @@ func TestAskContinueFails(t *testing.T) {
 		t.Fatalf("follow-up with a broken model: exit %d\n%s", code, errOut)
 	}
 	evs := parseEvents(t, out)
-	if rw := ofType(evs, "rewrite"); len(rw) != 1 || rw[0].Payload().(engine.Rewrite).Rewritten != followUp {
+	if rw := payloadsOf[engine.Rewrite](evs); len(rw) != 1 || rw[0].Rewritten != followUp {
 		t.Fatalf("rewrite events %+v", rw)
 	}
-	notices := ofType(evs, "error")
+	notices := payloadsOf[engine.Notice](evs)
 	if len(notices) < 2 || notices[0].Fatal || !strings.Contains(notices[0].Message, "as asked") || !notices[len(notices)-1].Fatal {
 		t.Fatalf("notices %+v", notices)
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"github.com/prefrag/prefrag/engine"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestThreadTimesAreLabelled(t *testing.T) {
 	var per []string
 	var total time.Duration
 	for _, f := range ofType(parseEvents(t, js), "final") {
-		d := time.Duration(f.Counts.TotalMillis) * time.Millisecond
+		d := time.Duration(f.Payload.(engine.Final).Counts.TotalMillis) * time.Millisecond
 		total += d
 		turn := max(f.Turn, 1)
 		per = append(per, fmt.Sprintf("turn %d %s", turn, d.Round(100*time.Millisecond)))

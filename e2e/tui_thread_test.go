@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
@@ -38,7 +39,7 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	id := strings.SplitN(strings.SplitN(out, `"id":"`, 2)[1], `"`, 2)[0]
 	shown, _, _ := w.run("sessions", "show", id, "--json")
 	evs := parseEvents(t, shown)
-	final1 := ofType(evs, "final")[0]
+	final1 := payloadsOf[engine.Final](evs)[0]
 	num := 0
 	for i, d := range final1.Sources {
 		if strings.Contains(d.Text, "concept of pH") && strings.HasPrefix(d.Source, "local:") {

@@ -158,7 +158,18 @@ func parseEvents(t *testing.T, out string) []engine.Event {
 func types(evs []engine.Event) []string {
 	var out []string
 	for _, e := range evs {
-		out = append(out, e.Type)
+		out = append(out, e.Type())
+	}
+	return out
+}
+
+// payloadsOf returns the payloads of type P among evs, in order.
+func payloadsOf[P engine.Payload](evs []engine.Event) []P {
+	var out []P
+	for _, e := range evs {
+		if p, ok := e.Payload.(P); ok {
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -166,7 +177,7 @@ func types(evs []engine.Event) []string {
 func ofType(evs []engine.Event, typ string) []engine.Event {
 	var out []engine.Event
 	for _, e := range evs {
-		if e.Type == typ {
+		if e.Type() == typ {
 			out = append(out, e)
 		}
 	}

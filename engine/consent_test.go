@@ -26,9 +26,9 @@ func webOnlyHarness(t *testing.T) *harness {
 }
 
 // notices are the non-fatal error events.
-func (r *recorder) notices() []Event {
-	var out []Event
-	for _, e := range r.of(EventError) {
+func (r *recorder) notices() []Notice {
+	var out []Notice
+	for _, e := range payloads[Notice](r) {
 		if !e.Fatal {
 			out = append(out, e)
 		}
@@ -86,11 +86,11 @@ func TestNoCorpusNoWebWithoutOptIn(t *testing.T) {
 					t.Errorf("notice %q lacks %q", n[0].Message, want)
 				}
 			}
-			obs := h.rec.of(EventObservation)
+			obs := payloads[Observation](h.rec)
 			if len(obs) == 0 || !strings.Contains(obs[0].Note, tt.wantObsNote) {
 				t.Errorf("observation = %+v, want a note with %q", obs, tt.wantObsNote)
 			}
-			sup := h.rec.of(EventSupplement)
+			sup := payloads[Supplement](h.rec)
 			if len(sup) != 1 {
 				t.Fatalf("supplements = %d", len(sup))
 			}
@@ -171,11 +171,11 @@ func TestReflectionSupplementObeysWebConsent(t *testing.T) {
 					t.Errorf("consent request = %+v, want the reflection's verbatim question", a)
 				}
 			}
-			sup := h.rec.of(EventSupplement)
+			sup := payloads[Supplement](h.rec)
 			if len(sup) != 1 || !strings.Contains(sup[0].Note, tt.wantNote) || (tt.wantNote == "" && sup[0].Note != "") {
 				t.Errorf("supplement = %+v, want note %q", sup, tt.wantNote)
 			}
-			for _, r := range h.rec.of(EventRetrieval) {
+			for _, r := range payloads[Retrieval](h.rec) {
 				if !r.Reflection || r.Query != q {
 					t.Errorf("retrieval %s not marked as the reflection's: %+v", r.Source, r)
 				}

@@ -42,7 +42,7 @@ func TestEventsCarryNoTerminalControls(t *testing.T) {
 		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
 		}
-		checkStrings(t, ev.Type, v)
+		checkStrings(t, ev.Type(), v)
 		all.Write(b)
 	}
 	for _, want := range []string{"東京", "👩‍🔬", "שלום", "café", "useful analysis", "it says so", "Carsten Olsen Final answer: 1066"} {

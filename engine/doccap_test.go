@@ -82,8 +82,8 @@ func TestDocumentCapInJudgeAndStepPrompts(t *testing.T) {
 					t.Errorf("%s prompt: the note does not give the sizes: %q", name, p[i:i+120])
 				}
 			}
-			var notices []Event
-			for _, ev := range h.rec.of(EventError) {
+			var notices []Notice
+			for _, ev := range payloads[Notice](h.rec) {
 				if strings.Contains(ev.Message, "max_doc_chars") {
 					notices = append(notices, ev)
 				}

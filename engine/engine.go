@@ -115,7 +115,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	r := newRun(e, req)
 	if req.Thread == nil {
 		p := r.privacy
-		r.emit(Event{Type: EventSession, Question: req.Question, Config: &r.settings, Privacy: &p})
+		r.emit(Event{Payload: SessionStart{Question: req.Question, Config: &r.settings, Privacy: &p}})
 	} else if err := r.startTurn(ctx); err != nil {
 		return r.finish(ctx, err)
 	}

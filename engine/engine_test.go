@@ -36,14 +36,14 @@ func TestCaseStudySwitchToWeb(t *testing.T) {
 	if got := h.rec.types(); !equalStrings(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)
 	}
-	sel := h.rec.of(EventSelection)
+	sel := payloads[Selection](h.rec)
 	if !*sel[0].Status || sel[0].NextSource != nil {
 		t.Errorf("first selection = %+v", sel[0])
 	}
 	if *sel[1].Status || sel[1].NextSource == nil || *sel[1].NextSource != "web:duckduckgo" {
 		t.Errorf("second selection = %+v", sel[1])
 	}
-	obs := h.rec.of(EventObservation)
+	obs := payloads[Observation](h.rec)
 	if obs[1].Source != "web:duckduckgo" || len(obs[1].DocIDs) != 1 || len(obs[1].Discarded) != 2 {
 		t.Errorf("switched observation = %+v", obs[1])
 	}
@@ -121,7 +121,7 @@ func TestReflectionSupplement(t *testing.T) {
 	if got := h.rec.types(); !equalStrings(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)
 	}
-	sup := h.rec.of(EventSupplement)[0]
+	sup := payloads[Supplement](h.rec)[0]
 	if sup.Query != caseQuestion || len(sup.DocIDs) != 2 {
 		t.Errorf("supplement = %+v", sup)
 	}
@@ -145,7 +145,7 @@ func TestReflectionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(h.rec.of(EventSupplement)); n != 1 {
+	if n := len(payloads[Supplement](h.rec)); n != 1 {
 		t.Errorf("supplements = %d, want 1 (max_reflections)", n)
 	}
 	if res.Label != LabelPartial || res.Forced {
@@ -156,7 +156,7 @@ func TestReflectionLimit(t *testing.T) {
 	if _, err := h2.run(t, "Q?", func(s *Settings) { s.MaxReflections = 0 }); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(h2.rec.of(EventSupplement)); n != 0 {
+	if n := len(payloads[Supplement](h2.rec)); n != 0 {
 		t.Errorf("supplements with max_reflections=0: %d", n)
 	}
 }
@@ -267,7 +267,7 @@ func TestJudgeFirstFalseSkipsFirstJudge(t *testing.T) {
 	if res.Counts.JudgeCalls != 1 {
 		t.Errorf("judge calls = %d, want 1 (second retrieval only)", res.Counts.JudgeCalls)
 	}
-	if sel := h.rec.of(EventSelection); len(sel) != 1 || sel[0].Step != 2 {
+	if sel := of[Selection](h.rec); len(sel) != 1 || sel[0].Step != 2 {
 		t.Errorf("selections = %+v", sel)
 	}
 }
@@ -282,11 +282,11 @@ func TestWebBlockedIsAnObservationNotACrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := h.rec.of(EventError)
+	errs := payloads[Notice](h.rec)
 	if len(errs) != 1 || errs[0].Fatal || !strings.Contains(errs[0].Message, "blocked") {
 		t.Errorf("error events = %+v", errs)
 	}
-	obs := h.rec.of(EventObservation)[0]
+	obs := payloads[Observation](h.rec)[0]
 	if obs.Source != "local:wiki" || !strings.Contains(obs.Note, "web unavailable") {
 		t.Errorf("observation = %+v", obs)
 	}
@@ -307,7 +307,7 @@ func TestCancellationEndsWithFinal(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for len(h.rec.of(EventSupplement)) == 0 {
+		for len(payloads[Supplement](h.rec)) == 0 {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
@@ -344,11 +344,11 @@ func TestLLMFailures(t *testing.T) {
 		if !errors.As(err, &fe) {
 			t.Fatalf("err = %v", err)
 		}
-		errs := h.rec.of(EventError)
+		errs := payloads[Notice](h.rec)
 		if last := errs[len(errs)-1]; !last.Fatal {
 			t.Errorf("last error event = %+v", last)
 		}
-		if len(h.rec.of(EventFinal)) != 0 {
+		if len(payloads[Final](h.rec)) != 0 {
 			t.Error("a fatal run must end with the error event")
 		}
 	})
@@ -414,12 +414,12 @@ func TestEventJSONShapes(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range append([]string{"type", "session", "seq", "time"}, required[e.Type]...) {
+		for _, k := range append([]string{"type", "session", "seq", "time"}, required[e.Type()]...) {
 			if _, ok := m[k]; !ok {
-				t.Errorf("%s event lacks %q: %s", e.Type, k, b)
+				t.Errorf("%s event lacks %q: %s", e.Type(), k, b)
 			}
 		}
-		if e.Type != EventToken {
+		if e.Type() != EventToken {
 			seq++
 			if e.Seq != seq {
 				t.Errorf("seq %d, want %d", e.Seq, seq)

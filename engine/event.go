@@ -7,26 +7,6 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
-// Event types, as in CONTRACT.md. New types may be added; none is renamed.
-const (
-	EventSession     = "session"
-	EventThought     = "thought"
-	EventAction      = "action"
-	EventRetrieval   = "retrieval"
-	EventSelection   = "selection"
-	EventObservation = "observation"
-	EventAnswer      = "answer"
-	EventSupplement  = "supplement"
-	EventFinal       = "final"
-	EventError       = "error"
-	// EventToken carries a streamed text delta. It is never stored.
-	EventToken = "token"
-	// Listed by CONTRACT.md; nothing emits them yet.
-	EventGate       = "gate"
-	EventRefinement = "refinement"
-	EventRewrite    = "rewrite"
-)
-
 // Outcomes of a retrieval that did not answer normally (the retrieval
 // event's "outcome"): the engine refused (rate limit, bot challenge), its
 // answer was cut at the size limit (the event's docs are what could be
@@ -54,92 +34,32 @@ func RetrievalOutcome(err error) string {
 // Document is the document shape of events.
 type Document = sources.Document
 
-// Event is one thing that happened in a run: a header (type, session, seq,
-// time, turn, step) and the payload of its type (event_payload.go).
-//
-// The payloads of the types below are kept in the flat fields that follow
-// the header (each payload field has a twin of the same name there), so
-// code can read ev.Docs or build Event{Type: EventRetrieval, Docs: …}.
-// Payload() and NewEvent convert between the two forms; the wire format is
-// the payload's alone. A payload type without twins (gate, refinement,
-// rewrite, …) lives in Extra. Only the fields of its Type are meaningful.
+// Event is one thing that happened in a run: a header (its type, session,
+// seq, time, turn and step) and one payload, a value of one of the payload
+// types of event_payload.go. The type is the payload's: Type() reads it.
+// The wire format (CONTRACT.md) is the header's keys and the payload's,
+// sorted (event_json.go).
 type Event struct {
-	Type    string    `json:"type"`
-	Session string    `json:"session"`
-	Seq     int       `json:"seq"`
-	Time    time.Time `json:"time"`
-	Turn    int       `json:"turn,omitempty"`
-	// Extra holds the payload of a type whose fields have no twins below.
-	Extra Payload `json:"-"`
+	Session string
+	Seq     int
+	Time    time.Time
+	// Turn numbers the questions of a thread (0: not written).
+	Turn int
+	// Step is written according to the payload's StepRule.
+	Step    int
+	Payload Payload
 
-	// session
-	Question string    `json:"question,omitempty"`
-	Config   *Settings `json:"config,omitempty"`
-	// session: what the run may send off the machine
-	Privacy *Privacy `json:"privacy,omitempty"`
+	// Events are not compared with ==: most payloads hold slices.
+	_ [0]func()
+}
 
-	Step int `json:"step,omitempty"`
-
-	// thought, answer, token
-	Text string `json:"text,omitempty"`
-	// thought/answer: which LLM role produced it ("step", "forced")
-	Role string `json:"role,omitempty"`
-
-	// action
-	Tool string `json:"tool,omitempty"`
-	// action, retrieval, supplement
-	Query string `json:"query,omitempty"`
-
-	// retrieval, observation
-	Source string     `json:"source,omitempty"`
-	Docs   []Document `json:"docs,omitempty"`
-	// retrieval: set when the search did not answer normally (one of the
-	// Outcome constants); Note then says why
-	Outcome string `json:"outcome,omitempty"`
-
-	// selection
-	Status     *bool   `json:"status,omitempty"`
-	Analysis   string  `json:"analysis,omitempty"`
-	NextSource *string `json:"next_source,omitempty"`
-	// selection: the exact texts the judge saw (for preference pairs)
-	JudgeObtained string `json:"judge_obtained,omitempty"`
-	JudgeNew      string `json:"judge_new,omitempty"`
-
-	// observation, supplement
-	DocIDs []string `json:"doc_ids,omitempty"`
-	// observation: the number each document got in the context ([n])
-	DocNums []int `json:"doc_nums,omitempty"`
-	// observation, supplement: why the web was wanted but not used
-	Note string `json:"note,omitempty"`
-	// observation: documents retrieved but kept out of the context
-	Discarded []string `json:"discarded,omitempty"`
-	// retrieval: a search of the reflection supplement (the question
-	// verbatim, no judge decision)
-	Reflection bool `json:"reflection,omitempty"`
-	// retrieval: the answer came from the web cache (an empty one too);
-	// no request was sent
-	Cached bool `json:"cached,omitempty"`
-
-	// answer
-	Label       string `json:"label,omitempty"`
-	Explanation string `json:"explanation,omitempty"`
-	Suggestions string `json:"suggestions,omitempty"`
-
-	// final
-	Answer           string     `json:"answer,omitempty"`
-	Forced           bool       `json:"forced,omitempty"`
-	Counts           *Counts    `json:"counts,omitempty"`
-	Cancelled        bool       `json:"cancelled,omitempty"`
-	Citations        []int      `json:"citations,omitempty"`
-	InvalidCitations []int      `json:"invalid_citations,omitempty"`
-	Sources          []Document `json:"sources,omitempty"`
-	// final: the context number [n] of each of Sources (cited ones first,
-	// in citation order, then the rest of the context)
-	SourceNums []int `json:"source_nums,omitempty"`
-
-	// error
-	Message string `json:"message,omitempty"`
-	Fatal   bool   `json:"fatal,omitempty"`
+// Type is the event's type (one of the Event* constants, or the type of an
+// Unknown payload): its payload's. An event without a payload has type "".
+func (e Event) Type() string {
+	if e.Payload == nil {
+		return ""
+	}
+	return e.Payload.EventType()
 }
 
 // Counts are the per-session efficiency figures (paper Tables 7–14).

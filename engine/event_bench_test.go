@@ -17,3 +17,24 @@ func BenchmarkEventMarshal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEventUnmarshal reads one event of every type (the golden table).
+func BenchmarkEventUnmarshal(b *testing.B) {
+	var lines [][]byte
+	for _, e := range goldenTable() {
+		l, err := json.Marshal(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			var e Event
+			if err := json.Unmarshal(l, &e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

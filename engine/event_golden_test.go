@@ -30,39 +30,38 @@ func goldenTable() []Event {
 		UsedLocalRetrievals: 1, UsedDocs: 3, PromptTokens: 1000, CachedPromptTokens: 400, OutputTokens: 120, Reflections: 1, Switches: 1,
 		LLMMillis: 1500, RetrievalMillis: 300, TotalMillis: 2000}
 	evs := []Event{
-		{Type: EventSession, Question: "Who <b>?", Config: &s},
-		{Type: EventSession, Question: ""},
-		{Type: EventThought, Step: 1, Text: "I need <x> & y"},
-		{Type: EventThought, Step: 2, Text: "forced thought", Role: "forced"},
-		{Type: EventThought},
-		{Type: EventAction, Step: 1, Tool: "Search_Engine", Query: "chemist pH"},
-		{Type: EventAction},
-		{Type: EventRetrieval, Step: 1, Source: "local:wiki", Query: "chemist pH", Docs: []Document{local}},
-		{Type: EventRetrieval, Step: 1, Source: "local:wiki", Query: "nothing"},
-		{Type: EventRetrieval, Step: 2, Source: "web:duckduckgo", Query: "q", Docs: []Document{web}, Reflection: true},
-		{Type: EventRetrieval, Step: 2, Source: "web:duckduckgo", Query: "q", Outcome: OutcomeBlocked, Note: "rate limited (HTTP 429)"},
-		{Type: EventRetrieval, Step: 2, Source: "web:duckduckgo", Query: "q", Docs: []Document{web}, Outcome: OutcomeTruncated, Note: "cut at 2 MB"},
-		{Type: EventSelection, Step: 1, Status: goldenBool(true), Analysis: "names the chemist", Source: "local:wiki", JudgeObtained: "old", JudgeNew: "new"},
-		{Type: EventSelection, Step: 2, Status: goldenBool(false), Analysis: "nothing", NextSource: goldenString("web:duckduckgo")},
-		{Type: EventSelection, Step: 3, Status: goldenBool(false), Analysis: "first", JudgeNew: "only new"},
-		{Type: EventSelection, Step: 4, JudgeObtained: "only obtained"},
-		{Type: EventSelection},
-		{Type: EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"d1", "d2"}, DocNums: []int{1, 2}, Discarded: []string{"d9"}, Note: "web not allowed"},
-		{Type: EventObservation, Step: 1, Source: "local:wiki"},
-		{Type: EventAnswer, Step: 3, Text: "1974", Label: LabelCorrect, Explanation: "Olsen died in 1974 [2].", Suggestions: "None", Role: "step"},
-		{Type: EventAnswer, Step: 3},
-		{Type: EventSupplement, Step: 4, Query: "Q?", DocIDs: []string{"d1", "https://w/1"}, DocNums: []int{1, 3}, Note: "web: blocked"},
-		{Type: EventSupplement, Query: "Q?"},
-		{Type: EventFinal, Answer: "1974", Forced: true, Counts: counts, Cancelled: true, Label: "INCORRECT",
-			Citations: []int{2, 1}, InvalidCitations: []int{7}, Sources: []Document{local, web}, SourceNums: []int{2, 1}},
-		{Type: EventFinal, Answer: ""},
-		{Type: EventError, Step: 2, Source: "web:duckduckgo", Message: "searching the web: <why>", Fatal: false},
-		{Type: EventError, Message: "llm unreachable", Fatal: true},
-		{Type: EventError},
-		{Type: EventToken, Step: 1, Text: "Thought: ", Role: "step"},
-		{Type: EventToken, Step: 1, Text: ""},
-		{Type: "future_thing", Step: 2},
-		{Type: "future_thing"},
+		{Payload: SessionStart{Question: "Who <b>?", Config: &s}},
+		{Payload: SessionStart{Question: ""}},
+		{Step: 1, Payload: Thought{Text: "I need <x> & y"}},
+		{Step: 2, Payload: Thought{Text: "forced thought", Role: "forced"}},
+		{Payload: Thought{}},
+		{Step: 1, Payload: Action{Tool: "Search_Engine", Query: "chemist pH"}},
+		{Payload: Action{}},
+		{Step: 1, Payload: Retrieval{Source: "local:wiki", Query: "chemist pH", Docs: []Document{local}}},
+		{Step: 1, Payload: Retrieval{Source: "local:wiki", Query: "nothing"}},
+		{Step: 2, Payload: Retrieval{Source: "web:duckduckgo", Query: "q", Docs: []Document{web}, Reflection: true}},
+		{Step: 2, Payload: Retrieval{Source: "web:duckduckgo", Query: "q", Outcome: OutcomeBlocked, Note: "rate limited (HTTP 429)"}},
+		{Step: 2, Payload: Retrieval{Source: "web:duckduckgo", Query: "q", Docs: []Document{web}, Outcome: OutcomeTruncated, Note: "cut at 2 MB"}},
+		{Step: 1, Payload: Selection{Status: goldenBool(true), Analysis: "names the chemist", Source: "local:wiki", JudgeObtained: "old", JudgeNew: "new"}},
+		{Step: 2, Payload: Selection{Status: goldenBool(false), Analysis: "nothing", NextSource: goldenString("web:duckduckgo")}},
+		{Step: 3, Payload: Selection{Status: goldenBool(false), Analysis: "first", JudgeNew: "only new"}},
+		{Step: 4, Payload: Selection{JudgeObtained: "only obtained"}},
+		{Payload: Selection{}},
+		{Step: 1, Payload: Observation{Source: "local:wiki", DocIDs: []string{"d1", "d2"}, DocNums: []int{1, 2}, Discarded: []string{"d9"}, Note: "web not allowed"}},
+		{Step: 1, Payload: Observation{Source: "local:wiki"}},
+		{Step: 3, Payload: Answer{Text: "1974", Label: LabelCorrect, Explanation: "Olsen died in 1974 [2].", Suggestions: "None", Role: "step"}},
+		{Step: 3, Payload: Answer{}},
+		{Step: 4, Payload: Supplement{Query: "Q?", DocIDs: []string{"d1", "https://w/1"}, DocNums: []int{1, 3}, Note: "web: blocked"}},
+		{Payload: Supplement{Query: "Q?"}},
+		{Payload: Final{Answer: "1974", Forced: true, Counts: counts, Cancelled: true, Label: "INCORRECT", Citations: []int{2, 1}, InvalidCitations: []int{7}, Sources: []Document{local, web}, SourceNums: []int{2, 1}}},
+		{Payload: Final{Answer: ""}},
+		{Step: 2, Payload: Notice{Source: "web:duckduckgo", Message: "searching the web: <why>", Fatal: false}},
+		{Payload: Notice{Message: "llm unreachable", Fatal: true}},
+		{Payload: Notice{}},
+		{Step: 1, Payload: Token{Text: "Thought: ", Role: "step"}},
+		{Step: 1, Payload: Token{Text: ""}},
+		{Step: 2, Payload: Unknown{Type: "future_thing"}},
+		{Payload: Unknown{Type: "future_thing"}},
 	}
 	for i := range evs {
 		evs[i].Session = "golden-session"
@@ -112,13 +111,17 @@ var goldenRuns = map[string]func(t *testing.T) []Event{
 func stable(evs []Event) []Event {
 	out := make([]Event, len(evs))
 	for i, e := range evs {
-		if e.Type == EventSession {
-			e.Config = nil
-		}
-		if e.Type == EventFinal && e.Counts != nil {
-			c := *e.Counts
-			c.LLMMillis, c.RetrievalMillis, c.TotalMillis = 0, 0, 0
-			e.Counts = &c
+		switch p := e.Payload.(type) {
+		case SessionStart:
+			p.Config = nil
+			e.Payload = p
+		case Final:
+			if p.Counts != nil {
+				c := *p.Counts
+				c.LLMMillis, c.RetrievalMillis, c.TotalMillis = 0, 0, 0
+				p.Counts = &c
+				e.Payload = p
+			}
 		}
 		out[i] = e
 	}
@@ -131,7 +134,7 @@ func marshalLines(t *testing.T, evs []Event) []byte {
 	for _, e := range evs {
 		b, err := json.Marshal(e)
 		if err != nil {
-			t.Fatalf("marshal %s: %v", e.Type, err)
+			t.Fatalf("marshal %s: %v", e.Type(), err)
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')

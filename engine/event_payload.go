@@ -1,25 +1,55 @@
 package engine
 
-// Payload types: one per event type. A payload's fields and their `json`
-// tags are the event's wire format (CONTRACT.md): a plain key is always
-// written, an `omitempty` key only when set. The `event` tag refines what
-// an unset value is written as:
-//
-//	event:"list"      a nil slice is written as []
-//	event:"false"     a nil *bool is written as false
-//	event:"zero"      a nil pointer is written as the zero value
-//	event:"with=F"    an omitempty key is also written when field F is set
+import "encoding/json"
+
+// Payload types: one per event type, a closed set (Payload has an
+// unexported method). A payload's fields and their `json` tags are the
+// event's wire format (CONTRACT.md): a plain key is always written, an
+// `omitempty` key only when set. The few keys the contract writes in a way
+// tags cannot say (a nil list written as [], a nil *bool as false, a key
+// written when another is set) are written by the payload's MarshalJSON.
 //
 // The header (type, session, seq, time, turn, step) is not part of a
 // payload; StepRule says whether the type writes `step`.
 //
-// Adding an event type means adding its payload type here, registering it
-// in init below, and rendering it (cli, ui/trajectory,
-// store/export); encoding and decoding need no other change.
+// Adding an event type means adding its payload type here (the type, its
+// EventType, its sanitized copy and its row in payloadDecoders) and
+// rendering it where it shows (a case in the type switches of cli,
+// ui/trajectory, store/export, engine/fold); encoding and decoding need no
+// other change.
+
+// Event types, as in CONTRACT.md. New types may be added; none is renamed.
+const (
+	EventSession     = "session"
+	EventThought     = "thought"
+	EventAction      = "action"
+	EventRetrieval   = "retrieval"
+	EventSelection   = "selection"
+	EventObservation = "observation"
+	EventAnswer      = "answer"
+	EventSupplement  = "supplement"
+	EventFinal       = "final"
+	EventError       = "error"
+	// EventToken carries a streamed text delta. It is never stored.
+	EventToken = "token"
+	// EventGate is the retrieval gate before the loop (gate.go,
+	// gate_strategies.go).
+	EventGate = "gate"
+	// EventRefinement is an observation refinement under the context
+	// budget (refine.go).
+	EventRefinement = "refinement"
+	// EventRewrite opens a follow-up turn: its question rewritten into a
+	// standalone one (thread.go).
+	EventRewrite = "rewrite"
+)
 
 // Payload is the type-specific part of an event.
 type Payload interface {
+	// EventType is the event's type (one of the Event* constants).
 	EventType() string
+	// sanitized is the payload with terminal control sequences removed
+	// from every text it carries (sanitize.go).
+	sanitized() Payload
 }
 
 // StepRule says whether an event type writes the header's step.
@@ -62,7 +92,7 @@ type Action struct {
 type Retrieval struct {
 	Source string     `json:"source"`
 	Query  string     `json:"query"`
-	Docs   []Document `json:"docs" event:"list"`
+	Docs   []Document `json:"docs"` // [] when nil
 	// Reflection marks a search of the reflection supplement.
 	Reflection bool `json:"reflection,omitempty"`
 	// Cached is set when the answer came from the web cache (an empty one
@@ -76,19 +106,20 @@ type Retrieval struct {
 
 // Selection is the judge's decision on a retrieval ("selection").
 type Selection struct {
-	Status     *bool   `json:"status" event:"false"`
+	Status     *bool   `json:"status"` // false when nil
 	Analysis   string  `json:"analysis"`
 	NextSource *string `json:"next_source"` // null when nil
 	Source     string  `json:"source,omitempty"`
 	// The exact texts the judge saw (for preference pairs).
-	JudgeObtained string `json:"judge_obtained,omitempty" event:"with=JudgeNew"`
+	// JudgeObtained is written when JudgeNew is set, even empty.
+	JudgeObtained string `json:"judge_obtained,omitempty"`
 	JudgeNew      string `json:"judge_new,omitempty"`
 }
 
 // Observation is what entered the reasoning context ("observation").
 type Observation struct {
 	Source string   `json:"source"`
-	DocIDs []string `json:"doc_ids" event:"list"`
+	DocIDs []string `json:"doc_ids"` // [] when nil
 	// Note says why the web was wanted but not used.
 	Note string `json:"note,omitempty"`
 	// DocNums is the number each document got in the context ([n]).
@@ -109,7 +140,7 @@ type Answer struct {
 // Supplement is the reflection's multi-source retrieval ("supplement").
 type Supplement struct {
 	Query   string   `json:"query"`
-	DocIDs  []string `json:"doc_ids" event:"list"`
+	DocIDs  []string `json:"doc_ids"` // [] when nil
 	DocNums []int    `json:"doc_nums,omitempty"`
 	Note    string   `json:"note,omitempty"`
 }
@@ -118,7 +149,7 @@ type Supplement struct {
 type Final struct {
 	Answer           string     `json:"answer"`
 	Forced           bool       `json:"forced"`
-	Counts           *Counts    `json:"counts" event:"zero"`
+	Counts           *Counts    `json:"counts"` // zero counts when nil
 	Cancelled        bool       `json:"cancelled,omitempty"`
 	Label            string     `json:"label,omitempty"`
 	Citations        []int      `json:"citations,omitempty"`
@@ -143,13 +174,13 @@ type Token struct {
 	Role string `json:"role,omitempty"`
 }
 
-// Gate is the retrieval gate before the loop ("gate", CONTRACT.md). No
-// strategy emits it yet.
+// Gate is the retrieval gate before the loop ("gate", CONTRACT.md),
+// emitted by the gated strategies (gate.go, gate_strategies.go).
 type Gate struct {
 	HeuristicAnswer string   `json:"heuristic_answer"`
 	Retrieve        bool     `json:"retrieve"`
 	Analysis        string   `json:"analysis"`
-	Queries         []string `json:"queries" event:"list"`
+	Queries         []string `json:"queries"` // [] when nil
 }
 
 // Refinement is an observation refinement under the context budget
@@ -157,7 +188,7 @@ type Gate struct {
 type Refinement struct {
 	BeforeChars int   `json:"before_chars"`
 	AfterChars  int   `json:"after_chars"`
-	Steps       []int `json:"steps" event:"list"`
+	Steps       []int `json:"steps"` // [] when nil
 }
 
 // Rewrite is a follow-up question rewritten into a standalone one
@@ -192,9 +223,204 @@ func (Notice) StepRule() StepRule       { return StepOptional }
 func (Gate) StepRule() StepRule         { return StepNever }
 func (Rewrite) StepRule() StepRule      { return StepNever }
 
-func init() {
-	for _, p := range []Payload{SessionStart{}, Thought{}, Action{}, Retrieval{}, Selection{}, Observation{},
-		Answer{}, Supplement{}, Final{}, Notice{}, Token{}, Gate{}, Refinement{}, Rewrite{}} {
-		register(p)
-	}
+// Observed is implemented by the payloads that put documents into the
+// reasoning context (observation, supplement).
+type Observed interface {
+	Payload
+	// ContextIDs are the ids of the documents that entered the context.
+	ContextIDs() []string
 }
+
+func (p Observation) ContextIDs() []string { return p.DocIDs }
+func (p Supplement) ContextIDs() []string  { return p.DocIDs }
+
+// Unknown is the payload of an event whose type this build does not know
+// (written by a newer one): its type and its fields as read, header keys
+// excepted. It is written back as it was read.
+type Unknown struct {
+	Type   string
+	Fields map[string]json.RawMessage
+}
+
+func (u Unknown) EventType() string { return u.Type }
+
+// payloadDecoders reads the payload of each known type from an event's JSON
+// object (the header's keys are ignored).
+var payloadDecoders = map[string]func([]byte) (Payload, error){
+	EventSession:     decodeAs[SessionStart],
+	EventThought:     decodeAs[Thought],
+	EventAction:      decodeAs[Action],
+	EventRetrieval:   decodeAs[Retrieval],
+	EventSelection:   decodeAs[Selection],
+	EventObservation: decodeAs[Observation],
+	EventAnswer:      decodeAs[Answer],
+	EventSupplement:  decodeAs[Supplement],
+	EventFinal:       decodeAs[Final],
+	EventError:       decodeAs[Notice],
+	EventToken:       decodeAs[Token],
+	EventGate:        decodeAs[Gate],
+	EventRefinement:  decodeAs[Refinement],
+	EventRewrite:     decodeAs[Rewrite],
+	// thread_budget.go
+	EventThreadContext: decodeAs[ThreadContext],
+}
+
+func decodeAs[P Payload](b []byte) (Payload, error) {
+	var p P
+	err := json.Unmarshal(b, &p)
+	return p, err
+}
+
+// The contract's rules that tags cannot say. A payload with such a rule
+// has a wire method giving the value to encode (a copy with the rule
+// applied, of a type without methods); MarshalJSON encodes it.
+
+// wirer is implemented by payloads with a rule tags cannot say.
+type wirer interface{ wire() any }
+
+func (p Retrieval) wire() any {
+	type plain Retrieval
+	p.Docs = orEmpty(p.Docs)
+	return plain(p)
+}
+
+func (p Selection) wire() any {
+	type plain Selection
+	if p.Status == nil {
+		p.Status = new(bool)
+	}
+	if p.JudgeNew == "" {
+		return plain(p)
+	}
+	// judge_obtained goes with judge_new: written even when empty.
+	return struct {
+		plain
+		JudgeObtained string `json:"judge_obtained"`
+	}{plain(p), p.JudgeObtained}
+}
+
+func (p Observation) wire() any {
+	type plain Observation
+	p.DocIDs = orEmpty(p.DocIDs)
+	return plain(p)
+}
+
+func (p Supplement) wire() any {
+	type plain Supplement
+	p.DocIDs = orEmpty(p.DocIDs)
+	return plain(p)
+}
+
+func (p Final) wire() any {
+	type plain Final
+	if p.Counts == nil {
+		p.Counts = &Counts{}
+	}
+	return plain(p)
+}
+
+func (p Gate) wire() any {
+	type plain Gate
+	p.Queries = orEmpty(p.Queries)
+	return plain(p)
+}
+
+func (p Refinement) wire() any {
+	type plain Refinement
+	p.Steps = orEmpty(p.Steps)
+	return plain(p)
+}
+
+func (p Retrieval) MarshalJSON() ([]byte, error)   { return json.Marshal(p.wire()) }
+func (p Selection) MarshalJSON() ([]byte, error)   { return json.Marshal(p.wire()) }
+func (p Observation) MarshalJSON() ([]byte, error) { return json.Marshal(p.wire()) }
+func (p Supplement) MarshalJSON() ([]byte, error)  { return json.Marshal(p.wire()) }
+func (p Final) MarshalJSON() ([]byte, error)       { return json.Marshal(p.wire()) }
+func (p Gate) MarshalJSON() ([]byte, error)        { return json.Marshal(p.wire()) }
+func (p Refinement) MarshalJSON() ([]byte, error)  { return json.Marshal(p.wire()) }
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Sanitized copies (sanitize.go): every text a payload carries, without
+// terminal control sequences. Slices are copied.
+
+func (p SessionStart) sanitized() Payload {
+	p.Question = clean(p.Question)
+	return p
+}
+
+func (p Thought) sanitized() Payload {
+	p.Text = clean(p.Text)
+	return p
+}
+
+func (p Action) sanitized() Payload {
+	p.Tool, p.Query = clean(p.Tool), clean(p.Query)
+	return p
+}
+
+func (p Retrieval) sanitized() Payload {
+	p.Source, p.Query, p.Note = clean(p.Source), clean(p.Query), clean(p.Note)
+	p.Docs = sanitizeDocs(p.Docs)
+	return p
+}
+
+func (p Selection) sanitized() Payload {
+	p.Analysis, p.Source = clean(p.Analysis), clean(p.Source)
+	p.JudgeObtained, p.JudgeNew = clean(p.JudgeObtained), clean(p.JudgeNew)
+	if p.NextSource != nil {
+		ns := clean(*p.NextSource)
+		p.NextSource = &ns
+	}
+	return p
+}
+
+func (p Observation) sanitized() Payload {
+	p.Source, p.Note = clean(p.Source), clean(p.Note)
+	p.DocIDs, p.Discarded = sanitizeIDs(p.DocIDs), sanitizeIDs(p.Discarded)
+	return p
+}
+
+func (p Answer) sanitized() Payload {
+	p.Text, p.Label, p.Explanation, p.Suggestions = clean(p.Text), clean(p.Label), clean(p.Explanation), clean(p.Suggestions)
+	return p
+}
+
+func (p Supplement) sanitized() Payload {
+	p.Query, p.Note = clean(p.Query), clean(p.Note)
+	p.DocIDs = sanitizeIDs(p.DocIDs)
+	return p
+}
+
+func (p Final) sanitized() Payload {
+	p.Answer, p.Label = clean(p.Answer), clean(p.Label)
+	p.Sources = sanitizeDocs(p.Sources)
+	return p
+}
+
+func (p Notice) sanitized() Payload {
+	p.Message, p.Source = clean(p.Message), clean(p.Source)
+	return p
+}
+
+func (p Token) sanitized() Payload {
+	p.Text = clean(p.Text)
+	return p
+}
+
+func (p Gate) sanitized() Payload { return sanitizeGate(p) }
+
+func (p Refinement) sanitized() Payload { return p }
+
+func (p Rewrite) sanitized() Payload {
+	p.Original, p.Rewritten = clean(p.Original), clean(p.Rewritten)
+	return p
+}
+
+// An unknown payload is never emitted, only read: it is kept as read.
+func (u Unknown) sanitized() Payload { return u }

@@ -10,24 +10,12 @@ import (
 	"time"
 )
 
-// TestEventPayloadRoundTrip: every golden event converts to its typed
-// payload and back without change, and decoding its wire form gives back
-// the same typed payload.
+// TestEventPayloadRoundTrip: decoding every golden event's wire form gives
+// back its header and the same typed payload.
 func TestEventPayloadRoundTrip(t *testing.T) {
 	for _, e := range goldenTable() {
-		p := e.Payload()
-		if e.Type == "future_thing" {
-			if p != nil {
-				t.Errorf("unknown type has payload %T", p)
-			}
-			continue
-		}
-		if p == nil || p.EventType() != e.Type {
-			t.Fatalf("%s: payload %T", e.Type, p)
-		}
-		back := NewEvent(e.Header(), p)
-		if !reflect.DeepEqual(back, e) {
-			t.Errorf("%s: NewEvent(Header, Payload) = %+v, want %+v", e.Type, back, e)
+		if e.Payload == nil || e.Payload.EventType() != e.Type() {
+			t.Fatalf("%s: payload %T", e.Type(), e.Payload)
 		}
 		b, err := json.Marshal(e)
 		if err != nil {
@@ -37,11 +25,11 @@ func TestEventPayloadRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &dec); err != nil {
 			t.Fatal(err)
 		}
-		if dec.Type != e.Type || dec.Seq != e.Seq || dec.Session != e.Session || !dec.Time.Equal(e.Time) {
-			t.Errorf("%s: header %+v, want %+v", e.Type, dec.Header(), e.Header())
+		if dec.Type() != e.Type() || dec.Seq != e.Seq || dec.Session != e.Session || !dec.Time.Equal(e.Time) || dec.Step != e.Step {
+			t.Errorf("%s: header %+v, want %+v", e.Type(), dec, e)
 		}
-		if got, want := wireNormal(t, dec.Payload()), wireNormal(t, p); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: decoded payload\n got %#v\nwant %#v", e.Type, got, want)
+		if got, want := wireNormal(t, dec.Payload), wireNormal(t, e.Payload); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded payload\n got %#v\nwant %#v", e.Type(), got, want)
 		}
 	}
 }
@@ -50,7 +38,7 @@ func TestEventPayloadRoundTrip(t *testing.T) {
 // false or {} decodes as such, not as nil.
 func wireNormal(t *testing.T, p Payload) Payload {
 	t.Helper()
-	b, err := json.Marshal(NewEvent(Header{}, p))
+	b, err := json.Marshal(Event{Payload: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,29 +46,41 @@ func wireNormal(t *testing.T, p Payload) Payload {
 	if err := json.Unmarshal(b, &e); err != nil {
 		t.Fatal(err)
 	}
-	return e.Payload()
+	return e.Payload
 }
 
-// TestEventTypesRegistered: every emitted type has a payload whose fields
-// all live in Event's flat fields; the CONTRACT's future types are
-// registered too.
+// TestEventTypesRegistered: every event type of CONTRACT.md decodes to its
+// own payload type; a type this build does not know decodes to Unknown.
 func TestEventTypesRegistered(t *testing.T) {
 	for _, typ := range []string{EventSession, EventThought, EventAction, EventRetrieval, EventSelection, EventObservation,
-		EventAnswer, EventSupplement, EventFinal, EventError, EventToken} {
-		wt := lookup(typ)
-		if wt == nil || !wt.mirrored {
-			t.Errorf("%s: registered %v, mirrored in Event's fields %v", typ, wt != nil, wt != nil && wt.mirrored)
+		EventAnswer, EventSupplement, EventFinal, EventError, EventToken, EventGate, EventRefinement, EventRewrite} {
+		var e Event
+		if err := json.Unmarshal([]byte(`{"type":"`+typ+`"}`), &e); err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+		if _, unknown := e.Payload.(Unknown); unknown || e.Type() != typ {
+			t.Errorf("%s decodes to %T (type %q)", typ, e.Payload, e.Type())
 		}
 	}
-	for _, typ := range []string{EventGate, EventRefinement, EventRewrite} {
-		if lookup(typ) == nil {
-			t.Errorf("%s not registered", typ)
-		}
+	var e Event
+	if err := json.Unmarshal([]byte(`{"type":"future_thing","seq":3,"b":[1, 2],"a":"<x>"}`), &e); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := e.Payload.(Unknown); !ok || u.Type != "future_thing" || len(u.Fields) != 2 {
+		t.Fatalf("unknown type decodes to %#v", e.Payload)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"future_thing","session":"","seq":3,"time":"0001-01-01T00:00:00Z","a":"\u003cx\u003e","b":[1,2]}`
+	if string(b) != want {
+		t.Errorf("unknown type written as\n%s\nwant\n%s", b, want)
 	}
 }
 
-// TestEventContractFutureTypes: the payload-only types (no flat twins)
-// write the CONTRACT's fields and decode back to the same payload.
+// TestEventContractFutureTypes: gate, refinement and rewrite write the
+// CONTRACT's fields and decode back to the same payload.
 func TestEventContractFutureTypes(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cases := []struct {
@@ -98,27 +98,27 @@ func TestEventContractFutureTypes(t *testing.T) {
 			`{"original":"and him?","rewritten":"When did Olsen die?","seq":1,"session":"s","time":"2026-01-02T03:04:05Z","turn":2,"type":"rewrite"}`},
 	}
 	for _, c := range cases {
-		h := Header{Session: "s", Seq: 1, Time: at, Step: c.step}
+		e := Event{Session: "s", Seq: 1, Time: at, Step: c.step, Payload: c.p}
 		if c.p.EventType() == EventRewrite {
-			h.Turn = 2
+			e.Turn = 2
 		}
-		e := NewEvent(h, c.p)
 		b, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(b) != c.want {
-			t.Errorf("%s:\n got %s\nwant %s", e.Type, b, c.want)
+			t.Errorf("%s:\n got %s\nwant %s", e.Type(), b, c.want)
 		}
 		var back Event
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := back.Payload(), wireNormal(t, c.p); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: decoded %#v, want %#v", e.Type, got, want)
+		if got, want := back.Payload, wireNormal(t, c.p); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded %#v, want %#v", e.Type(), got, want)
 		}
-		if back.Header() != h {
-			t.Errorf("%s: header %+v, want %+v", e.Type, back.Header(), h)
+		back.Payload = e.Payload
+		if !reflect.DeepEqual(back, e) {
+			t.Errorf("%s: header %+v, want %+v", e.Type(), back, e)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func Example() {
 		SessionID: "example",
 		Question:  "Which river flows through Prague?",
 		Settings:  s,
-		Emit:      func(ev engine.Event) { types = append(types, ev.Type) },
+		Emit:      func(ev engine.Event) { types = append(types, ev.Type()) },
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -95,7 +95,7 @@ func (r *run) gate(ctx context.Context, how gateQueries) (gateResult, error) {
 			res.Queries = []string{r.req.Question}
 		}
 	}
-	r.emit(Event{Type: EventGate, Extra: Gate{HeuristicAnswer: heuristic, Retrieve: res.Retrieve, Analysis: dec.Analysis, Queries: res.Queries}})
+	r.emit(Event{Payload: Gate{HeuristicAnswer: heuristic, Retrieve: res.Retrieve, Analysis: dec.Analysis, Queries: res.Queries}})
 	return res, nil
 }
 

@@ -94,7 +94,7 @@ func runSmartRAG(ctx context.Context, r *run) error {
 		if q != "" {
 			ev.Queries = []string{q}
 		}
-		r.emit(Event{Type: EventGate, Extra: ev})
+		r.emit(Event{Payload: ev})
 	}
 	block, err := r.block(all)
 	if err != nil {
@@ -133,7 +133,7 @@ func (r *run) runSeeds(ctx context.Context, m Strategy, tools []prompts.Tool) (i
 		n++
 		tool := tools[0].Name
 		r.pad.scratch.WriteString("Thought: I should check this claim first.\nAction: " + tool + "\nAction Input: " + textsafe.ForPrompt(q) + "\n")
-		r.emit(Event{Type: EventAction, Step: r.pad.turn, Tool: tool, Query: q})
+		r.emit(Event{Step: r.pad.turn, Payload: Action{Tool: tool, Query: q}})
 		if err := r.retrieve(ctx, m, tool, q); err != nil {
 			return n, err
 		}

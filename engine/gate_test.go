@@ -15,11 +15,7 @@ func gateJSON(retrieve bool, analysis string) reply {
 func gateOf(t *testing.T, h *harness) []Gate {
 	t.Helper()
 	var out []Gate
-	for _, ev := range h.rec.of(EventGate) {
-		g, ok := ev.Payload().(Gate)
-		if !ok {
-			t.Fatalf("gate event payload = %T", ev.Payload())
-		}
+	for _, g := range payloads[Gate](h.rec) {
 		out = append(out, g)
 	}
 	return out

@@ -129,14 +129,14 @@ func TestLengthStopGoesToForcedAnswer(t *testing.T) {
 	if !strings.Contains(reqs[1].Prompt, "I keep thinking and thinking") {
 		t.Error("the forced answer's prompt lacks the truncated text")
 	}
-	var notice *Event
-	for _, e := range rec.of(EventError) {
+	var notice *Notice
+	for _, e := range payloads[Notice](rec) {
 		if strings.Contains(e.Message, "generation limit") {
 			notice = &e
 		}
 	}
 	if notice == nil || notice.Fatal || !strings.Contains(notice.Message, "1024 tokens") || !strings.Contains(notice.Message, "closed the stream") {
-		t.Errorf("error events %+v", rec.of(EventError))
+		t.Errorf("error events %+v", payloads[Notice](rec))
 	}
 	if !res.Forced || res.Answer != "alpha" || res.Counts.OutputTokens != 1024 {
 		t.Errorf("result %+v", res)
@@ -164,7 +164,7 @@ func TestDeterministicAnswersAreNotRetried(t *testing.T) {
 			if n := len(m.requests()); n != tt.calls {
 				t.Errorf("%d calls, want %d", n, tt.calls)
 			}
-			errs := rec.of(EventError)
+			errs := payloads[Notice](rec)
 			if last := errs[len(errs)-1]; !last.Fatal || last.Message != tt.err.Error() {
 				t.Errorf("last error event %+v", last)
 			}
@@ -180,15 +180,15 @@ func TestContextWarningUsesTheServersFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	var found bool
-	for _, e := range rec.of(EventError) {
+	for _, e := range payloads[Notice](rec) {
 		if strings.Contains(e.Message, "3900 of 4096") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no warning against the server's 4096-token slot: %+v", rec.of(EventError))
+		t.Errorf("no warning against the server's 4096-token slot: %+v", payloads[Notice](rec))
 	}
-	sess := rec.of(EventSession)
+	sess := payloads[SessionStart](rec)
 	if len(sess) != 1 || sess[0].Config == nil || sess[0].Config.ServerCtx != 4096 {
 		t.Errorf("session config does not record the server's context: %+v", sess)
 	}

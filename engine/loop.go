@@ -44,7 +44,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 			break
 		}
 		if out.Thought != "" {
-			r.emit(Event{Type: EventThought, Step: r.pad.turn, Text: out.Thought, Role: string(llm.PurposeStep)})
+			r.emit(Event{Step: r.pad.turn, Payload: Thought{Text: out.Thought, Role: string(llm.PurposeStep)}})
 		}
 		r.pad.scratch.WriteString(out.Text)
 		if out.HasAnswer {
@@ -60,7 +60,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 			return nil
 		}
 		consumed++
-		r.emit(Event{Type: EventAction, Step: r.pad.turn, Tool: out.Action, Query: out.ActionInput})
+		r.emit(Event{Step: r.pad.turn, Payload: Action{Tool: out.Action, Query: out.ActionInput}})
 		if err := r.retrieve(ctx, m, out.Action, out.ActionInput); err != nil {
 			return err
 		}
@@ -116,8 +116,7 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 func (r *run) answer(out StepOutput, role string) {
 	o := sanitizeOutput(out)
 	r.outcome.lastAnswer = &o
-	r.emit(Event{Type: EventAnswer, Step: r.pad.turn, Text: out.Answer, Label: out.Label,
-		Explanation: out.Explanation, Suggestions: out.Suggestions, Role: role})
+	r.emit(Event{Step: r.pad.turn, Payload: Answer{Text: out.Answer, Label: out.Label, Explanation: out.Explanation, Suggestions: out.Suggestions, Role: role}})
 }
 
 // forcedAnswer asks for the answer from the scratchpad alone.

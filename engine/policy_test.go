@@ -79,11 +79,11 @@ func TestThreeSourcesSwitchOrder(t *testing.T) {
 	if _, err := h.run(t, "Q?", nil); err != nil {
 		t.Fatal(err)
 	}
-	sel := h.rec.of(EventSelection)
+	sel := payloads[Selection](h.rec)
 	if *sel[0].NextSource != "local:notes" || *sel[1].NextSource != "web:duckduckgo" {
 		t.Errorf("switch order: %q then %q", *sel[0].NextSource, *sel[1].NextSource)
 	}
-	obs := h.rec.of(EventObservation)
+	obs := payloads[Observation](h.rec)
 	if obs[0].Source != "local:notes" || obs[1].Source != "web:duckduckgo" {
 		t.Errorf("observation sources %q %q", obs[0].Source, obs[1].Source)
 	}
@@ -120,8 +120,8 @@ func TestNeverLeaveCorpusNeedsConsent(t *testing.T) {
 		if withConsent && (asked != 1 || res.Counts.WebRetrievals != 1) {
 			t.Errorf("with consent: asked %d, web %d", asked, res.Counts.WebRetrievals)
 		}
-		if !withConsent && (len(h.web.queries) != 0 || !strings.Contains(h.rec.of(EventObservation)[1].Note, "never-leave")) {
-			t.Errorf("headless: web queries %v, note %q", h.web.queries, h.rec.of(EventObservation)[1].Note)
+		if !withConsent && (len(h.web.queries) != 0 || !strings.Contains(payloads[Observation](h.rec)[1].Note, "never-leave")) {
+			t.Errorf("headless: web queries %v, note %q", h.web.queries, payloads[Observation](h.rec)[1].Note)
 		}
 	}
 }
@@ -167,7 +167,7 @@ func TestWebAskConsent(t *testing.T) {
 			if res.Counts.WebRetrievals != tt.wantWeb || asked != tt.wantAsked {
 				t.Errorf("web retrievals %d asked %d", res.Counts.WebRetrievals, asked)
 			}
-			if note := h.rec.of(EventObservation)[0].Note; !strings.Contains(note, tt.wantNote) {
+			if note := payloads[Observation](h.rec)[0].Note; !strings.Contains(note, tt.wantNote) {
 				t.Errorf("note = %q, want %q", note, tt.wantNote)
 			}
 		})
@@ -189,7 +189,7 @@ func TestWebNeverSingleSourceNoJudge(t *testing.T) {
 	if res.Counts.JudgeCalls != 0 || res.Counts.WebRetrievals != 0 || len(h.web.queries) != 0 {
 		t.Errorf("web never: counts %+v, web queries %v", res.Counts, h.web.queries)
 	}
-	obs := h.rec.of(EventObservation)[0]
+	obs := payloads[Observation](h.rec)[0]
 	if !strings.Contains(obs.Note, "never") {
 		t.Errorf("observation note = %q", obs.Note)
 	}

@@ -58,12 +58,12 @@ func TestApplyThreadPrivacy(t *testing.T) {
 // strictest of them.
 func TestThreadFromPrivacy(t *testing.T) {
 	evs := []Event{
-		{Type: EventSession, Seq: 1, Question: "Q", Config: &Settings{Web: WebAuto, NeverLeave: []string{"notes"}}},
-		{Type: EventFinal, Seq: 2, Answer: "A"},
-		NewEvent(Header{Seq: 3, Turn: 2}, Rewrite{Original: "f", Rewritten: "F", Privacy: &Privacy{Web: WebNever, NeverLeave: []string{"notes"}}}),
-		{Type: EventFinal, Seq: 4, Turn: 2, Answer: "B"},
-		NewEvent(Header{Seq: 5, Turn: 3}, Rewrite{Original: "g", Rewritten: "G", Privacy: &Privacy{Web: WebAuto, Loosened: []string{PrivacyWeb}}}),
-		{Type: EventFinal, Seq: 6, Turn: 3, Answer: "C"},
+		{Seq: 1, Payload: SessionStart{Question: "Q", Config: &Settings{Web: WebAuto, NeverLeave: []string{"notes"}}}},
+		{Seq: 2, Payload: Final{Answer: "A"}},
+		{Seq: 3, Turn: 2, Payload: Rewrite{Original: "f", Rewritten: "F", Privacy: &Privacy{Web: WebNever, NeverLeave: []string{"notes"}}}},
+		{Seq: 4, Turn: 2, Payload: Final{Answer: "B"}},
+		{Seq: 5, Turn: 3, Payload: Rewrite{Original: "g", Rewritten: "G", Privacy: &Privacy{Web: WebAuto, Loosened: []string{PrivacyWeb}}}},
+		{Seq: 6, Turn: 3, Payload: Final{Answer: "C"}},
 	}
 	th := ThreadFrom(evs)
 	if th.Privacy == nil || th.Privacy.Web != WebNever || strings.Join(th.Privacy.NeverLeave, ",") != "notes" {
@@ -96,7 +96,7 @@ func TestFollowUpKeepsNeverLeave(t *testing.T) {
 	if len(h.web.queries) != 0 {
 		t.Fatalf("the follow-up sent web queries %q from a context holding never-leave passages", h.web.queries)
 	}
-	rw, _ := h.rec.of(EventRewrite)[0].Payload().(Rewrite)
+	rw, _ := of[Rewrite](h.rec)[0].Payload.(Rewrite)
 	if rw.Privacy == nil || strings.Join(rw.Privacy.NeverLeave, ",") != "wiki" || strings.Join(rw.Privacy.Kept, ",") != PrivacyNeverLeave {
 		t.Errorf("rewrite privacy %+v", rw.Privacy)
 	}
@@ -140,7 +140,7 @@ func TestConsentDeniedIsNotAskedAgain(t *testing.T) {
 			if asked != tt.wantAsked || res.Counts.WebRetrievals != 0 {
 				t.Errorf("asked %d times (want %d), web retrievals %d", asked, tt.wantAsked, res.Counts.WebRetrievals)
 			}
-			if note := h.rec.of(EventObservation)[1].Note; !strings.Contains(note, "declined") {
+			if note := payloads[Observation](h.rec)[1].Note; !strings.Contains(note, "declined") {
 				t.Errorf("second observation note %q", note)
 			}
 		})
@@ -153,29 +153,29 @@ func TestPrivacyEventRoundTrip(t *testing.T) {
 	p := &Privacy{Web: WebNever, NeverLeave: []string{"notes"}, Kept: []string{PrivacyNeverLeave}, Loosened: []string{PrivacyWeb}}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, ev := range []Event{
-		NewEvent(Header{Session: "s", Seq: 1, Time: at}, SessionStart{Question: "Q", Privacy: p}),
-		NewEvent(Header{Session: "s", Seq: 2, Time: at, Turn: 2}, Rewrite{Original: "o", Rewritten: "r", Privacy: p}),
+		{Session: "s", Seq: 1, Time: at, Payload: SessionStart{Question: "Q", Privacy: p}},
+		{Session: "s", Seq: 2, Time: at, Turn: 2, Payload: Rewrite{Original: "o", Rewritten: "r", Privacy: p}},
 	} {
 		b, err := json.Marshal(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(string(b), `"privacy":{"web":"never","never_leave":["notes"],"kept":["never_leave"],"loosened":["web"]}`) {
-			t.Errorf("%s written as %s", ev.Type, b)
+			t.Errorf("%s written as %s", ev.Type(), b)
 		}
 		var back Event
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
 		var got *Privacy
-		switch pl := back.Payload().(type) {
+		switch pl := back.Payload.(type) {
 		case SessionStart:
 			got = pl.Privacy
 		case Rewrite:
 			got = pl.Privacy
 		}
 		if !reflect.DeepEqual(got, p) {
-			t.Errorf("%s read back as %+v", ev.Type, got)
+			t.Errorf("%s read back as %+v", ev.Type(), got)
 		}
 	}
 }

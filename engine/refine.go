@@ -197,7 +197,7 @@ func (r *run) refine(ctx context.Context) error {
 	}
 	r.replaceSpans(repl)
 	r.tally.counts.Refinements++
-	r.emit(NewEvent(Header{Step: r.pad.turn}, Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}))
+	r.emit(Event{Step: r.pad.turn, Payload: Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}})
 	return nil
 }
 

@@ -104,13 +104,13 @@ func TestRefinementAtTheBudget(t *testing.T) {
 	if r := refs[0]; !strings.Contains(r, obs1) || strings.Contains(r, obs2) || !strings.Contains(r, "How are alpha and beta related?") || !strings.Contains(r, "beta") {
 		t.Errorf("refinement prompt lacks the question, the last query or the earlier observation, or holds the newest: %q", tail(r, 400))
 	}
-	evs := h.rec.of(EventRefinement)
+	evs := payloads[Refinement](h.rec)
 	if len(evs) != 1 {
 		t.Fatalf("%d refinement events, want 1: %v", len(evs), h.rec.types())
 	}
-	p, ok := evs[0].Payload().(Refinement)
-	if !ok || p.BeforeChars != len(obs1) || p.AfterChars == 0 || p.AfterChars >= p.BeforeChars || len(p.Steps) != 1 || p.Steps[0] != 1 {
-		t.Errorf("refinement payload %+v (observation 1 was %d chars)", evs[0].Payload(), len(obs1))
+	p := evs[0]
+	if p.BeforeChars != len(obs1) || p.AfterChars == 0 || p.AfterChars >= p.BeforeChars || len(p.Steps) != 1 || p.Steps[0] != 1 {
+		t.Errorf("refinement payload %+v (observation 1 was %d chars)", p, len(obs1))
 	}
 	if res.Counts.Refinements != 1 || h.rec.final(t).Counts.Refinements != 1 {
 		t.Errorf("refinements counted %d", res.Counts.Refinements)
@@ -118,7 +118,7 @@ func TestRefinementAtTheBudget(t *testing.T) {
 	if res.Counts.StepCalls != 3 {
 		t.Errorf("step calls %d, want 3 (the refinement is not a step)", res.Counts.StepCalls)
 	}
-	sess := h.rec.of(EventSession)
+	sess := payloads[SessionStart](h.rec)
 	if len(sess) != 1 || sess[0].Config.RefineBudget != DefaultRefineBudget {
 		t.Errorf("the session does not record the refine budget: %+v", sess)
 	}
@@ -126,7 +126,7 @@ func TestRefinementAtTheBudget(t *testing.T) {
 
 func TestNoORSWarnsInsteadOfRefining(t *testing.T) {
 	h, _, res := refineScript(t, StrategyPrefRAGNoORS, "")
-	if n := len(h.rec.of(EventRefinement)); n != 0 || res.Counts.Refinements != 0 {
+	if n := len(payloads[Refinement](h.rec)); n != 0 || res.Counts.Refinements != 0 {
 		t.Errorf("%d refinement events, %d counted; want none", n, res.Counts.Refinements)
 	}
 	ps := reasoning(h)
@@ -135,13 +135,13 @@ func TestNoORSWarnsInsteadOfRefining(t *testing.T) {
 		t.Errorf("the earlier observation was changed without refinement")
 	}
 	var warned bool
-	for _, e := range h.rec.of(EventError) {
+	for _, e := range payloads[Notice](h.rec) {
 		if !e.Fatal && strings.Contains(e.Message, "does not refine observations") {
 			warned = true
 		}
 	}
 	if !warned {
-		t.Errorf("no budget warning: %+v", h.rec.of(EventError))
+		t.Errorf("no budget warning: %+v", payloads[Notice](h.rec))
 	}
 }
 
@@ -163,15 +163,15 @@ func TestOldestNoteDroppedWhenRefinementCannotFit(t *testing.T) {
 		t.Errorf("the newest observation was not kept whole")
 	}
 	var notice bool
-	for _, e := range h.rec.of(EventError) {
+	for _, e := range payloads[Notice](h.rec) {
 		if !e.Fatal && strings.Contains(e.Message, "oldest refined note was dropped") {
 			notice = true
 		}
 	}
 	if !notice {
-		t.Errorf("no notice of the dropped note: %+v", h.rec.of(EventError))
+		t.Errorf("no notice of the dropped note: %+v", payloads[Notice](h.rec))
 	}
-	if n := len(h.rec.of(EventRefinement)); n != 1 {
+	if n := len(payloads[Refinement](h.rec)); n != 1 {
 		t.Errorf("%d refinement events, want 1", n)
 	}
 }

@@ -222,16 +222,15 @@ func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, 
 		return JudgeDecision{}, err
 	}
 	dec := ParseJudge(resp.Text)
-	ev := Event{Type: EventSelection, Step: step, Status: &dec.Status, Analysis: dec.Analysis, Source: src.Name(),
-		JudgeObtained: data.obtained, JudgeNew: data.fresh}
+	sel := Selection{Status: &dec.Status, Analysis: dec.Analysis, Source: src.Name(), JudgeObtained: data.obtained, JudgeNew: data.fresh}
 	if !dec.Status {
 		name := next.Name()
-		ev.NextSource = &name
+		sel.NextSource = &name
 	}
 	if dec.Malformed {
 		r.warn(step, "", "the judge's reply was not the requested JSON; read as status "+fmt.Sprint(dec.Status))
 	}
-	r.emit(ev)
+	r.emit(Event{Step: step, Payload: sel})
 	return dec, nil
 }
 
@@ -320,16 +319,16 @@ func (r *run) supplement(ctx context.Context) error {
 		ns = append(ns, note)
 	}
 	obs := r.number(all)
-	ev := Event{Type: EventSupplement, Step: step, Query: q, Note: strings.Join(notes(ns...), "; ")}
+	sup := Supplement{Query: q, Note: strings.Join(notes(ns...), "; ")}
 	for i, d := range all {
-		ev.DocIDs = append(ev.DocIDs, d.ID)
-		ev.DocNums = append(ev.DocNums, obs[i].Num)
+		sup.DocIDs = append(sup.DocIDs, d.ID)
+		sup.DocNums = append(sup.DocNums, obs[i].Num)
 	}
 	// number() above registered the documents; observe renders them with
 	// the same numbers and appends them to the scratchpad.
 	if err := r.appendObservation(obs, notes(ns...), all); err != nil {
 		return err
 	}
-	r.emit(ev)
+	r.emit(Event{Step: step, Payload: sup})
 	return nil
 }

@@ -129,7 +129,7 @@ func newRun(e *Engine, req Request) *run {
 // emit stamps and delivers an event. Token events reuse the current seq so
 // stored events stay numbered 1, 2, 3… without gaps.
 func (r *run) emit(ev Event) {
-	if ev.Type != EventToken {
+	if _, token := ev.Payload.(Token); !token {
 		r.stamp.seq++
 	}
 	ev = sanitize(ev)
@@ -145,7 +145,7 @@ func (r *run) emit(ev Event) {
 }
 
 func (r *run) warn(step int, source, msg string) {
-	r.emit(Event{Type: EventError, Step: step, Source: source, Message: msg, Fatal: false})
+	r.emit(Event{Step: step, Payload: Notice{Source: source, Message: msg, Fatal: false}})
 }
 
 func (r *run) options() llm.Options {
@@ -157,7 +157,7 @@ func (r *run) options() llm.Options {
 func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (llm.Response, error) {
 	role := string(req.Purpose)
 	onToken := func(delta string) {
-		r.emit(Event{Type: EventToken, Step: step, Role: role, Text: delta})
+		r.emit(Event{Step: step, Payload: Token{Role: role, Text: delta}})
 	}
 	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine || req.Purpose == purposeRewrite {
 		onToken = nil
@@ -265,17 +265,17 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 		if outcome == OutcomeTruncated && len(docs) > 0 {
 			// Partial results of a cut answer are used, and said to be partial.
 			docs = r.sourced(src, docs)
-			r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached})
+			r.emit(Event{Step: step, Payload: Retrieval{Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached}})
 			r.warn(step, src.Name(), msg)
 			return docs, "", nil
 		}
 		note := sourceTrouble(src, err)
-		r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting})
+		r.emit(Event{Step: step, Payload: Retrieval{Source: src.Name(), Query: query, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting}})
 		r.warn(step, src.Name(), msg)
 		return nil, note, nil
 	}
 	docs = r.sourced(src, docs)
-	r.emit(Event{Type: EventRetrieval, Step: step, Source: src.Name(), Query: query, Docs: docs, Reflection: r.phase.reflecting, Cached: cached})
+	r.emit(Event{Step: step, Payload: Retrieval{Source: src.Name(), Query: query, Docs: docs, Reflection: r.phase.reflecting, Cached: cached}})
 	return docs, "", nil
 }
 
@@ -355,15 +355,15 @@ func (r *run) observe(step int, source string, docs []Document, notes []string, 
 	if err := r.appendObservation(obs, notes, docs); err != nil {
 		return err
 	}
-	ev := Event{Type: EventObservation, Step: step, Source: source, Note: strings.Join(notes, "; ")}
+	o := Observation{Source: source, Note: strings.Join(notes, "; ")}
 	for i, d := range docs {
-		ev.DocIDs = append(ev.DocIDs, d.ID)
-		ev.DocNums = append(ev.DocNums, obs[i].Num)
+		o.DocIDs = append(o.DocIDs, d.ID)
+		o.DocNums = append(o.DocNums, obs[i].Num)
 	}
 	for _, d := range discarded {
-		ev.Discarded = append(ev.Discarded, d.ID)
+		o.Discarded = append(o.Discarded, d.ID)
 	}
-	r.emit(ev)
+	r.emit(Event{Step: step, Payload: o})
 	return nil
 }
 
@@ -417,18 +417,18 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 		res.Cancelled = true
 		err = fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
 	case errors.As(err, &fatal):
-		r.emit(Event{Type: EventError, Message: textsafe.ForTerminal(fatal.Error()), Fatal: true})
+		r.emit(Event{Payload: Notice{Message: textsafe.ForTerminal(fatal.Error()), Fatal: true}})
 		return res, err
 	default:
-		r.emit(Event{Type: EventError, Message: textsafe.ForTerminal(err.Error()), Fatal: true})
+		r.emit(Event{Payload: Notice{Message: textsafe.ForTerminal(err.Error()), Fatal: true}})
 		return res, &FatalError{Err: err}
 	}
-	ev := Event{Type: EventFinal, Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
-	res.Citations, res.InvalidCitations, ev.Sources, ev.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)
-	ev.Citations, ev.InvalidCitations = res.Citations, res.InvalidCitations
+	f := Final{Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
+	res.Citations, res.InvalidCitations, f.Sources, f.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)
+	f.Citations, f.InvalidCitations = res.Citations, res.InvalidCitations
 	c := r.tally.counts
-	ev.Counts = &c
-	r.emit(ev)
+	f.Counts = &c
+	r.emit(Event{Payload: f})
 	return res, err
 }
 

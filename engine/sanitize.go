@@ -11,38 +11,14 @@ import "github.com/prefrag/prefrag/internal/textsafe"
 // terminal. Document titles, URLs and locators become one line. Slices are
 // copied: the run keeps its own documents unchanged.
 func sanitize(ev Event) Event {
-	c := textsafe.ForTerminal
-	ev.Question = c(ev.Question)
-	ev.Text = c(ev.Text)
-	ev.Tool = c(ev.Tool)
-	ev.Query = c(ev.Query)
-	ev.Source = c(ev.Source)
-	ev.Analysis = c(ev.Analysis)
-	ev.JudgeObtained = c(ev.JudgeObtained)
-	ev.JudgeNew = c(ev.JudgeNew)
-	ev.Note = c(ev.Note)
-	ev.Label = c(ev.Label)
-	ev.Explanation = c(ev.Explanation)
-	ev.Suggestions = c(ev.Suggestions)
-	ev.Answer = c(ev.Answer)
-	ev.Message = c(ev.Message)
-	if ev.NextSource != nil {
-		ns := c(*ev.NextSource)
-		ev.NextSource = &ns
-	}
-	ev.DocIDs = sanitizeIDs(ev.DocIDs)
-	ev.Discarded = sanitizeIDs(ev.Discarded)
-	ev.Docs = sanitizeDocs(ev.Docs)
-	ev.Sources = sanitizeDocs(ev.Sources)
-	if g, ok := ev.Extra.(Gate); ok {
-		ev.Extra = sanitizeGate(g)
-	}
-	if rw, ok := ev.Extra.(Rewrite); ok {
-		rw.Original, rw.Rewritten = c(rw.Original), c(rw.Rewritten)
-		ev.Extra = rw
+	if ev.Payload != nil {
+		ev.Payload = ev.Payload.sanitized()
 	}
 	return ev
 }
+
+// clean is the sanitizing of one text of a payload.
+func clean(s string) string { return textsafe.ForTerminal(s) }
 
 func sanitizeIDs(ids []string) []string {
 	if ids == nil {

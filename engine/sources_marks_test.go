@@ -113,7 +113,7 @@ func TestRetrievalOutcome(t *testing.T) {
 			if _, err := h.run(t, "Q?", nil); err != nil {
 				t.Fatal(err)
 			}
-			rets := h.rec.of(EventRetrieval)
+			rets := payloads[Retrieval](h.rec)
 			if len(rets) != 2 {
 				t.Fatalf("%d retrievals", len(rets))
 			}
@@ -128,7 +128,7 @@ func TestRetrievalOutcome(t *testing.T) {
 			if c.outcome == "" && strings.Contains(string(b), `"outcome"`) {
 				t.Errorf("a normal retrieval carries an outcome: %s", b)
 			}
-			obs := h.rec.of(EventObservation)[0]
+			obs := payloads[Observation](h.rec)[0]
 			if obs.Source != c.obsSrc || !strings.Contains(obs.Note, c.obsNotes) {
 				t.Errorf("observation from %s note %q, want %s with %q", obs.Source, obs.Note, c.obsSrc, c.obsNotes)
 			}

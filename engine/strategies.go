@@ -53,12 +53,12 @@ func runSingle(ctx context.Context, r *run, kinds []sources.Kind) error {
 			return &FatalError{Err: err}
 		}
 		r.countUsed(all)
-		ev := Event{Type: EventObservation, Step: r.pad.turn, Source: source, Note: strings.Join(notes(ns...), "; ")}
+		o := Observation{Source: source, Note: strings.Join(notes(ns...), "; ")}
 		for i, d := range all {
-			ev.DocIDs = append(ev.DocIDs, d.ID)
-			ev.DocNums = append(ev.DocNums, obs[i].Num)
+			o.DocIDs = append(o.DocIDs, d.ID)
+			o.DocNums = append(o.DocNums, obs[i].Num)
 		}
-		r.emit(ev)
+		r.emit(Event{Step: r.pad.turn, Payload: o})
 	}
 	return r.answerNow(ctx, block)
 }

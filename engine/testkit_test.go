@@ -139,28 +139,42 @@ func (r *recorder) types() []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, e := range r.events {
-		if e.Type != EventToken {
-			out = append(out, e.Type)
+		if e.Type() != EventToken {
+			out = append(out, e.Type())
 		}
 	}
 	return out
 }
 
-func (r *recorder) of(typ string) []Event {
+// payloads returns the payloads of type P the run emitted, in order.
+func payloads[P Payload](r *recorder) []P {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []P
+	for _, e := range r.events {
+		if p, ok := e.Payload.(P); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// of returns the events whose payload is a P, in order.
+func of[P Payload](r *recorder) []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []Event
 	for _, e := range r.events {
-		if e.Type == typ {
+		if _, ok := e.Payload.(P); ok {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-func (r *recorder) final(t *testing.T) Event {
+func (r *recorder) final(t *testing.T) Final {
 	t.Helper()
-	f := r.of(EventFinal)
+	f := payloads[Final](r)
 	if len(f) != 1 {
 		t.Fatalf("want exactly one final event, got %d: %v", len(f), r.types())
 	}

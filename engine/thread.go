@@ -70,7 +70,7 @@ func (r *run) startTurn(ctx context.Context) error {
 		return err
 	}
 	p := r.privacy
-	r.emit(Event{Type: EventRewrite, Extra: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
+	r.emit(Event{Payload: Rewrite{Original: original, Rewritten: rewritten, Privacy: &p}})
 	r.req.Question = rewritten
 	return r.primeThread(th)
 }
@@ -206,11 +206,11 @@ func (r *run) primeThread(th *Thread) error {
 		return &FatalError{Err: err}
 	}
 	r.pad.thread = text
-	r.emit(NewEvent(Header{}, ThreadContext{
+	r.emit(Event{Payload: ThreadContext{
 		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
 		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
 		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
-	}))
+	}})
 	return nil
 }
 

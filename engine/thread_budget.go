@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -45,16 +46,29 @@ const EventThreadContext = "thread_context"
 // out, the thread block's estimated tokens and the share of the prompt
 // budget it was given (Budget), of a prompt budget of PromptBudget.
 type ThreadContext struct {
-	DocsCarried    []int `json:"docs_carried" event:"list"`
-	DocsLeftOut    []int `json:"docs_left_out" event:"list"`
-	TurnsShortened []int `json:"turns_shortened" event:"list"`
-	TurnsLeftOut   []int `json:"turns_left_out" event:"list"`
+	DocsCarried    []int `json:"docs_carried"`    // [] when nil
+	DocsLeftOut    []int `json:"docs_left_out"`   // [] when nil
+	TurnsShortened []int `json:"turns_shortened"` // [] when nil
+	TurnsLeftOut   []int `json:"turns_left_out"`  // [] when nil
 	Tokens         int   `json:"tokens"`
 	Budget         int   `json:"budget"`
 	PromptBudget   int   `json:"prompt_budget"`
 }
 
-func (ThreadContext) EventType() string { return EventThreadContext }
+func (ThreadContext) EventType() string  { return EventThreadContext }
+func (ThreadContext) StepRule() StepRule { return StepNever }
+
+// sanitized: a thread_context carries no text.
+func (p ThreadContext) sanitized() Payload { return p }
+
+func (p ThreadContext) wire() any {
+	type plain ThreadContext
+	p.DocsCarried, p.DocsLeftOut = orEmpty(p.DocsCarried), orEmpty(p.DocsLeftOut)
+	p.TurnsShortened, p.TurnsLeftOut = orEmpty(p.TurnsShortened), orEmpty(p.TurnsLeftOut)
+	return plain(p)
+}
+
+func (p ThreadContext) MarshalJSON() ([]byte, error) { return json.Marshal(p.wire()) }
 
 // Summary says in one line what the follow-up carried and left out, for
 // every renderer (text output, stepper, exports).
@@ -95,9 +109,6 @@ func numList(ns []int) string {
 	}
 	return strings.Join(parts, " ")
 }
-func (ThreadContext) StepRule() StepRule { return StepNever }
-
-func init() { register(ThreadContext{}) }
 
 // turnPlan is the earlier turns as a prompt carries them.
 type turnPlan struct {

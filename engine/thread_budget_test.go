@@ -128,7 +128,7 @@ func TestJudgePromptBoundedInThread(t *testing.T) {
 			t.Errorf("a prompt of %d tokens passed the context", n)
 		}
 	}
-	if tc := h.rec.of(EventThreadContext); len(tc) != 1 {
+	if tc := payloads[ThreadContext](h.rec); len(tc) != 1 {
 		t.Errorf("%d thread_context events", len(tc))
 	}
 }
@@ -146,7 +146,7 @@ func TestPromptTooLargeNeverSent(t *testing.T) {
 	if n := len(h.llm.prompts(llm.PurposeStep)); n != 0 {
 		t.Errorf("%d step prompts sent", n)
 	}
-	if ev := h.rec.of(EventError); len(ev) == 0 || !ev[len(ev)-1].Fatal {
+	if ev := payloads[Notice](h.rec); len(ev) == 0 || !ev[len(ev)-1].Fatal {
 		t.Errorf("no fatal error event")
 	}
 }
@@ -160,7 +160,7 @@ func TestPromptCutIsFatal(t *testing.T) {
 	if !errors.Is(err, llm.ErrPromptCut) || res.Answer != "" {
 		t.Fatalf("answer %q, err %v", res.Answer, err)
 	}
-	if len(h.rec.of(EventFinal)) != 0 {
+	if len(payloads[Final](h.rec)) != 0 {
 		t.Errorf("a final event was emitted")
 	}
 }
@@ -199,7 +199,7 @@ func TestJudgeObtainedKeepsTheNewest(t *testing.T) {
 		t.Errorf("not the newest whole documents:\n%s", got)
 	}
 	_ = r.judgeObtained(block, 100)
-	if n := len(h.rec.of(EventError)); n != 1 {
+	if n := len(payloads[Notice](h.rec)); n != 1 {
 		t.Errorf("%d notices, want 1", n)
 	}
 	if small := "[1] title: a\ncontent: b\n"; r.judgeObtained(small, 100) != small {

@@ -46,40 +46,9 @@ func ThreadFrom(events []Event) *Thread {
 			pt = &PriorTurn{}
 			turnOf[t] = pt
 		}
-		switch ev.Type {
-		case EventSession:
-			pt.Question = ev.Question
-			switch {
-			case ev.Privacy != nil:
-				th.keepPrivacy(*ev.Privacy)
-			case ev.Config != nil:
-				th.keepPrivacy(settingsPrivacy(*ev.Config))
-			}
-		case EventRewrite:
-			if rw, ok := ev.Payload().(Rewrite); ok {
-				pt.Question = rw.Rewritten
-				if rw.Privacy != nil {
-					th.keepPrivacy(*rw.Privacy)
-				}
-			}
-		case EventAnswer:
-			pt.Answer, pt.Label = ev.Text, ev.Label
-		case EventFinal:
-			pt.Answer, pt.Label = ev.Answer, ev.Label
-			pt.Cited = append([]int(nil), ev.Citations...)
-			for i, d := range ev.Sources {
-				if i < len(ev.SourceNums) {
-					put(ev.SourceNums[i], d)
-				}
-			}
-		case EventRetrieval:
-			for _, d := range ev.Docs {
-				k := key{t, d.ID}
-				retrieved[k] = append(retrieved[k], d)
-			}
-		case EventObservation, EventSupplement:
-			for i, id := range ev.DocIDs {
-				if i >= len(ev.DocNums) {
+		placed := func(ids []string, nums []int, bySource bool, source string) {
+			for i, id := range ids {
+				if i >= len(nums) {
 					break
 				}
 				cands := retrieved[key{t, id}]
@@ -88,13 +57,47 @@ func ThreadFrom(events []Event) *Thread {
 				}
 				d := cands[0]
 				for _, c := range cands {
-					if ev.Type == EventObservation && c.Source == ev.Source {
+					if bySource && c.Source == source {
 						d = c
 						break
 					}
 				}
-				put(ev.DocNums[i], d)
+				put(nums[i], d)
 			}
+		}
+		switch p := ev.Payload.(type) {
+		case SessionStart:
+			pt.Question = p.Question
+			switch {
+			case p.Privacy != nil:
+				th.keepPrivacy(*p.Privacy)
+			case p.Config != nil:
+				th.keepPrivacy(settingsPrivacy(*p.Config))
+			}
+		case Rewrite:
+			pt.Question = p.Rewritten
+			if p.Privacy != nil {
+				th.keepPrivacy(*p.Privacy)
+			}
+		case Answer:
+			pt.Answer, pt.Label = p.Text, p.Label
+		case Final:
+			pt.Answer, pt.Label = p.Answer, p.Label
+			pt.Cited = append([]int(nil), p.Citations...)
+			for i, d := range p.Sources {
+				if i < len(p.SourceNums) {
+					put(p.SourceNums[i], d)
+				}
+			}
+		case Retrieval:
+			for _, d := range p.Docs {
+				k := key{t, d.ID}
+				retrieved[k] = append(retrieved[k], d)
+			}
+		case Observation:
+			placed(p.DocIDs, p.DocNums, true, p.Source)
+		case Supplement:
+			placed(p.DocIDs, p.DocNums, false, "")
 		}
 	}
 	for n := 1; n <= maxNum; n++ {

@@ -47,10 +47,12 @@ func TestThreadFromNumbersDocsAsTheyWere(t *testing.T) {
 	// What the turn's final answer cited (issue 21: cited documents are
 	// carried first).
 	cited := append([]Event(nil), evs...)
-	if cited[len(cited)-1].Type != EventFinal {
-		t.Fatalf("last event %s", cited[len(cited)-1].Type)
+	f, ok := cited[len(cited)-1].Payload.(Final)
+	if !ok {
+		t.Fatalf("last event %s", cited[len(cited)-1].Type())
 	}
-	cited[len(cited)-1].Citations = []int{2}
+	f.Citations = []int{2}
+	cited[len(cited)-1].Payload = f
 	if got := ThreadFrom(cited).Turns[0].Cited; len(got) != 1 || got[0] != 2 {
 		t.Errorf("cited %v, want [2]", got)
 	}
@@ -79,20 +81,20 @@ func TestFollowUpTurn(t *testing.T) {
 	evs := h.rec.events
 	var stored []Event
 	for _, e := range evs {
-		if e.Type != EventToken {
+		if e.Type() != EventToken {
 			stored = append(stored, e)
 		}
 	}
-	if stored[0].Type != EventRewrite {
-		t.Fatalf("first event %s, want rewrite; types %v", stored[0].Type, h.rec.types())
+	if stored[0].Type() != EventRewrite {
+		t.Fatalf("first event %s, want rewrite; types %v", stored[0].Type(), h.rec.types())
 	}
-	rw := stored[0].Payload().(Rewrite)
+	rw := stored[0].Payload.(Rewrite)
 	if rw.Original != "and where did he study?" || rw.Rewritten != "Where did Carsten Olsen study?" {
 		t.Fatalf("rewrite = %+v", rw)
 	}
 	for i, e := range stored {
-		if e.Turn != 2 || e.Seq != th.LastSeq+1+i || e.Type == EventSession {
-			t.Fatalf("event %d (%s): turn %d seq %d; want turn 2 seq %d", i, e.Type, e.Turn, e.Seq, th.LastSeq+1+i)
+		if e.Turn != 2 || e.Seq != th.LastSeq+1+i || e.Type() == EventSession {
+			t.Fatalf("event %d (%s): turn %d seq %d; want turn 2 seq %d", i, e.Type(), e.Turn, e.Seq, th.LastSeq+1+i)
 		}
 	}
 	// The rewrite call: plain text, no schema, no stop, not the step prompt.
@@ -111,7 +113,7 @@ func TestFollowUpTurn(t *testing.T) {
 			t.Errorf("step prompt lacks %q:\n%s", want, step)
 		}
 	}
-	obs := h.rec.of(EventObservation)
+	obs := payloads[Observation](h.rec)
 	if len(obs) != 1 || len(obs[0].DocNums) != 1 || obs[0].DocNums[0] != 3 {
 		t.Fatalf("new document numbered %v, want [3]", obs)
 	}
@@ -119,7 +121,7 @@ func TestFollowUpTurn(t *testing.T) {
 	if got := f.Citations; len(got) != 3 || got[0] != 3 || got[1] != 1 || got[2] != 2 || len(f.InvalidCitations) != 0 {
 		t.Fatalf("citations %v invalid %v", f.Citations, f.InvalidCitations)
 	}
-	list := f.Payload().(Final).SourceList()
+	list := f.SourceList()
 	if list[1].Num != 1 || list[1].Doc.ID != "d1" || list[2].Num != 2 || list[2].Doc.ID != "https://example.org/olsen" {
 		t.Fatalf("source list %+v", list)
 	}
@@ -152,11 +154,11 @@ func TestFollowUpRewriteFallback(t *testing.T) {
 			if _, err := h.follow(t, th, "and where did he study?"); err != nil {
 				t.Fatal(err)
 			}
-			rw := h.rec.of(EventRewrite)
-			if len(rw) != 1 || rw[0].Payload().(Rewrite).Rewritten != "and where did he study?" {
+			rw := payloads[Rewrite](h.rec)
+			if len(rw) != 1 || rw[0].Rewritten != "and where did he study?" {
 				t.Fatalf("rewrite events %+v", rw)
 			}
-			notes := h.rec.of(EventError)
+			notes := payloads[Notice](h.rec)
 			if len(notes) != 1 || notes[0].Fatal || !strings.Contains(notes[0].Message, "as asked") {
 				t.Fatalf("notices %+v", notes)
 			}
@@ -179,7 +181,7 @@ func TestFollowUpCancelledDuringRewrite(t *testing.T) {
 	if !errors.Is(err, ErrCancelled) {
 		t.Fatalf("err = %v", err)
 	}
-	if f := h.rec.final(t); !f.Cancelled || f.Turn != 2 {
+	if f := of[Final](h.rec); len(f) != 1 || !f[0].Payload.(Final).Cancelled || f[0].Turn != 2 {
 		t.Fatalf("final %+v", f)
 	}
 }

@@ -5,6 +5,7 @@ package engine
 // same session, seq, step and role. The delivery pipeline and the UI's
 // bridge merge deltas by this rule.
 func MergeableTokens(a, b Event) bool {
-	return a.Type == EventToken && b.Type == EventToken &&
-		a.Session == b.Session && a.Seq == b.Seq && a.Step == b.Step && a.Role == b.Role
+	ta, ok := a.Payload.(Token)
+	tb, okb := b.Payload.(Token)
+	return ok && okb && a.Session == b.Session && a.Seq == b.Seq && a.Step == b.Step && ta.Role == tb.Role
 }

@@ -185,10 +185,11 @@ func supportRecall(q Question, events []engine.Event) *float64 {
 	}
 	seen := map[string]bool{}
 	for _, ev := range events {
-		if ev.Type != engine.EventObservation && ev.Type != engine.EventSupplement {
+		o, ok := ev.Payload.(engine.Observed)
+		if !ok {
 			continue
 		}
-		for _, id := range ev.DocIDs {
+		for _, id := range o.ContextIDs() {
 			if pid, ok := ParagraphIDOf(id); ok {
 				seen[pid] = true
 			}

@@ -194,7 +194,7 @@ func fatalForRun(err error) bool {
 func (r *Runner) answer(ctx context.Context, q Question, s engine.Settings) (Record, error) {
 	var events []engine.Event
 	emit := func(ev engine.Event) {
-		if ev.Type != engine.EventToken {
+		if _, token := ev.Payload.(engine.Token); !token {
 			events = append(events, ev)
 		}
 	}

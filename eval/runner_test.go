@@ -46,9 +46,9 @@ func (b *scriptedBackend) Answer(ctx context.Context, q Question, s engine.Setti
 			break // one of the two supporting paragraphs
 		}
 	}
-	emit(engine.Event{Type: engine.EventSession, Question: q.Text})
-	emit(engine.Event{Type: engine.EventToken, Text: "ignored"})
-	emit(engine.Event{Type: engine.EventObservation, Step: 1, Source: "local:x", DocIDs: ids})
+	emit(engine.Event{Payload: engine.SessionStart{Question: q.Text}})
+	emit(engine.Event{Payload: engine.Token{Text: "ignored"}})
+	emit(engine.Event{Step: 1, Payload: engine.Observation{Source: "local:x", DocIDs: ids}})
 	c := engine.Counts{LLMCalls: 2, StepCalls: 2, LocalRetrievals: 1, UsedRetrievals: 1, UsedLocalRetrievals: 1}
 	return "", engine.Result{Answer: b.answers[q.Text], Label: "CORRECT", Counts: c}, nil
 }

@@ -22,9 +22,8 @@ func realisticEvents() map[string]engine.Event {
 			Text: para, Source: "local:default", Score: 12.5 - float64(i)}
 	}
 	return map[string]engine.Event{
-		"retrieval_5x1KB": {Type: engine.EventRetrieval, Step: 1, Source: "local:default", Query: "Danish chemist who introduced the concept of pH", Docs: docs},
-		"thought": {Type: engine.EventThought, Step: 1, Role: "step",
-			Text: "I need to identify the Danish plant ecologist who assisted a Danish chemist famous for introducing the concept of pH. First I will find the chemist."},
+		"retrieval_5x1KB": {Step: 1, Payload: engine.Retrieval{Source: "local:default", Query: "Danish chemist who introduced the concept of pH", Docs: docs}},
+		"thought":         {Step: 1, Payload: engine.Thought{Role: "step", Text: "I need to identify the Danish plant ecologist who assisted a Danish chemist famous for introducing the concept of pH. First I will find the chemist."}},
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 
 // AppendEvents commits a batch as one: all of it or none of it.
 func TestAppendEventsIsOneCommit(t *testing.T) {
-	ev := func(seq int, typ string) engine.Event {
-		return engine.Event{Type: typ, Session: "s", Seq: seq, Step: 1, Text: "t", Time: fixture.Start}
+	ev := func(seq int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Step: 1, Payload: p, Time: fixture.Start}
 	}
 	tests := []struct {
 		name      string
@@ -21,11 +21,11 @@ func TestAppendEventsIsOneCommit(t *testing.T) {
 		wantSeqs  int
 		wantFinal bool
 	}{
-		{"a batch, tokens skipped", []engine.Event{ev(2, engine.EventThought), {Type: engine.EventToken, Session: "s", Seq: 2, Text: "x"}, ev(3, engine.EventAction)}, nil, 3, false},
-		{"final records the answer", []engine.Event{ev(2, engine.EventThought), {Type: engine.EventFinal, Session: "s", Seq: 3, Answer: "1974", Time: fixture.Start}}, nil, 3, true},
-		{"a stored seq again: none of the batch", []engine.Event{ev(2, engine.EventThought), ev(1, engine.EventThought)}, ErrExists, 1, false},
-		{"an invalid event: none of the batch", []engine.Event{ev(2, engine.EventThought), {Type: engine.EventThought, Session: "s"}}, ErrInvalid, 1, false},
-		{"only tokens", []engine.Event{{Type: engine.EventToken, Session: "s", Seq: 1, Text: "x"}}, nil, 1, false},
+		{"a batch, tokens skipped", []engine.Event{ev(2, engine.Thought{Text: "t"}), {Session: "s", Seq: 2, Payload: engine.Token{Text: "x"}}, ev(3, engine.Action{})}, nil, 3, false},
+		{"final records the answer", []engine.Event{ev(2, engine.Thought{Text: "t"}), {Session: "s", Seq: 3, Time: fixture.Start, Payload: engine.Final{Answer: "1974"}}}, nil, 3, true},
+		{"a stored seq again: none of the batch", []engine.Event{ev(2, engine.Thought{Text: "t"}), ev(1, engine.Thought{Text: "t"})}, ErrExists, 1, false},
+		{"an invalid event: none of the batch", []engine.Event{ev(2, engine.Thought{Text: "t"}), {Session: "s", Payload: engine.Thought{}}}, ErrInvalid, 1, false},
+		{"only tokens", []engine.Event{{Session: "s", Seq: 1, Payload: engine.Token{Text: "x"}}}, nil, 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +34,7 @@ func TestAppendEventsIsOneCommit(t *testing.T) {
 			if err := s.CreateSession(ctx, Session{ID: "s", Question: fixture.Question}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.AppendEvent(ctx, ev(1, engine.EventSession)); err != nil {
+			if err := s.AppendEvent(ctx, ev(1, engine.SessionStart{})); err != nil {
 				t.Fatal(err)
 			}
 			err := s.AppendEvents(ctx, tt.batch)

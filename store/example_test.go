@@ -34,9 +34,9 @@ func Example() {
 		return
 	}
 	for i, ev := range []engine.Event{
-		{Type: engine.EventSession, Question: sess.Question},
-		{Type: engine.EventAnswer, Step: 1, Text: "The Vltava"},
-		{Type: engine.EventFinal, Answer: "The Vltava"},
+		{Payload: engine.SessionStart{Question: sess.Question}},
+		{Step: 1, Payload: engine.Answer{Text: "The Vltava"}},
+		{Payload: engine.Final{Answer: "The Vltava"}},
 	} {
 		ev.Session, ev.Seq, ev.Time = sess.ID, i+1, at
 		if err := st.AppendEvent(ctx, ev); err != nil {
@@ -56,7 +56,7 @@ func Example() {
 	}
 	fmt.Println(rec.Session.ID, rec.Session.Status, rec.Session.Answer)
 	for _, ev := range rec.Events {
-		fmt.Println(ev.Seq, ev.Type)
+		fmt.Println(ev.Seq, ev.Type())
 	}
 	// Output:
 	// 0123456789abcdef answered The Vltava

@@ -35,7 +35,7 @@ func TestFullDiskOnAppend(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
 		t.Fatal(err)
 	}
-	big := engine.Event{Type: engine.EventThought, Session: id, Seq: 1000, Step: 9, Time: time.Now().UTC(), Text: strings.Repeat("a long thought ", 20000)}
+	big := engine.Event{Session: id, Seq: 1000, Step: 9, Time: time.Now().UTC(), Payload: engine.Thought{Text: strings.Repeat("a long thought ", 20000)}}
 	err := s.AppendEvent(ctx, big)
 	if !errors.Is(err, ErrFull) {
 		t.Fatalf("append on a full database: %v, want ErrFull", err)

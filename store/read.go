@@ -212,10 +212,10 @@ func (s *Store) readRecord(ctx context.Context, id string) (*Record, error) {
 		err := json.Unmarshal(line, &ev)
 		if err != nil {
 			err = fmt.Errorf("not valid event JSON: %w", err)
-		} else if ev.Type == "" || ev.Session != id || ev.Seq != seq {
+		} else if ev.Type() == "" || ev.Session != id || ev.Seq != seq {
 			// Every stored line is an event of its own row (AppendEvent and
 			// ImportRecord check it): anything else is damage.
-			err = fmt.Errorf("not an event of this session (type %q, session %q, seq %d)", ev.Type, ev.Session, ev.Seq)
+			err = fmt.Errorf("not an event of this session (type %q, session %q, seq %d)", ev.Type(), ev.Session, ev.Seq)
 		}
 		if err != nil {
 			if bad == nil {

@@ -45,7 +45,7 @@ func TestWriteReleaseDB(t *testing.T) {
 	start := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
 	evs := createFixture(t, s, releaseAnswered, start)
 	for _, ev := range evs {
-		if ev.Type == engine.EventSelection {
+		if ev.Type() == engine.EventSelection {
 			if err := s.SetJudgeVerdict(ctx, releaseAnswered, ev.Seq, "agree"); err != nil {
 				t.Fatal(err)
 			}
@@ -62,8 +62,8 @@ func TestWriteReleaseDB(t *testing.T) {
 	}
 	t1 := start.Add(time.Hour)
 	for i, ev := range []engine.Event{
-		{Type: engine.EventSession, Question: "What is the boiling point of water?"},
-		{Type: engine.EventError, Message: "the LLM server is unreachable", Fatal: true},
+		{Payload: engine.SessionStart{Question: "What is the boiling point of water?"}},
+		{Payload: engine.Notice{Message: "the LLM server is unreachable", Fatal: true}},
 	} {
 		ev.Session, ev.Seq, ev.Time = releaseFailed, i+1, t1.Add(time.Duration(i)*time.Second)
 		if err := s.AppendEvent(ctx, ev); err != nil {
@@ -76,7 +76,7 @@ func TestWriteReleaseDB(t *testing.T) {
 	if err := s.CreateSession(ctx, Session{ID: releaseInterrupted, Question: "Who discovered pH?", Model: "m", Config: cfg, Started: start.Add(2 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	ev := engine.Event{Type: engine.EventSession, Session: releaseInterrupted, Seq: 1, Time: start.Add(2 * time.Hour), Question: "Who discovered pH?"}
+	ev := engine.Event{Session: releaseInterrupted, Seq: 1, Time: start.Add(2 * time.Hour), Payload: engine.SessionStart{Question: "Who discovered pH?"}}
 	if err := s.AppendEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}

@@ -163,11 +163,11 @@ func (s *Store) AppendEvents(ctx context.Context, evs []engine.Event) error {
 	}
 	rows := make([]row, 0, len(evs))
 	for _, ev := range evs {
-		if ev.Type == engine.EventToken {
+		if _, token := ev.Payload.(engine.Token); token {
 			continue
 		}
-		if ev.Session == "" || ev.Seq < 1 || ev.Type == "" {
-			return fmt.Errorf("append event: %w: an event needs a type, a session and seq ≥ 1 (got type %q, session %q, seq %d)", ErrInvalid, ev.Type, ev.Session, ev.Seq)
+		if ev.Session == "" || ev.Seq < 1 || ev.Type() == "" {
+			return fmt.Errorf("append event: %w: an event needs a type, a session and seq ≥ 1 (got type %q, session %q, seq %d)", ErrInvalid, ev.Type(), ev.Session, ev.Seq)
 		}
 		line, err := json.Marshal(ev)
 		if err != nil {
@@ -188,25 +188,26 @@ func (s *Store) AppendEvents(ctx context.Context, evs []engine.Event) error {
 			ev := r.ev
 			failed = ev
 			if _, err := tx.ExecContext(ctx, `INSERT INTO events (session_id, seq, type, step, time_ns, json, turn) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				ev.Session, ev.Seq, ev.Type, ev.Step, r.t, r.line, engine.TurnOf(ev)); err != nil {
+				ev.Session, ev.Seq, ev.Type(), ev.Step, r.t, r.line, engine.TurnOf(ev)); err != nil {
 				return err
 			}
 			if err := recordTurn(ctx, tx, ev, r.t); err != nil {
 				return err
 			}
-			if ev.Type != engine.EventFinal {
+			f, ok := ev.Payload.(engine.Final)
+			if !ok {
 				continue
 			}
 			counts := engine.Counts{}
-			if ev.Counts != nil {
-				counts = *ev.Counts
+			if f.Counts != nil {
+				counts = *f.Counts
 			}
 			cj, err := json.Marshal(counts)
 			if err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET answer = ?, counts = ?, label = CASE WHEN ? = '' THEN label ELSE ? END WHERE id = ?`,
-				ev.Answer, string(cj), ev.Label, ev.Label, ev.Session); err != nil {
+				f.Answer, string(cj), f.Label, f.Label, ev.Session); err != nil {
 				return err
 			}
 		}

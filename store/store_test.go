@@ -41,7 +41,7 @@ func createFixture(t testing.TB, s *Store, id string, started time.Time) []engin
 			t.Fatalf("AppendEvent %d: %v", i, err)
 		}
 		if i == 3 {
-			tok := engine.Event{Type: engine.EventToken, Session: id, Seq: ev.Seq, Step: 1, Text: "Carsten"}
+			tok := engine.Event{Session: id, Seq: ev.Seq, Step: 1, Payload: engine.Token{Text: "Carsten"}}
 			if err := s.AppendEvent(ctx, tok); err != nil {
 				t.Fatalf("AppendEvent token: %v", err)
 			}
@@ -255,7 +255,7 @@ func TestWriteErrors(t *testing.T) {
 	if err := s.CreateSession(ctx, Session{ID: "s", Question: "q"}); err != nil {
 		t.Fatal(err)
 	}
-	ev := engine.Event{Type: engine.EventThought, Session: "s", Seq: 1, Step: 1, Text: "t", Time: time.Now()}
+	ev := engine.Event{Session: "s", Seq: 1, Step: 1, Time: time.Now(), Payload: engine.Thought{Text: "t"}}
 	tests := []struct {
 		name string
 		err  error
@@ -266,8 +266,8 @@ func TestWriteErrors(t *testing.T) {
 		{"bad config", s.CreateSession(ctx, Session{ID: "t", Config: json.RawMessage("{")}), ErrInvalid},
 		{"first append", s.AppendEvent(ctx, ev), nil},
 		{"duplicate seq", s.AppendEvent(ctx, ev), ErrExists},
-		{"unknown session", s.AppendEvent(ctx, engine.Event{Type: "thought", Session: "nope", Seq: 1}), ErrNotFound},
-		{"no seq", s.AppendEvent(ctx, engine.Event{Type: "thought", Session: "s"}), ErrInvalid},
+		{"unknown session", s.AppendEvent(ctx, engine.Event{Session: "nope", Seq: 1, Payload: engine.Unknown{Type: "thought"}}), ErrNotFound},
+		{"no seq", s.AppendEvent(ctx, engine.Event{Session: "s", Payload: engine.Unknown{Type: "thought"}}), ErrInvalid},
 		{"bad status", s.FinishSession(ctx, "s", "done", "", "", nil), ErrInvalid},
 		{"bad counts", s.FinishSession(ctx, "s", StatusAnswered, "", "", json.RawMessage("nope")), ErrInvalid},
 		{"finish unknown", s.FinishSession(ctx, "nope", StatusAnswered, "", "", nil), ErrNotFound},
@@ -284,11 +284,11 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	// the same bytes for every event type, including a future one.
 	evs := fixture.Events("rt")
 	evs = append(evs,
-		engine.Event{Type: engine.EventError, Session: "rt", Seq: 90, Time: fixture.Start, Message: "web:duckduckgo blocked the search: HTTP 429", Step: 2, Source: "web:duckduckgo"},
-		engine.Event{Type: engine.EventObservation, Session: "rt", Seq: 91, Time: fixture.Start, Step: 2, Source: "local:wiki", Note: "web policy is never"},
-		engine.Event{Type: engine.EventSelection, Session: "rt", Seq: 92, Time: fixture.Start, Step: 1},
-		engine.Event{Type: engine.EventFinal, Session: "rt", Seq: 93, Time: fixture.Start, Forced: true, Cancelled: true},
-		engine.Event{Type: "consent", Session: "rt", Seq: 94, Time: fixture.Start.In(time.FixedZone("CET", 3600)), Query: "q", Source: "web:searxng"},
+		engine.Event{Session: "rt", Seq: 90, Time: fixture.Start, Step: 2, Payload: engine.Notice{Message: "web:duckduckgo blocked the search: HTTP 429", Source: "web:duckduckgo"}},
+		engine.Event{Session: "rt", Seq: 91, Time: fixture.Start, Step: 2, Payload: engine.Observation{Source: "local:wiki", Note: "web policy is never"}},
+		engine.Event{Session: "rt", Seq: 92, Time: fixture.Start, Step: 1, Payload: engine.Selection{}},
+		engine.Event{Session: "rt", Seq: 93, Time: fixture.Start, Payload: engine.Final{Forced: true, Cancelled: true}},
+		engine.Event{Session: "rt", Seq: 94, Time: fixture.Start.In(time.FixedZone("CET", 3600)), Payload: engine.Unknown{Type: "consent", Fields: map[string]json.RawMessage{"query": json.RawMessage(`"q"`), "source": json.RawMessage(`"web:searxng"`)}}},
 	)
 	for _, ev := range evs {
 		b1, err := json.Marshal(ev)
@@ -297,11 +297,11 @@ func TestEventJSONRoundTrip(t *testing.T) {
 		}
 		var back engine.Event
 		if err := json.Unmarshal(b1, &back); err != nil {
-			t.Fatalf("%s: %v", ev.Type, err)
+			t.Fatalf("%s: %v", ev.Type(), err)
 		}
 		b2, _ := json.Marshal(back)
 		if !bytes.Equal(b1, b2) {
-			t.Errorf("%s event does not round-trip:\n%s\n%s", ev.Type, b1, b2)
+			t.Errorf("%s event does not round-trip:\n%s\n%s", ev.Type(), b1, b2)
 		}
 	}
 }

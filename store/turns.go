@@ -60,26 +60,25 @@ type Turn struct {
 // recordTurn keeps the turns table in step with an appended event: a
 // rewrite event opens its turn, a final event records the turn's answer.
 func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) error {
-	switch ev.Type {
-	case engine.EventRewrite:
-		rw, _ := ev.Payload().(engine.Rewrite)
+	switch p := ev.Payload.(type) {
+	case engine.Rewrite:
 		_, err := tx.ExecContext(ctx, `INSERT INTO turns (session_id, turn, question, rewritten, first_seq, started_ns)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (session_id, turn) DO UPDATE SET question = excluded.question, rewritten = excluded.rewritten,
 				first_seq = excluded.first_seq, started_ns = excluded.started_ns`,
-			ev.Session, engine.TurnOf(ev), rw.Original, rw.Rewritten, ev.Seq, timeNs)
+			ev.Session, engine.TurnOf(ev), p.Original, p.Rewritten, ev.Seq, timeNs)
 		return err
-	case engine.EventFinal:
+	case engine.Final:
 		counts := engine.Counts{}
-		if ev.Counts != nil {
-			counts = *ev.Counts
+		if p.Counts != nil {
+			counts = *p.Counts
 		}
 		cj, err := json.Marshal(counts)
 		if err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE turns SET answer = ?, label = ?, counts = ?, finished_ns = ? WHERE session_id = ? AND turn = ?`,
-			ev.Answer, ev.Label, string(cj), timeNs, ev.Session, engine.TurnOf(ev))
+			p.Answer, p.Label, string(cj), timeNs, ev.Session, engine.TurnOf(ev))
 		return err
 	}
 	return nil

@@ -133,10 +133,10 @@ func TestThreadTurns(t *testing.T) {
 	last := evs[len(evs)-1].Seq
 	at := fixture.Start.Add(time.Hour)
 	turn2 := []engine.Event{
-		{Type: engine.EventRewrite, Extra: engine.Rewrite{Original: "and where did he study?", Rewritten: "Where did Carsten Olsen study?"}},
-		{Type: engine.EventThought, Step: 1, Text: "known"},
-		{Type: engine.EventAnswer, Step: 1, Text: "Copenhagen [1]", Label: "CORRECT"},
-		{Type: engine.EventFinal, Answer: "Copenhagen [1]", Label: "CORRECT", Counts: &engine.Counts{LLMCalls: 2, RewriteCalls: 1}},
+		{Payload: engine.Rewrite{Original: "and where did he study?", Rewritten: "Where did Carsten Olsen study?"}},
+		{Step: 1, Payload: engine.Thought{Text: "known"}},
+		{Step: 1, Payload: engine.Answer{Text: "Copenhagen [1]", Label: "CORRECT"}},
+		{Payload: engine.Final{Answer: "Copenhagen [1]", Label: "CORRECT", Counts: &engine.Counts{LLMCalls: 2, RewriteCalls: 1}}},
 	}
 	for i := range turn2 {
 		turn2[i].Session, turn2[i].Seq, turn2[i].Turn, turn2[i].Time = id, last+1+i, 2, at.Add(time.Duration(i)*time.Second)

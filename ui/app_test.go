@@ -12,7 +12,7 @@ import (
 func TestAskScreenLiveRun(t *testing.T) {
 	h := newHarness(t)
 	h.golden("welcome", "Ask a question below", "pref wiki")
-	h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 3 })
+	h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 3 })
 	h.ask(scripted.Question)
 	<-h.runner.paused
 	// Tokens are rendered at most every refreshEvery: wait for the last one
@@ -90,7 +90,7 @@ func TestPolicyChangeAnswersPendingConsent(t *testing.T) {
 
 func TestCancelKeepsPartialTrajectory(t *testing.T) {
 	h := newHarness(t)
-	h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 2 })
+	h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 2 })
 	h.ask(scripted.Question)
 	<-h.runner.paused
 	h.waitFor("Step 2")

@@ -323,7 +323,7 @@ func (a *askScreen) handleRun(b batchMsg) (tea.Cmd, *consentMsg) {
 		switch m := m.(type) {
 		case runEventMsg:
 			a.traj.Apply(m.ev)
-			if m.ev.Type != engine.EventToken {
+			if _, token := m.ev.Payload.(engine.Token); !token {
 				structural = true
 			}
 			if m.ev.Session != "" {
@@ -425,7 +425,7 @@ func (a *askScreen) showFailure(err error) {
 	if a.sessionID != "" || len(a.traj.Blocks) > 0 || a.traj.Final != nil {
 		msg = "The run failed: " + termtext.Line(err.Error())
 	}
-	a.traj.Apply(engine.NewEvent(engine.Header{Session: a.sessionID, Time: a.sh.now()}, engine.Notice{Message: msg, Fatal: true}))
+	a.traj.Apply(engine.Event{Session: a.sessionID, Time: a.sh.now(), Payload: engine.Notice{Message: msg, Fatal: true}})
 }
 
 // hasFatal reports whether a fatal error event is in the trajectory.

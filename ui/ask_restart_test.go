@@ -19,7 +19,7 @@ func TestNewRunStreamsDespitePendingTickOfPreviousRun(t *testing.T) {
 		Options{WorkDir: testWorkDir, NoColor: true, Now: newClock().Now})
 	a := m.ask
 	token := func(text string) tea.Msg {
-		return runEventMsg{ev: engine.Event{Type: engine.EventToken, Step: 1, Text: text}}
+		return runEventMsg{ev: engine.Event{Step: 1, Payload: engine.Token{Text: text}}}
 	}
 
 	a.start("first question")

@@ -30,7 +30,7 @@ func streamingModel(b *testing.B) (*Model, []string) {
 }
 
 func tokenBatch(tok string) batchMsg {
-	return batchMsg{stream: 1, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Type: engine.EventToken, Step: 51, Role: "step", Text: tok}}}}
+	return batchMsg{stream: 1, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Step: 51, Payload: engine.Token{Role: "step", Text: tok}}}}}
 }
 
 // BenchmarkAppTokens is what the program does while 2,000 tokens stream
@@ -44,7 +44,7 @@ func BenchmarkAppTokens(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.ask.traj.Apply(engine.Event{Type: engine.EventThought, Step: 50, Text: "reset"})
+		m.ask.traj.Apply(engine.Event{Step: 50, Payload: engine.Thought{Text: "reset"}})
 		for j, tok := range toks {
 			m.Update(tokenBatch(tok))
 			if j%25 == 24 {
@@ -71,12 +71,12 @@ func BenchmarkAppFrame(b *testing.B) {
 func BenchmarkAppRefresh(b *testing.B) {
 	m, toks := streamingModel(b)
 	for _, tok := range toks[:1000] {
-		m.ask.traj.Apply(engine.Event{Type: engine.EventToken, Step: 51, Role: "step", Text: tok})
+		m.ask.traj.Apply(engine.Event{Step: 51, Payload: engine.Token{Role: "step", Text: tok}})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.ask.traj.Apply(engine.Event{Type: engine.EventToken, Step: 51, Role: "step", Text: "x "})
+		m.ask.traj.Apply(engine.Event{Step: 51, Payload: engine.Token{Role: "step", Text: "x "}})
 		m.ask.tv.refresh()
 	}
 }

@@ -118,23 +118,27 @@ func mergeTokens(msgs []tea.Msg) []tea.Msg {
 	flush := func() {
 		if len(text) > 1 {
 			last := out[len(out)-1].(runEventMsg)
-			last.ev.Text = strings.Join(text, "")
+			tok := last.ev.Payload.(engine.Token)
+			tok.Text = strings.Join(text, "")
+			last.ev.Payload = tok
 			out[len(out)-1] = last
 		}
 		text = text[:0]
 	}
 	for _, m := range msgs {
-		if rm, ok := m.(runEventMsg); ok && rm.ev.Type == engine.EventToken {
+		rm, ok := m.(runEventMsg)
+		tok, isToken := rm.ev.Payload.(engine.Token)
+		if ok && isToken {
 			if len(text) > 0 {
 				prev := out[len(out)-1].(runEventMsg).ev
 				if engine.MergeableTokens(prev, rm.ev) {
-					text = append(text, rm.ev.Text)
+					text = append(text, tok.Text)
 					continue
 				}
 			}
 			flush()
 			out = append(out, m)
-			text = append(text, rm.ev.Text)
+			text = append(text, tok.Text)
 			continue
 		}
 		flush()

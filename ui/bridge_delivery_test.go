@@ -11,11 +11,11 @@ import (
 )
 
 func tok(seq, step int, role, text string) tea.Msg {
-	return runEventMsg{ev: engine.Event{Type: engine.EventToken, Session: "s", Seq: seq, Step: step, Role: role, Text: text}}
+	return runEventMsg{ev: engine.Event{Session: "s", Seq: seq, Step: step, Payload: engine.Token{Role: role, Text: text}}}
 }
 
 func stored(seq int, typ string) tea.Msg {
-	return runEventMsg{ev: engine.Event{Type: typ, Session: "s", Seq: seq}}
+	return runEventMsg{ev: engine.Event{Session: "s", Seq: seq, Payload: engine.Unknown{Type: typ}}}
 }
 
 // describe writes a batch as "token(seq/step/role:text) type(seq) …".
@@ -24,10 +24,10 @@ func describe(msgs []tea.Msg) string {
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case runEventMsg:
-			if m.ev.Type == engine.EventToken {
-				parts = append(parts, fmt.Sprintf("token(%d/%d/%s:%s)", m.ev.Seq, m.ev.Step, m.ev.Role, m.ev.Text))
+			if tk, ok := m.ev.Payload.(engine.Token); ok {
+				parts = append(parts, fmt.Sprintf("token(%d/%d/%s:%s)", m.ev.Seq, m.ev.Step, tk.Role, tk.Text))
 			} else {
-				parts = append(parts, fmt.Sprintf("%s(%d)", m.ev.Type, m.ev.Seq))
+				parts = append(parts, fmt.Sprintf("%s(%d)", m.ev.Type(), m.ev.Seq))
 			}
 		case runDoneMsg:
 			parts = append(parts, "done")

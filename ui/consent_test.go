@@ -33,10 +33,10 @@ func noCorpusRun(notice string) []engine.Event {
 	s := engine.DefaultSettings()
 	s.CorpusChoice = engine.CorporaNonePinned
 	return []engine.Event{
-		{Type: engine.EventSession, Session: "s-none", Seq: 1, Time: next(), Question: "What is our merger plan?", Config: &s},
-		{Type: engine.EventError, Session: "s-none", Seq: 2, Time: next(), Message: notice},
-		{Type: engine.EventAnswer, Session: "s-none", Seq: 3, Time: next(), Step: 1, Text: "I cannot tell.", Label: "INCORRECT"},
-		{Type: engine.EventFinal, Session: "s-none", Seq: 4, Time: next(), Answer: "I cannot tell.", Counts: &engine.Counts{LLMCalls: 1}},
+		{Session: "s-none", Seq: 1, Time: next(), Payload: engine.SessionStart{Question: "What is our merger plan?", Config: &s}},
+		{Session: "s-none", Seq: 2, Time: next(), Payload: engine.Notice{Message: notice}},
+		{Session: "s-none", Seq: 3, Time: next(), Step: 1, Payload: engine.Answer{Text: "I cannot tell.", Label: "INCORRECT"}},
+		{Session: "s-none", Seq: 4, Time: next(), Payload: engine.Final{Answer: "I cannot tell.", Counts: &engine.Counts{LLMCalls: 1}}},
 	}
 }
 

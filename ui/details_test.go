@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,15 +32,14 @@ func shortRun() []engine.Event {
 	st.Model = "tiny-model"
 	doc := sources.Document{ID: "wiki:kafka#1", Title: "Franz Kafka", Text: "Kafka was born in Prague.", Source: "local:wiki"}
 	return []engine.Event{
-		{Type: engine.EventSession, Session: "short", Seq: 1, Time: testStart, Question: "Where was Kafka born?", Config: &st},
-		{Type: engine.EventThought, Session: "short", Seq: 2, Time: testStart, Step: 1, Text: "Search."},
-		{Type: engine.EventAction, Session: "short", Seq: 3, Time: testStart, Step: 1, Tool: "Search_Engine", Query: "Kafka birthplace"},
-		{Type: engine.EventRetrieval, Session: "short", Seq: 4, Time: testStart, Step: 1, Source: "local:wiki", Query: "Kafka birthplace", Docs: []sources.Document{doc}},
-		{Type: engine.EventSelection, Session: "short", Seq: 5, Time: testStart, Step: 1, Status: &yes, Analysis: "enough"},
-		{Type: engine.EventObservation, Session: "short", Seq: 6, Time: testStart, Step: 1, Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}},
-		{Type: engine.EventAnswer, Session: "short", Seq: 7, Time: testStart, Step: 2, Text: "Prague [1].", Label: "CORRECT"},
-		{Type: engine.EventFinal, Session: "short", Seq: 8, Time: testStart, Answer: "Prague [1].", Label: "CORRECT", Citations: []int{1},
-			Sources: []sources.Document{doc}, Counts: &engine.Counts{LLMCalls: 3, LocalRetrievals: 1, UsedRetrievals: 1, TotalMillis: 4000}},
+		{Session: "short", Seq: 1, Time: testStart, Payload: engine.SessionStart{Question: "Where was Kafka born?", Config: &st}},
+		{Session: "short", Seq: 2, Time: testStart, Step: 1, Payload: engine.Thought{Text: "Search."}},
+		{Session: "short", Seq: 3, Time: testStart, Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "Kafka birthplace"}},
+		{Session: "short", Seq: 4, Time: testStart, Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "Kafka birthplace", Docs: []sources.Document{doc}}},
+		{Session: "short", Seq: 5, Time: testStart, Step: 1, Payload: engine.Selection{Status: &yes, Analysis: "enough"}},
+		{Session: "short", Seq: 6, Time: testStart, Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}}},
+		{Session: "short", Seq: 7, Time: testStart, Step: 2, Payload: engine.Answer{Text: "Prague [1].", Label: "CORRECT"}},
+		{Session: "short", Seq: 8, Time: testStart, Payload: engine.Final{Answer: "Prague [1].", Label: "CORRECT", Citations: []int{1}, Sources: []sources.Document{doc}, Counts: &engine.Counts{LLMCalls: 3, LocalRetrievals: 1, UsedRetrievals: 1, TotalMillis: 4000}}},
 	}
 }
 
@@ -76,7 +76,7 @@ func TestStepCountSteadyOverReflection(t *testing.T) {
 	var seen []string
 	for _, ev := range scripted.Events(testStart) {
 		m.ask.traj.Apply(ev)
-		if ev.Type == engine.EventToken || ev.Type == engine.EventSession {
+		if ev.Type() == engine.EventToken || ev.Type() == engine.EventSession {
 			continue
 		}
 		s := ansi.Strip(m.statusView())
@@ -154,7 +154,7 @@ func TestExportDialogOffersPairs(t *testing.T) {
 	h.openSession()
 	h.keys("x")
 	h.waitFor("Export this session", "pairs")
-	h.keys("left") // wraps from md to the last format
+	h.keys("left", "left") // wraps from md to the last formats: html, pairs
 	h.waitFor("prefrag-7f3c2a1e.pairs.jsonl", "one line per judge decision")
 	h.keys("enter")
 	h.waitFor("Written to")
@@ -164,12 +164,48 @@ func TestExportDialogOffersPairs(t *testing.T) {
 	}
 }
 
+// The export dialog offers the HTML page.
+func TestExportDialogOffersHTML(t *testing.T) {
+	h := newHarness(t)
+	h.openSession()
+	h.keys("x")
+	h.waitFor("Export this session", "html")
+	h.keys("left") // wraps from md to the last format
+	h.waitFor("prefrag-7f3c2a1e.html", "opens offline in any browser")
+	h.keys("enter")
+	h.waitFor("Written to")
+	calls := h.sessions.calls()
+	if len(calls) != 1 || calls[0].format != "html" || !strings.HasSuffix(calls[0].path, ".html") {
+		t.Fatalf("export calls %+v", calls)
+	}
+}
+
+// Several sessions as HTML are one page each: the proposed path is a
+// folder.
+func TestExportMarkedSessionsHTMLFolder(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("space", "space")
+	h.waitFor("2 marked")
+	h.keys("x")
+	h.waitFor("Export 2 sessions", "prefrag-2-sessions.md")
+	h.keys("left")
+	h.waitFor("prefrag-2-sessions"+string(filepath.Separator), "opens offline")
+	h.keys("enter")
+	h.waitFor("Written to")
+	calls := h.sessions.calls()
+	if len(calls) != 1 || calls[0].format != "html" || len(calls[0].ids) != 2 || filepath.Base(calls[0].path) != "prefrag-2-sessions" {
+		t.Fatalf("export calls %+v", calls)
+	}
+}
+
 // q during a run asks first; n keeps the run going, y quits.
 func TestQuitDuringRunAsks(t *testing.T) {
 	for _, answer := range []string{"n", "y"} {
 		t.Run(answer, func(t *testing.T) {
 			h := newHarness(t)
-			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 2 })
+			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 2 })
 			h.ask(scripted.Question)
 			<-h.runner.paused
 			h.waitFor("Step 2")
@@ -240,7 +276,7 @@ func TestHelpBarFollowsFocusAfterDialogs(t *testing.T) {
 			h.keys("esc")
 		}, "enter send"},
 		{"quit refused: the trajectory", nil, func(h *harness) {
-			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type == engine.EventThought && ev.Step == 2 })
+			h.runner.pauseBefore(func(ev engine.Event) bool { return ev.Type() == engine.EventThought && ev.Step == 2 })
 			h.ask(scripted.Question)
 			<-h.runner.paused
 			h.keys("tab", "q")

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-var exportFormats = []string{"md", "json", "jsonl", "pairs"}
+var exportFormats = []string{"md", "json", "jsonl", "pairs", "html"}
 
 // exportFormatHelp says what the selected format writes.
 var exportFormatHelp = map[string]string{
@@ -20,6 +20,7 @@ var exportFormatHelp = map[string]string{
 	"json":  "json: the session and its events",
 	"jsonl": "jsonl: one line per session",
 	"pairs": "pairs: one line per judge decision, with your verdicts",
+	"html":  "html: a page to hand on, opens offline in any browser",
 }
 
 // exportExt is a format's file extension: pairs are JSON Lines.
@@ -31,7 +32,8 @@ func exportExt(format string) string {
 }
 
 // exportDialog exports the open session or a selection of sessions as
-// Markdown, JSON or JSON Lines to a path the user chooses.
+// Markdown, an HTML page, JSON, JSON Lines or preference pairs to a path
+// the user chooses.
 type exportDialog struct {
 	sh   *shared
 	keys formKeys
@@ -63,7 +65,8 @@ func newExportDialog(sh *shared, ids []string) *exportDialog {
 	return d
 }
 
-// defaultPath is prefrag-<id>.<ext> (or prefrag-<n>-sessions.<ext>) in the
+// defaultPath is prefrag-<id>.<ext> (or prefrag-<n>-sessions.<ext>, and
+// for HTML, one page per session, the folder prefrag-<n>-sessions/) in the
 // exports folder (Options.ExportDir): an export written into a folder the
 // user indexes would come back as a source.
 func (d *exportDialog) defaultPath() string {
@@ -74,6 +77,10 @@ func (d *exportDialog) defaultPath() string {
 	dir := d.sh.opts.ExportDir
 	if dir == "" {
 		dir = d.sh.opts.WorkDir
+	}
+	if len(d.ids) > 1 && exportFormats[d.format] == "html" {
+		// HTML is one page per session: the path is a folder.
+		return filepath.Join(dir, name) + string(filepath.Separator)
 	}
 	return filepath.Join(dir, name+"."+exportExt(exportFormats[d.format]))
 }
@@ -172,7 +179,7 @@ func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // withExt replaces a known export extension at the end of p.
 func withExt(p, ext string) string {
 	// The longest first: .pairs.jsonl before .jsonl.
-	for _, e := range []string{"pairs.jsonl", "jsonl", "json", "md"} {
+	for _, e := range []string{"pairs.jsonl", "jsonl", "json", "html", "md"} {
 		if strings.HasSuffix(p, "."+e) {
 			return strings.TrimSuffix(p, "."+e) + "." + ext
 		}

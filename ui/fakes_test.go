@@ -85,13 +85,12 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, con
 			}
 		}
 		if ctx.Err() != nil {
-			emit(engine.Event{Type: engine.EventFinal, Session: scripted.SessionID, Seq: 99, Time: ev.Time,
-				Answer: "Kafka was born in Prague (partial answer).", Cancelled: true, Counts: &engine.Counts{LLMCalls: 2}})
+			emit(engine.Event{Session: scripted.SessionID, Seq: 99, Time: ev.Time, Payload: engine.Final{Answer: "Kafka was born in Prague (partial answer).", Cancelled: true, Counts: &engine.Counts{LLMCalls: 2}}})
 			return fmt.Errorf("%w: %w", engine.ErrCancelled, ctx.Err())
 		}
-		if ev.Type == engine.EventRetrieval && strings.HasPrefix(ev.Source, "web:") && s.Web == engine.WebAsk && !asked {
+		if rt, ok := ev.Payload.(engine.Retrieval); ok && strings.HasPrefix(rt.Source, "web:") && s.Web == engine.WebAsk && !asked {
 			asked = true
-			c, err := consent(ctx, engine.ConsentRequest{Step: ev.Step, Query: ev.Query, Source: ev.Source,
+			c, err := consent(ctx, engine.ConsentRequest{Step: ev.Step, Query: rt.Query, Source: rt.Source,
 				Analysis: "The new documents repeat what was already observed about Kafka and say nothing about rivers."})
 			r.mu.Lock()
 			r.consents = append(r.consents, c)
@@ -100,8 +99,9 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, con
 				return err
 			}
 		}
-		if ev.Type == engine.EventSession {
-			ev.Question = q
+		if ss, ok := ev.Payload.(engine.SessionStart); ok {
+			ss.Question = q
+			ev.Payload = ss
 		}
 		emit(ev)
 	}
@@ -282,8 +282,8 @@ func (f *fakeCorpora) Search(_ context.Context, name, query string, k int) ([]so
 	evs := scripted.Stored(testStart)
 	var out []sources.Document
 	for _, ev := range evs {
-		if ev.Type == engine.EventRetrieval && ev.Source == "local:"+name {
-			for _, d := range ev.Docs {
+		if rt, ok := ev.Payload.(engine.Retrieval); ok && rt.Source == "local:"+name {
+			for _, d := range rt.Docs {
 				dup := false
 				for _, o := range out {
 					dup = dup || o.ID == d.ID

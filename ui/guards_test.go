@@ -49,8 +49,7 @@ func TestLateHealthCheckKeepsTheRunsFailure(t *testing.T) {
 			g := gatedHealth{release: make(chan struct{}), err: late}
 			h := newHarness(t, func(_ *harness, d *Deps) { d.Health = g })
 			unreachable := &llm.UnreachableError{Backend: "ollama", Addr: "127.0.0.1:11434", Err: errors.New("connection refused")}
-			h.runner.events = append(h.runner.events[:1], engine.Event{Type: engine.EventError, Session: scripted.SessionID, Seq: 2,
-				Message: unreachable.Error(), Fatal: true})
+			h.runner.events = append(h.runner.events[:1], engine.Event{Session: scripted.SessionID, Seq: 2, Payload: engine.Notice{Message: unreachable.Error(), Fatal: true}})
 			h.runner.fail = fmt.Errorf("step 1: %w", unreachable)
 			h.ask("Anything?")
 			h.waitFor("Failed", "Install Ollama", "cannot reach the ollama server")

@@ -284,8 +284,7 @@ func TestRunFailsInPlace(t *testing.T) {
 	h := newHarness(t)
 	unreachable := &llm.UnreachableError{Backend: "ollama", Addr: "127.0.0.1:11434", Err: errors.New("connection refused")}
 	h.runner.events = h.runner.events[:1]
-	h.runner.events = append(h.runner.events, engine.Event{Type: engine.EventError, Session: scripted.SessionID, Seq: 2,
-		Message: unreachable.Error(), Fatal: true})
+	h.runner.events = append(h.runner.events, engine.Event{Session: scripted.SessionID, Seq: 2, Payload: engine.Notice{Message: unreachable.Error(), Fatal: true}})
 	h.runner.fail = fmt.Errorf("step 1: %w", unreachable)
 	h.ask("Anything?")
 	h.golden("failed", "Failed", "Install Ollama")
@@ -300,16 +299,16 @@ func TestBlockedWebAndEmptyCorpusShownInPlace(t *testing.T) {
 	no := false
 	web := "web:duckduckgo"
 	h.runner.events = []engine.Event{
-		{Type: engine.EventSession, Session: "s2", Seq: 1, Question: "q"},
-		{Type: engine.EventThought, Session: "s2", Seq: 2, Step: 1, Text: "Search the notes."},
-		{Type: engine.EventAction, Session: "s2", Seq: 3, Step: 1, Tool: "Search_Engine", Query: "tidal energy"},
-		{Type: engine.EventRetrieval, Session: "s2", Seq: 4, Step: 1, Source: "local:notes", Query: "tidal energy"},
-		{Type: engine.EventSelection, Session: "s2", Seq: 5, Step: 1, Status: &no, NextSource: &web, Analysis: "Nothing came back."},
-		{Type: engine.EventRetrieval, Session: "s2", Seq: 6, Step: 1, Source: web, Query: "tidal energy"},
-		{Type: engine.EventError, Session: "s2", Seq: 7, Step: 1, Source: web, Message: "duckduckgo blocked the search: bot challenge page"},
-		{Type: engine.EventObservation, Session: "s2", Seq: 8, Step: 1, Source: "local:notes", Note: "web unavailable (duckduckgo blocked the search); continuing with local documents"},
-		{Type: engine.EventAnswer, Session: "s2", Seq: 9, Step: 2, Text: "I could not find it.", Label: "INCORRECT"},
-		{Type: engine.EventFinal, Session: "s2", Seq: 10, Answer: "I could not find it.", Forced: true, Counts: &engine.Counts{LLMCalls: 3}},
+		{Session: "s2", Seq: 1, Payload: engine.SessionStart{Question: "q"}},
+		{Session: "s2", Seq: 2, Step: 1, Payload: engine.Thought{Text: "Search the notes."}},
+		{Session: "s2", Seq: 3, Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "tidal energy"}},
+		{Session: "s2", Seq: 4, Step: 1, Payload: engine.Retrieval{Source: "local:notes", Query: "tidal energy"}},
+		{Session: "s2", Seq: 5, Step: 1, Payload: engine.Selection{Status: &no, NextSource: &web, Analysis: "Nothing came back."}},
+		{Session: "s2", Seq: 6, Step: 1, Payload: engine.Retrieval{Source: web, Query: "tidal energy"}},
+		{Session: "s2", Seq: 7, Step: 1, Payload: engine.Notice{Source: web, Message: "duckduckgo blocked the search: bot challenge page"}},
+		{Session: "s2", Seq: 8, Step: 1, Payload: engine.Observation{Source: "local:notes", Note: "web unavailable (duckduckgo blocked the search); continuing with local documents"}},
+		{Session: "s2", Seq: 9, Step: 2, Payload: engine.Answer{Text: "I could not find it.", Label: "INCORRECT"}},
+		{Session: "s2", Seq: 10, Payload: engine.Final{Answer: "I could not find it.", Forced: true, Counts: &engine.Counts{LLMCalls: 3}}},
 	}
 	h.ask("q")
 	h.waitFor("forced at the step limit")
@@ -334,7 +333,7 @@ func TestStepperJudgeVerdict(t *testing.T) {
 	h.waitFor("no judge decision")
 	want := map[int]string{}
 	for _, ev := range scripted.Stored(testStart) {
-		if ev.Type == engine.EventSelection && (ev.Step == 1 || ev.Step == 2) {
+		if ev.Type() == engine.EventSelection && (ev.Step == 1 || ev.Step == 2) {
 			want[ev.Seq] = map[int]string{1: VerdictCorrect, 2: VerdictIncorrect}[ev.Step]
 		}
 	}

@@ -185,37 +185,19 @@ func (m *Model) statusRun() (statusRunView, bool) {
 	return r, true
 }
 
-// turnFinal is the final event of turn n of t (nil while it runs, or when
+// turnFinal is the final payload of turn n of t (nil while it runs, or when
 // it failed).
-func turnFinal(t *trajectory.Trajectory, n int) *engine.Event {
+func turnFinal(t *trajectory.Trajectory, n int) *engine.Final {
 	if n >= 1 && n <= len(t.Turns) {
 		return t.Turns[n-1].Final
 	}
 	return t.Final
 }
 
-// turnFigures are turn n's highest step and its searches counted from its
-// blocks (local, web, and those whose documents entered the context).
+// turnFigures are turn n's highest step and its searches (see
+// TurnFigures), with the live step of the turn that runs.
 func turnFigures(t *trajectory.Trajectory, n int) (step, local, web, used int) {
-	for _, b := range t.Blocks {
-		if max(b.Turn, 1) != n {
-			continue
-		}
-		step = max(step, b.Step)
-		for _, rt := range b.Retrievals {
-			if strings.HasPrefix(rt.Source, "web:") {
-				web++
-			} else {
-				local++
-			}
-		}
-		if b.Observation != nil && len(b.Observation.DocIDs) > 0 {
-			used++
-		}
-		if b.Supplement != nil && len(b.Supplement.DocIDs) > 0 {
-			used++
-		}
-	}
+	step, local, web, used = t.TurnFigures(n)
 	if n == t.CurrentTurn() {
 		step = max(step, t.CurrentStep())
 	}

@@ -22,12 +22,11 @@ func twoTurns() []engine.Event {
 	at := testStart.Add(40 * time.Second)
 	doc := engine.Document{ID: "wiki:kafka#1", Title: "Franz Kafka", Text: "Born 1883.", Source: "local:wiki"}
 	for _, ev := range []engine.Event{
-		{Type: engine.EventRewrite, Extra: engine.Rewrite{Original: "and when?", Rewritten: "When was Franz Kafka born?"}},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "Kafka born"},
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "Kafka born", Docs: []engine.Document{doc}},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}},
-		{Type: engine.EventFinal, Answer: "In 1883 [1].", Label: "CORRECT", Citations: []int{1},
-			Counts: &engine.Counts{LLMCalls: 3, LocalRetrievals: 1, UsedRetrievals: 1, OutputTokens: 50, LLMMillis: 2000, TotalMillis: 2200}},
+		engine.Event{Payload: engine.Rewrite{Original: "and when?", Rewritten: "When was Franz Kafka born?"}},
+		engine.Event{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "Kafka born"}},
+		engine.Event{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "Kafka born", Docs: []engine.Document{doc}}},
+		engine.Event{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}}},
+		engine.Event{Payload: engine.Final{Answer: "In 1883 [1].", Label: "CORRECT", Citations: []int{1}, Counts: &engine.Counts{LLMCalls: 3, LocalRetrievals: 1, UsedRetrievals: 1, OutputTokens: 50, LLMMillis: 2000, TotalMillis: 2200}}},
 	} {
 		seq++
 		ev.Seq, ev.Turn, ev.Time, ev.Session = seq, 2, at, scripted.SessionID

@@ -239,7 +239,7 @@ func (s *stepperScreen) view() string {
 			case b.Kind == trajectory.KindSupplement:
 				where = "reflection supplement"
 			case b.Kind == trajectory.KindNote && b.Note != nil:
-				where = noteStop(b.Note.Type)
+				where = noteStop(b.Note.Payload)
 			}
 		}
 		where = turnStop(s.traj, turn, where)
@@ -263,14 +263,16 @@ func (s *stepperScreen) shortHelp() []key.Binding {
 
 // noteStop names a stop of the stepper that is not a step: the retrieval
 // gate, a rewritten question, an observation refinement.
-func noteStop(eventType string) string {
-	switch eventType {
-	case engine.EventGate:
+func noteStop(p engine.Payload) string {
+	switch p.(type) {
+	case engine.Gate:
 		return "retrieval gate"
-	case engine.EventRewrite:
+	case engine.Rewrite:
 		return "rewritten question"
-	case engine.EventRefinement:
+	case engine.Refinement:
 		return "observation refinement"
+	case nil:
+		return ""
 	}
-	return eventType
+	return p.EventType()
 }

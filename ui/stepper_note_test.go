@@ -9,14 +9,17 @@ import (
 // A stop of the stepper that is not a step is named by what it is, never
 // "step 0".
 func TestNoteStopNames(t *testing.T) {
-	for typ, want := range map[string]string{
-		engine.EventGate:       "retrieval gate",
-		engine.EventRewrite:    "rewritten question",
-		engine.EventRefinement: "observation refinement",
-		"future":               "future",
+	for _, c := range []struct {
+		p    engine.Payload
+		want string
+	}{
+		{engine.Gate{}, "retrieval gate"},
+		{engine.Rewrite{}, "rewritten question"},
+		{engine.Refinement{}, "observation refinement"},
+		{engine.Unknown{Type: "future"}, "future"},
 	} {
-		if got := noteStop(typ); got != want {
-			t.Errorf("noteStop(%q) = %q, want %q", typ, got, want)
+		if got := noteStop(c.p); got != c.want {
+			t.Errorf("noteStop(%T) = %q, want %q", c.p, got, c.want)
 		}
 	}
 }

@@ -29,10 +29,8 @@ func (r *threadRunner) Continue(ctx context.Context, id, q string, s engine.Sett
 	r.explicit = append(r.explicit, explicit)
 	r.mu.Unlock()
 	at := testStart.Add(time.Hour)
-	emit(engine.Event{Type: engine.EventRewrite, Session: id, Seq: 100, Turn: 2, Time: at,
-		Extra: engine.Rewrite{Original: q, Rewritten: "When was Franz Kafka born?"}})
-	emit(engine.Event{Type: engine.EventFinal, Session: id, Seq: 101, Turn: 2, Time: at, Answer: "In 1883 [1].", Label: "CORRECT",
-		Citations: []int{1}, Counts: &engine.Counts{LLMCalls: 2, RewriteCalls: 1}})
+	emit(engine.Event{Session: id, Seq: 100, Turn: 2, Time: at, Payload: engine.Rewrite{Original: q, Rewritten: "When was Franz Kafka born?"}})
+	emit(engine.Event{Session: id, Seq: 101, Turn: 2, Time: at, Payload: engine.Final{Answer: "In 1883 [1].", Label: "CORRECT", Citations: []int{1}, Counts: &engine.Counts{LLMCalls: 2, RewriteCalls: 1}}})
 	return nil
 }
 

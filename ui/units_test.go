@@ -145,12 +145,12 @@ func TestStreamBatchesTokens(t *testing.T) {
 	defer close(quit)
 	s := newStream(7, quit)
 	for i := 0; i < 300; i++ {
-		s.send(runEventMsg{ev: engine.Event{Type: engine.EventToken, Text: "x"}})
+		s.send(runEventMsg{ev: engine.Event{Payload: engine.Token{Text: "x"}}})
 	}
 	s.close()
 	b := s.next()().(batchMsg)
 	// One batch, its deltas merged into one.
-	if len(b.msgs) != 1 || !b.done || b.stream != 7 || b.msgs[0].(runEventMsg).ev.Text != strings.Repeat("x", 300) {
+	if len(b.msgs) != 1 || !b.done || b.stream != 7 || b.msgs[0].(runEventMsg).ev.Payload.(engine.Token).Text != strings.Repeat("x", 300) {
 		t.Fatalf("batch of %d (done %v, stream %d), want all 300 deltas merged into one, done, stream 7", len(b.msgs), b.done, b.stream)
 	}
 }
@@ -190,7 +190,7 @@ func TestThrottledRefresh(t *testing.T) {
 	a.traj = trajectory.New()
 	a.tv.set(a.traj, true)
 	before := len(a.tv.out.Lines)
-	cmd, _ := a.handleRun(batchMsg{stream: 3, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Type: engine.EventToken, Step: 1, Text: "Thought: hello"}}}})
+	cmd, _ := a.handleRun(batchMsg{stream: 3, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Step: 1, Payload: engine.Token{Text: "Thought: hello"}}}}})
 	if cmd == nil || !a.tickPending || !a.dirty {
 		t.Fatal("a token batch must schedule a refresh tick")
 	}
@@ -201,7 +201,7 @@ func TestThrottledRefresh(t *testing.T) {
 	if a.dirty || !strings.Contains(ansi.Strip(strings.Join(a.tv.out.Lines, "\n")), "Thought: hello") {
 		t.Fatal("the refresh tick did not render the streamed text")
 	}
-	a.handleRun(batchMsg{stream: 3, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Type: engine.EventThought, Step: 1, Text: "hello"}}}})
+	a.handleRun(batchMsg{stream: 3, msgs: []tea.Msg{runEventMsg{ev: engine.Event{Step: 1, Payload: engine.Thought{Text: "hello"}}}}})
 	if a.dirty || !strings.Contains(ansi.Strip(strings.Join(a.tv.out.Lines, "\n")), "Thought      hello") {
 		t.Fatal("a structural event must render at once")
 	}

@@ -38,7 +38,7 @@ func TestDesignEventsStoredBeforeDelivered(t *testing.T) {
 		deliver := func(ev engine.Event) {
 			mu.Lock()
 			defer mu.Unlock()
-			if ev.Type != engine.EventToken && !stored[ev.Seq] {
+			if ev.Type() != engine.EventToken && !stored[ev.Seq] {
 				early = append(early, ev.Seq)
 			}
 			delivered = append(delivered, ev)
@@ -48,7 +48,7 @@ func TestDesignEventsStoredBeforeDelivered(t *testing.T) {
 			defer mu.Unlock()
 			var seqs []int
 			for _, ev := range delivered {
-				if ev.Type != engine.EventToken {
+				if ev.Type() != engine.EventToken {
 					seqs = append(seqs, ev.Seq)
 				}
 			}
@@ -68,9 +68,9 @@ func TestDesignEventsStoredBeforeDelivered(t *testing.T) {
 		defer func() { release(); p.Close() }()
 
 		// Round 1: the session event, a token delta and a thought.
-		p.Emit(engine.Event{Type: engine.EventSession, Session: "s", Seq: 1})
-		p.Emit(engine.Event{Type: engine.EventToken, Session: "s", Seq: 1})
-		p.Emit(engine.Event{Type: engine.EventThought, Session: "s", Seq: 2})
+		p.Emit(engine.Event{Session: "s", Seq: 1, Payload: engine.SessionStart{}})
+		p.Emit(engine.Event{Session: "s", Seq: 1, Payload: engine.Token{}})
+		p.Emit(engine.Event{Session: "s", Seq: 2, Payload: engine.Thought{}})
 		synctest.Wait()
 		if got := seen(); len(got) > 0 {
 			t.Fatalf("events %v delivered while the store held their commit", got)
@@ -85,8 +85,8 @@ func TestDesignEventsStoredBeforeDelivered(t *testing.T) {
 		mu.Lock()
 		hold = make(chan struct{})
 		mu.Unlock()
-		p.Emit(engine.Event{Type: engine.EventAction, Session: "s", Seq: 3})
-		p.Emit(engine.Event{Type: engine.EventFinal, Session: "s", Seq: 4})
+		p.Emit(engine.Event{Session: "s", Seq: 3, Payload: engine.Action{}})
+		p.Emit(engine.Event{Session: "s", Seq: 4, Payload: engine.Final{}})
 		synctest.Wait()
 		if got := seen(); !slices.Equal(got, []int{1, 2}) {
 			t.Fatalf("events %v delivered while the store held the commit of 3 and 4", got)

@@ -69,7 +69,10 @@ type pending struct {
 
 func (it *pending) materialize() {
 	if it.text != nil {
-		it.ev.Text = it.text.String()
+		if tok, ok := it.ev.Payload.(engine.Token); ok {
+			tok.Text = it.text.String()
+			it.ev.Payload = tok
+		}
 		it.text = nil
 	}
 }
@@ -108,15 +111,18 @@ func (p *Pipeline) Emit(ev engine.Event) {
 // A stored event waits while q holds maxPending of them, unless gone()
 // says the stage that empties q has ended. p.mu is held.
 func (p *Pipeline) push(q *queue, it pending, gone func() bool) {
-	token := it.ev.Type == engine.EventToken
+	tok, token := it.ev.Payload.(engine.Token)
 	if token && len(q.items) > 0 {
 		if last := &q.items[len(q.items)-1]; engine.MergeableTokens(last.ev, it.ev) {
 			if last.text == nil {
 				last.text = &strings.Builder{}
-				last.text.WriteString(last.ev.Text)
+				last.text.WriteString(last.ev.Payload.(engine.Token).Text)
 			}
-			it.materialize()
-			last.text.WriteString(it.ev.Text)
+			if it.text != nil {
+				last.text.WriteString(it.text.String())
+			} else {
+				last.text.WriteString(tok.Text)
+			}
 			last.n += it.n
 			p.merged++
 			return
@@ -198,7 +204,7 @@ func (p *Pipeline) persistLoop() {
 		evs = evs[:0]
 		for i := range batch {
 			batch[i].materialize()
-			if batch[i].ev.Type != engine.EventToken {
+			if _, token := batch[i].ev.Payload.(engine.Token); !token {
 				evs = append(evs, batch[i].ev)
 			}
 		}

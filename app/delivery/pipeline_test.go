@@ -22,11 +22,33 @@ func (r *run) add(typ string, step int, role, text string) {
 	if typ != engine.EventToken {
 		r.seq++
 	}
-	ev := engine.Event{Type: typ, Session: "s", Seq: r.seq, Step: step, Role: role, Text: text}
-	if typ == engine.EventError {
-		ev.Message, ev.Fatal = text, true
+	r.evs = append(r.evs, engine.Event{Session: "s", Seq: r.seq, Step: step, Payload: payloadOf(typ, role, text)})
+}
+
+// payloadOf is a payload of type typ carrying role and text where it has
+// them.
+func payloadOf(typ, role, text string) engine.Payload {
+	switch typ {
+	case engine.EventToken:
+		return engine.Token{Role: role, Text: text}
+	case engine.EventThought:
+		return engine.Thought{Role: role, Text: text}
+	case engine.EventAnswer:
+		return engine.Answer{Role: role, Text: text}
+	case engine.EventError:
+		return engine.Notice{Message: text, Fatal: true}
+	case engine.EventSession:
+		return engine.SessionStart{}
+	case engine.EventAction:
+		return engine.Action{}
+	case engine.EventRetrieval:
+		return engine.Retrieval{}
+	case engine.EventObservation:
+		return engine.Observation{}
+	case engine.EventFinal:
+		return engine.Final{}
 	}
-	r.evs = append(r.evs, ev)
+	return engine.Unknown{Type: typ}
 }
 
 // tokens adds n deltas of one step and role, and returns their text.
@@ -65,7 +87,7 @@ func (r *recorder) persist(evs []engine.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ev := range evs {
-		if ev.Type == engine.EventToken {
+		if ev.Type() == engine.EventToken {
 			panic("a token event reached persist")
 		}
 		r.committed[ev.Seq] = true
@@ -81,7 +103,7 @@ func (r *recorder) deliver(ev engine.Event) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ev.Type != engine.EventToken && !r.committed[ev.Seq] {
+	if ev.Type() != engine.EventToken && !r.committed[ev.Seq] {
 		r.early = append(r.early, ev.Seq)
 	}
 	r.got = append(r.got, ev)
@@ -112,15 +134,16 @@ func checkDelivered(t *testing.T, emitted, got []engine.Event) {
 	streamed := func(evs []engine.Event) (stored []int, text map[key]string, order []key) {
 		text = map[key]string{}
 		for _, ev := range evs {
-			if ev.Type != engine.EventToken {
+			tok, ok := ev.Payload.(engine.Token)
+			if !ok {
 				stored = append(stored, ev.Seq)
 				continue
 			}
-			k := key{ev.Seq, ev.Step, ev.Role}
+			k := key{ev.Seq, ev.Step, tok.Role}
 			if _, ok := text[k]; !ok {
 				order = append(order, k)
 			}
-			text[k] += ev.Text
+			text[k] += tok.Text
 		}
 		return stored, text, order
 	}
@@ -141,7 +164,7 @@ func checkDelivered(t *testing.T, emitted, got []engine.Event) {
 	// seq, before the next.
 	last := 0
 	for _, ev := range got {
-		if ev.Type != engine.EventToken {
+		if ev.Type() != engine.EventToken {
 			last = ev.Seq
 		} else if ev.Seq != last {
 			t.Fatalf("a delta of seq %d delivered after stored event %d", ev.Seq, last)
@@ -308,7 +331,7 @@ func TestFlushAndClose(t *testing.T) {
 		mu.Unlock()
 	}, 0)
 	for i := 1; i <= 20; i++ {
-		p.Emit(engine.Event{Type: engine.EventThought, Session: "s", Seq: i})
+		p.Emit(engine.Event{Session: "s", Seq: i, Payload: engine.Thought{}})
 	}
 	p.Flush()
 	mu.Lock()
@@ -320,7 +343,7 @@ func TestFlushAndClose(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p.Emit(engine.Event{Type: engine.EventThought, Session: "s", Seq: 21})
+	p.Emit(engine.Event{Session: "s", Seq: 21, Payload: engine.Thought{}})
 	p.Flush()
 	if len(got) != 20 {
 		t.Errorf("%d events delivered, an event emitted after Close included", len(got))

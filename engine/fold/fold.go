@@ -61,26 +61,37 @@ type Block struct {
 	Query     string
 
 	Retrievals []Retrieval
-	Selections []engine.Event
+	Selections []Decision
 	// Trace is the retrievals and selections in the order they happened.
 	Trace       []TraceItem
-	Observation *engine.Event
-	Answer      *engine.Event
-	Supplement  *engine.Event
-	Errors      []engine.Event
-	// Note is the event of a KindNote block.
+	Observation *engine.Observation
+	Answer      *engine.Answer
+	Supplement  *engine.Supplement
+	Errors      []engine.Notice
+	// Note is the event of a KindNote block (its payload a Gate, Rewrite or
+	// Refinement).
 	Note *engine.Event
+
+	// obsSeq and supSeq are the seqs of the observation and supplement.
+	obsSeq, supSeq int
 
 	// version changes on every mutation; render caches key on it.
 	version int
+}
+
+// Decision is a judge's decision and the seq of its event (an analyst's
+// verdict refers to it).
+type Decision struct {
+	Seq int
+	engine.Selection
 }
 
 // TraceItem is one retrieval, selection or error of the retrieval phase
 // (exactly one is set).
 type TraceItem struct {
 	Retrieval *Retrieval
-	Selection *engine.Event
-	Error     *engine.Event
+	Selection *engine.Selection
+	Error     *engine.Notice
 }
 
 // Live is the text streaming in for a step whose parsed events have not
@@ -99,15 +110,16 @@ type Trajectory struct {
 	Started  time.Time
 
 	Blocks []*Block
-	// Final is the final event of the current (latest) turn; nil while it
-	// runs. Turns keeps every turn's (turns.go).
-	Final *engine.Event
+	// Final is the final payload of the current (latest) turn; nil while
+	// it runs. Turns keeps every turn's (turns.go). FinalAt is its time.
+	Final   *engine.Final
+	FinalAt time.Time
 	// Turns are the questions of the session's thread, in order: one for
 	// a session without follow-ups.
 	Turns []*Turn
 	// Errors are error events that belong to no block (before the first
 	// step, or after the final answer).
-	Errors []engine.Event
+	Errors []engine.Notice
 
 	// Events are the applied events in order, tokens excluded: exactly what
 	// the store keeps.
@@ -124,6 +136,12 @@ type Trajectory struct {
 	live    strings.Builder
 	liveEv  Live
 	liveVer int
+}
+
+// SupplementFirst reports whether the block's supplement came before its
+// observation.
+func (b *Block) SupplementFirst() bool {
+	return b.Observation != nil && b.Supplement != nil && b.supSeq < b.obsSeq
 }
 
 // Version changes with every applied event but tokens (render caches key
@@ -197,10 +215,19 @@ func (t *Trajectory) Label() string {
 // RetrievalCounts counts local and web searches and the observations whose
 // documents entered the context, in the current turn.
 func (t *Trajectory) RetrievalCounts() (local, web, used int) {
+	_, local, web, used = t.TurnFigures(t.cur)
+	return local, web, used
+}
+
+// TurnFigures are turn n's highest step and its searches counted from its
+// blocks: local, web, and those whose documents entered the context. Blocks
+// of a session without turns count as turn 1.
+func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 	for _, b := range t.Blocks {
-		if b.Turn < t.cur {
+		if max(b.Turn, 1) != max(n, 1) {
 			continue
 		}
+		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
 			if strings.HasPrefix(r.Source, "web:") {
 				web++
@@ -215,13 +242,13 @@ func (t *Trajectory) RetrievalCounts() (local, web, used int) {
 			used++
 		}
 	}
-	return local, web, used
+	return step, local, web, used
 }
 
 // Apply folds one event in.
 func (t *Trajectory) Apply(ev engine.Event) {
-	if ev.Type == engine.EventToken {
-		t.applyToken(ev)
+	if tok, ok := ev.Payload.(engine.Token); ok {
+		t.applyToken(ev.Step, tok)
 		return
 	}
 	t.Events = append(t.Events, ev)
@@ -230,30 +257,30 @@ func (t *Trajectory) Apply(ev engine.Event) {
 		t.Session = ev.Session
 	}
 	t.enterTurn(ev)
-	switch ev.Type {
-	case engine.EventSession:
-		t.Question = ev.Question
-		t.Config = ev.Config
+	switch p := ev.Payload.(type) {
+	case engine.SessionStart:
+		t.Question = p.Question
+		t.Config = p.Config
 		t.Started = ev.Time
-		t.turn().Question = ev.Question
-	case engine.EventThought:
+		t.turn().Question = p.Question
+	case engine.Thought:
 		t.clearLive()
 		b := t.last()
 		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.Thought != "" || b.HasAction || b.Answer != nil {
 			b = t.add(KindStep, ev.Step)
 		}
-		b.Thought, b.ThoughtRole = ev.Text, ev.Role
+		b.Thought, b.ThoughtRole = p.Text, p.Role
 		b.version++
-	case engine.EventAction:
+	case engine.Action:
 		t.clearLive()
 		b := t.last()
 		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.HasAction || b.Answer != nil {
 			b = t.add(KindStep, ev.Step)
 		}
-		b.HasAction, b.Tool, b.Query = true, ev.Tool, ev.Query
+		b.HasAction, b.Tool, b.Query = true, p.Tool, p.Query
 		b.version++
-	case engine.EventRetrieval:
-		for _, d := range ev.Docs {
+	case engine.Retrieval:
+		for _, d := range p.Docs {
 			t.docs[d.ID] = d
 		}
 		b := t.last()
@@ -267,71 +294,65 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			}
 			b = t.add(kind, ev.Step)
 		}
-		b.Retrievals = append(b.Retrievals, Retrieval{Source: ev.Source, Query: ev.Query, Docs: ev.Docs, Outcome: ev.Outcome, Note: ev.Note, At: ev.Time, Cached: ev.Cached})
+		b.Retrievals = append(b.Retrievals, Retrieval{Source: p.Source, Query: p.Query, Docs: p.Docs, Outcome: p.Outcome, Note: p.Note, At: ev.Time, Cached: p.Cached})
 		r := b.Retrievals[len(b.Retrievals)-1]
 		b.Trace = append(b.Trace, TraceItem{Retrieval: &r})
 		b.version++
-	case engine.EventSelection:
+	case engine.Selection:
 		t.clearLive()
 		b := t.forStep(ev.Step)
-		b.Selections = append(b.Selections, ev)
-		e := ev
-		b.Trace = append(b.Trace, TraceItem{Selection: &e})
+		b.Selections = append(b.Selections, Decision{Seq: ev.Seq, Selection: p})
+		b.Trace = append(b.Trace, TraceItem{Selection: &p})
 		b.version++
-	case engine.EventObservation:
+	case engine.Observation:
 		b := t.forStep(ev.Step)
-		e := ev
-		b.Observation = &e
+		b.Observation, b.obsSeq = &p, ev.Seq
 		b.version++
-	case engine.EventAnswer:
+	case engine.Answer:
 		t.clearLive()
 		b := t.last()
 		if b == nil || b.Kind != KindStep || b.Step != ev.Step || b.Answer != nil || b.Observation != nil {
 			b = t.add(KindStep, ev.Step)
 		}
-		e := ev
-		b.Answer = &e
+		b.Answer = &p
 		b.version++
-	case engine.EventSupplement:
+	case engine.Supplement:
 		b := t.last()
 		if b == nil || b.Kind != KindSupplement || b.Supplement != nil {
 			b = t.add(KindSupplement, ev.Step)
 		}
-		e := ev
-		b.Supplement = &e
+		b.Supplement, b.supSeq = &p, ev.Seq
 		b.version++
-	case engine.EventGate, engine.EventRewrite, engine.EventRefinement, engine.EventThreadContext:
+	case engine.Gate, engine.Rewrite, engine.Refinement, engine.ThreadContext:
 		e := ev
 		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Turn: engine.TurnOf(ev), Note: &e})
-	case engine.EventFinal:
+	case engine.Final:
 		t.clearLive()
-		e := ev
-		t.Final = &e
-		t.turn().Final = &e
-	case engine.EventError:
+		t.Final, t.FinalAt = &p, ev.Time
+		t.turn().Final, t.turn().FinalAt = &p, ev.Time
+	case engine.Notice:
 		b := t.last()
 		if b != nil && t.Final == nil && (ev.Step == 0 || ev.Step == b.Step) {
 			if len(b.Trace) > 0 && b.Observation == nil && b.Supplement == nil && b.Answer == nil {
 				// A search went wrong: show it where it happened.
-				e := ev
-				b.Trace = append(b.Trace, TraceItem{Error: &e})
+				b.Trace = append(b.Trace, TraceItem{Error: &p})
 			} else {
-				b.Errors = append(b.Errors, ev)
+				b.Errors = append(b.Errors, p)
 			}
 			b.version++
 			return
 		}
-		t.Errors = append(t.Errors, ev)
+		t.Errors = append(t.Errors, p)
 	}
 }
 
-func (t *Trajectory) applyToken(ev engine.Event) {
+func (t *Trajectory) applyToken(step int, tok engine.Token) {
 	t.Tokens++
-	if t.live.Len() > 0 && (ev.Step != t.liveEv.Step || ev.Role != t.liveEv.Role) {
+	if t.live.Len() > 0 && (step != t.liveEv.Step || tok.Role != t.liveEv.Role) {
 		t.live.Reset()
 	}
-	t.liveEv.Step, t.liveEv.Role = ev.Step, ev.Role
-	t.live.WriteString(ev.Text)
+	t.liveEv.Step, t.liveEv.Role = step, tok.Role
+	t.live.WriteString(tok.Text)
 	t.liveVer++
 }
 

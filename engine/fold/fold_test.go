@@ -37,17 +37,17 @@ func TestFoldSteps(t *testing.T) {
 	yes := true
 	d := engine.Document{ID: "d1", Title: "One", Source: "local:wiki"}
 	evs := []engine.Event{
-		{Type: engine.EventSession, Session: "s", Seq: 1, Time: at, Question: "Q?"},
-		{Type: engine.EventThought, Seq: 2, Step: 1, Text: "look"},
-		{Type: engine.EventAction, Seq: 3, Step: 1, Tool: "Search_Engine", Query: "q"},
-		{Type: engine.EventRetrieval, Seq: 4, Step: 1, Source: "local:wiki", Query: "q", Docs: []engine.Document{d}},
-		{Type: engine.EventSelection, Seq: 5, Step: 1, Status: &yes},
-		{Type: engine.EventObservation, Seq: 6, Step: 1, Source: "local:wiki", DocIDs: []string{"d1"}, DocNums: []int{1}},
-		{Type: engine.EventToken, Step: 2, Text: "Thou"},
-		{Type: engine.EventThought, Seq: 7, Step: 2, Text: "done"},
-		{Type: engine.EventAnswer, Seq: 8, Step: 2, Text: "A", Label: engine.LabelCorrect},
-		{Type: engine.EventFinal, Seq: 9, Answer: "A"},
-		{Type: engine.EventError, Seq: 10, Message: "late notice"},
+		engine.Event{Session: "s", Seq: 1, Time: at, Payload: engine.SessionStart{Question: "Q?"}},
+		engine.Event{Seq: 2, Step: 1, Payload: engine.Thought{Text: "look"}},
+		engine.Event{Seq: 3, Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q"}},
+		engine.Event{Seq: 4, Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "q", Docs: []engine.Document{d}}},
+		engine.Event{Seq: 5, Step: 1, Payload: engine.Selection{Status: &yes}},
+		engine.Event{Seq: 6, Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"d1"}, DocNums: []int{1}}},
+		engine.Event{Step: 2, Payload: engine.Token{Text: "Thou"}},
+		engine.Event{Seq: 7, Step: 2, Payload: engine.Thought{Text: "done"}},
+		engine.Event{Seq: 8, Step: 2, Payload: engine.Answer{Text: "A", Label: engine.LabelCorrect}},
+		engine.Event{Seq: 9, Payload: engine.Final{Answer: "A"}},
+		engine.Event{Seq: 10, Payload: engine.Notice{Message: "late notice"}},
 	}
 	tr := FromEvents(evs)
 	if tr.Question != "Q?" || tr.Session != "s" || !tr.Started.Equal(at) || len(tr.Blocks) != 2 || tr.Tokens != 1 || len(tr.Events) != 10 {

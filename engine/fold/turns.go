@@ -1,6 +1,10 @@
 package fold
 
-import "github.com/prefrag/prefrag/engine"
+import (
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+)
 
 // Turn is one question of a session's thread: the first question, or a
 // follow-up and the standalone question it was rewritten into.
@@ -10,9 +14,10 @@ type Turn struct {
 	// follow-up was rewritten into ("" for the first turn).
 	Question  string
 	Rewritten string
-	// Final is the turn's final event; nil while it runs (or when it
-	// failed).
-	Final *engine.Event
+	// Final is the turn's final payload; nil while it runs (or when it
+	// failed). FinalAt is its time.
+	Final   *engine.Final
+	FinalAt time.Time
 	// First is the index in Blocks of the turn's first block.
 	First int
 }
@@ -34,7 +39,7 @@ func (t *Trajectory) enterTurn(ev engine.Event) {
 		t.clearLive()
 		t.liveEv = Live{} // steps are numbered per turn
 	}
-	if rw, ok := ev.Payload().(engine.Rewrite); ok {
+	if rw, ok := ev.Payload.(engine.Rewrite); ok {
 		cur := t.turn()
 		cur.Question, cur.Rewritten = rw.Original, rw.Rewritten
 	}

@@ -15,21 +15,21 @@ func threadEvents() []engine.Event {
 	d1 := sources.Document{ID: "d1", Title: "Sørensen", Source: "local:wiki"}
 	d5 := sources.Document{ID: "d5", Title: "Olsen's studies", Source: "local:wiki"}
 	evs := []engine.Event{
-		{Type: engine.EventSession, Question: "Who introduced pH?"},
-		{Type: engine.EventThought, Step: 1, Text: "search"},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "pH"},
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "pH", Docs: []sources.Document{d1}},
-		{Type: engine.EventSelection, Step: 1, Status: &tr},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"d1"}, DocNums: []int{1}},
-		{Type: engine.EventAnswer, Step: 2, Text: "Sørensen [1]", Label: "CORRECT"},
-		{Type: engine.EventToken, Step: 2, Text: "Final Answer: Sørensen"},
-		{Type: engine.EventFinal, Answer: "Sørensen [1]", Label: "CORRECT", Counts: &engine.Counts{LocalRetrievals: 1}},
-		{Type: engine.EventRewrite, Turn: 2, Extra: engine.Rewrite{Original: "where did he study?", Rewritten: "Where did Sørensen study?"}},
-		{Type: engine.EventError, Turn: 2, Message: "a notice before the first step"},
-		{Type: engine.EventThought, Turn: 2, Step: 1, Text: "search again"},
-		{Type: engine.EventAction, Turn: 2, Step: 1, Tool: "Search_Engine", Query: "Sørensen studies"},
-		{Type: engine.EventRetrieval, Turn: 2, Step: 1, Source: "local:wiki", Query: "Sørensen studies", Docs: []sources.Document{d5}},
-		{Type: engine.EventObservation, Turn: 2, Step: 1, Source: "local:wiki", DocIDs: []string{"d5"}, DocNums: []int{2}},
+		engine.Event{Payload: engine.SessionStart{Question: "Who introduced pH?"}},
+		engine.Event{Step: 1, Payload: engine.Thought{Text: "search"}},
+		engine.Event{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "pH"}},
+		engine.Event{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "pH", Docs: []sources.Document{d1}}},
+		engine.Event{Step: 1, Payload: engine.Selection{Status: &tr}},
+		engine.Event{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"d1"}, DocNums: []int{1}}},
+		engine.Event{Step: 2, Payload: engine.Answer{Text: "Sørensen [1]", Label: "CORRECT"}},
+		engine.Event{Step: 2, Payload: engine.Token{Text: "Final Answer: Sørensen"}},
+		engine.Event{Payload: engine.Final{Answer: "Sørensen [1]", Label: "CORRECT", Counts: &engine.Counts{LocalRetrievals: 1}}},
+		engine.Event{Turn: 2, Payload: engine.Rewrite{Original: "where did he study?", Rewritten: "Where did Sørensen study?"}},
+		engine.Event{Turn: 2, Payload: engine.Notice{Message: "a notice before the first step"}},
+		engine.Event{Turn: 2, Step: 1, Payload: engine.Thought{Text: "search again"}},
+		engine.Event{Turn: 2, Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "Sørensen studies"}},
+		engine.Event{Turn: 2, Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "Sørensen studies", Docs: []sources.Document{d5}}},
+		engine.Event{Turn: 2, Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"d5"}, DocNums: []int{2}}},
 	}
 	for i := range evs {
 		evs[i].Session, evs[i].Seq, evs[i].Time = "s", i+1, time.Unix(int64(i), 0)

@@ -24,7 +24,7 @@ func TestOracleTrajectoryThroughTheEngine(t *testing.T) {
 		events = events[:0]
 		res, err := b.eng.Run(context.Background(), engine.Request{SessionID: "s", Question: q.Text, Settings: b.s,
 			Emit: func(ev engine.Event) {
-				if ev.Type != engine.EventToken {
+				if ev.Type() != engine.EventToken {
 					events = append(events, ev)
 				}
 			}})
@@ -42,8 +42,8 @@ func TestOracleTrajectoryThroughTheEngine(t *testing.T) {
 		}
 		var queries []string
 		for _, ev := range events {
-			if ev.Type == engine.EventAction {
-				queries = append(queries, ev.Query)
+			if a, ok := ev.Payload.(engine.Action); ok {
+				queries = append(queries, a.Query)
 			}
 		}
 		if len(queries) != 2 || queries[0] != q.Text || queries[1] != q.Paragraphs[1].Title {

@@ -49,7 +49,7 @@ func BenchmarkQuestionPersistence(b *testing.B) {
 					}
 				}
 				show := func(ev engine.Event) {
-					if ev.Type != engine.EventToken {
+					if ev.Type() != engine.EventToken {
 						events++
 					}
 				}

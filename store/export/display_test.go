@@ -29,10 +29,10 @@ func TestMarkdownModelLinks(t *testing.T) {
 	}
 	tr := true
 	evs := []engine.Event{
-		{Type: engine.EventThought, Step: 1, Text: hostileMarkdown},
-		{Type: engine.EventSelection, Step: 1, Status: &tr, Analysis: hostileMarkdown},
-		{Type: engine.EventAnswer, Step: 2, Text: hostileMarkdown, Label: "CORRECT", Explanation: hostileMarkdown, Suggestions: hostileMarkdown},
-		{Type: engine.EventFinal, Answer: hostileMarkdown},
+		{Step: 1, Payload: engine.Thought{Text: hostileMarkdown}},
+		{Step: 1, Payload: engine.Selection{Status: &tr, Analysis: hostileMarkdown}},
+		{Step: 2, Payload: engine.Answer{Text: hostileMarkdown, Label: "CORRECT", Explanation: hostileMarkdown, Suggestions: hostileMarkdown}},
+		{Payload: engine.Final{Answer: hostileMarkdown}},
 	}
 	for i, ev := range evs {
 		ev.Session, ev.Seq, ev.Time = id, i+1, fixture.Start

@@ -124,11 +124,11 @@ func TestMarkdownUntrustedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := []engine.Event{
-		{Type: engine.EventRetrieval, Step: 1, Source: "web:duckduckgo", Query: "q", Docs: []engine.Document{{
+		{Step: 1, Payload: engine.Retrieval{Source: "web:duckduckgo", Query: "q", Docs: []engine.Document{{
 			ID: "https://evil.example/x", URL: "https://evil.example/x", Locator: "https://evil.example/x",
-			Title: "<script>alert(1)</script> [click](javascript:x) \x1b[2J", Text: "t", Source: "web:duckduckgo"}}},
-		{Type: engine.EventObservation, Step: 1, Source: "web:duckduckgo", DocIDs: []string{"https://evil.example/x"}, DocNums: []int{1}},
-		{Type: engine.EventFinal, Answer: "Done [1]. <img src=x onerror=alert(1)>\n# Heading\n---", Citations: []int{1}},
+			Title: "<script>alert(1)</script> [click](javascript:x) \x1b[2J", Text: "t", Source: "web:duckduckgo"}}}},
+		{Step: 1, Payload: engine.Observation{Source: "web:duckduckgo", DocIDs: []string{"https://evil.example/x"}, DocNums: []int{1}}},
+		{Payload: engine.Final{Answer: "Done [1]. <img src=x onerror=alert(1)>\n# Heading\n---", Citations: []int{1}}},
 	}
 	for i, ev := range evs {
 		ev.Session, ev.Seq, ev.Time = id, i+1, fixture.Start
@@ -276,10 +276,10 @@ func TestPreferencePairs(t *testing.T) {
 	want := []Pair{
 		{Mark: 1, Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
 			Query: "Danish chemist who introduced the concept of pH", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
-			Analysis: rec.Events[4].Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
+			Analysis: rec.Events[4].Payload.(engine.Selection).Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
 		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
 			Query: "Danish plant ecologist who assisted Søren Peder Lauritz Sørensen", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
-			Analysis: rec.Events[9].Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
+			Analysis: rec.Events[9].Payload.(engine.Selection).Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
 	}
 	if !reflect.DeepEqual(pairs, want) {
 		t.Errorf("pairs:\n%+v\nwant\n%+v", pairs, want)
@@ -341,6 +341,9 @@ func TestWriteFormats(t *testing.T) {
 		{FormatJSON, func(out string) bool { return strings.HasPrefix(out, "[\n") && json.Valid([]byte(out)) }},
 		{FormatJSONL, func(out string) bool { return strings.Count(out, "\n") == 2 }},
 		{FormatPairs, func(out string) bool { return strings.Count(out, "\n") == 4 }},
+		{FormatHTML, func(out string) bool {
+			return strings.Count(out, "<!DOCTYPE html>") == 1 && strings.Count(out, `<article class="session"`) == 2
+		}},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
@@ -351,7 +354,7 @@ func TestWriteFormats(t *testing.T) {
 			t.Errorf("%s output of two sessions is not as expected:\n%.400s", tt.format, out.String())
 		}
 	}
-	if err := Write(&bytes.Buffer{}, "html", a); !errors.Is(err, ErrFormat) {
+	if err := Write(&bytes.Buffer{}, "pdf", a); !errors.Is(err, ErrFormat) {
 		t.Errorf("unknown format: %v", err)
 	}
 }

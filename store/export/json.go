@@ -1,5 +1,5 @@
-// Package export writes stored sessions out as Markdown reports, JSON
-// documents, JSON Lines and selection-judge preference pairs, reads JSON
+// Package export writes stored sessions out as Markdown reports, HTML
+// pages, JSON documents, JSON Lines and selection-judge preference pairs, reads JSON
 // exports back in, and writes export files without overwriting or escaping
 // the chosen folder.
 package export
@@ -24,10 +24,11 @@ const (
 	FormatJSON     = "json"
 	FormatJSONL    = "jsonl"
 	FormatPairs    = "pairs"
+	FormatHTML     = "html"
 )
 
 // Formats lists the export formats.
-var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs}
+var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs, FormatHTML}
 
 // ErrFormat is matched when a format name or an import file is not one this
 // package knows.
@@ -61,8 +62,10 @@ func Write(w io.Writer, format string, recs ...*store.Record) error {
 		return JSONL(w, recs...)
 	case FormatPairs:
 		return PreferencePairs(w, recs...)
+	case FormatHTML:
+		return HTML(w, recs...)
 	}
-	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs)", ErrFormat, format)
+	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs, html)", ErrFormat, format)
 }
 
 // document is one session of a JSON export.
@@ -251,24 +254,25 @@ func Pairs(rec *store.Record) []Pair {
 	question := rec.Session.Question
 	judgeModel := rec.Session.Model
 	for _, ev := range rec.Events {
-		if ev.Type == engine.EventSession {
-			if ev.Question != "" {
-				question = ev.Question
+		if s, ok := ev.Payload.(engine.SessionStart); ok {
+			if s.Question != "" {
+				question = s.Question
 			}
-			if ev.Config != nil && ev.Config.JudgeModel != "" {
-				judgeModel = ev.Config.JudgeModel
-			} else if ev.Config != nil && ev.Config.Model != "" {
-				judgeModel = ev.Config.Model
+			if s.Config != nil && s.Config.JudgeModel != "" {
+				judgeModel = s.Config.JudgeModel
+			} else if s.Config != nil && s.Config.Model != "" {
+				judgeModel = s.Config.Model
 			}
 		}
 	}
 	var out []Pair
 	first := question
 	for i, ev := range rec.Events {
-		if rw, ok := ev.Payload().(engine.Rewrite); ok {
+		if rw, ok := ev.Payload.(engine.Rewrite); ok {
 			question = rw.Rewritten
 		}
-		if ev.Type != engine.EventSelection {
+		sel, ok := ev.Payload.(engine.Selection)
+		if !ok {
 			continue
 		}
 		q := question
@@ -276,13 +280,13 @@ func Pairs(rec *store.Record) []Pair {
 			q = first
 		}
 		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Turn: ev.Turn, Question: q,
-			JudgeObtained: ev.JudgeObtained, JudgeNew: ev.JudgeNew, Source: ev.Source, JudgeModel: judgeModel,
-			Analysis: ev.Analysis, Status: ev.Status != nil && *ev.Status, NextSource: ev.NextSource,
+			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, Source: sel.Source, JudgeModel: judgeModel,
+			Analysis: sel.Analysis, Status: sel.Status != nil && *sel.Status, NextSource: sel.NextSource,
 			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}
 		// The judged retrieval is the last one before the decision.
 		for j := i - 1; j >= 0; j-- {
-			r := rec.Events[j]
-			if r.Type == engine.EventRetrieval && (p.Source == "" || r.Source == p.Source) {
+			r, ok := rec.Events[j].Payload.(engine.Retrieval)
+			if ok && (p.Source == "" || r.Source == p.Source) {
 				p.Query = r.Query
 				if p.Source == "" {
 					p.Source = r.Source

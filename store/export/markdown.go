@@ -46,7 +46,8 @@ type report struct {
 	// events, the numbering its blocks.
 	tr       *fold.Trajectory
 	settings *engine.Settings
-	final    *engine.Event
+	final    *engine.Final
+	finalAt  time.Time
 	counts   *engine.Counts
 	// numbered maps a citation number [n] to the document it stood for.
 	numbered map[int]sources.Document
@@ -56,7 +57,7 @@ func newReport(rec *store.Record) *report {
 	r := &report{rec: rec, numbered: map[int]sources.Document{}}
 	tr := fold.FromEvents(rec.Events)
 	r.tr = tr
-	r.settings, r.final = tr.Config, tr.Final
+	r.settings, r.final, r.finalAt = tr.Config, tr.Final, tr.FinalAt
 	if r.final != nil {
 		r.counts = r.final.Counts
 	}
@@ -117,7 +118,7 @@ func (r *report) number() {
 				assign("", s.DocIDs, s.DocNums)
 			}
 		}
-		if b.Observation != nil && b.Supplement != nil && b.Supplement.Seq < b.Observation.Seq {
+		if b.SupplementFirst() {
 			sup()
 			obs()
 		} else {
@@ -275,7 +276,7 @@ func (r *report) sourceItem(b *strings.Builder, n int) {
 		parts = append(parts, loc)
 	}
 	if r.final != nil {
-		if note := d.CacheNote(r.final.Time); note != "" {
+		if note := d.CacheNote(r.finalAt); note != "" {
 			parts = append(parts, note)
 		}
 	}

@@ -20,15 +20,14 @@ func TestMarkdownSourcesCacheAndFailedSearches(t *testing.T) {
 	web := sources.Document{ID: "https://a.example/olsen", URL: "https://a.example/olsen", Locator: "https://a.example/olsen", Title: "Olsen", Source: "web:searxng",
 		Score: 6, Cached: true, CachedAt: at.Add(-5 * time.Hour)}
 	evs := []engine.Event{
-		{Type: engine.EventSession, Seq: 1, Time: at, Question: "Q?"},
-		{Type: engine.EventRetrieval, Seq: 2, Time: at, Step: 1, Source: "local:wiki", Query: "q1", Docs: []sources.Document{local}},
-		{Type: engine.EventObservation, Seq: 3, Time: at, Step: 1, Source: "local:wiki", DocIDs: []string{local.ID}, DocNums: []int{1}},
-		{Type: engine.EventRetrieval, Seq: 4, Time: at, Step: 2, Source: "web:searxng", Query: "q2", Outcome: engine.OutcomeBlocked, Note: "web:searxng blocked the search: HTTP 429"},
-		{Type: engine.EventRetrieval, Seq: 5, Time: at, Step: 2, Source: "web:searxng", Query: "q3", Outcome: engine.OutcomeTruncated, Note: "cut at 8 MiB"},
-		{Type: engine.EventRetrieval, Seq: 6, Time: at, Step: 2, Source: "web:searxng", Query: "q4", Docs: []sources.Document{web}},
-		{Type: engine.EventObservation, Seq: 7, Time: at, Step: 2, Source: "web:searxng", DocIDs: []string{web.ID}, DocNums: []int{2}},
-		{Type: engine.EventFinal, Seq: 8, Time: at, Answer: "1974 [2].", Citations: []int{2},
-			Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}},
+		{Seq: 1, Time: at, Payload: engine.SessionStart{Question: "Q?"}},
+		{Seq: 2, Time: at, Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "q1", Docs: []sources.Document{local}}},
+		{Seq: 3, Time: at, Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{local.ID}, DocNums: []int{1}}},
+		{Seq: 4, Time: at, Step: 2, Payload: engine.Retrieval{Source: "web:searxng", Query: "q2", Outcome: engine.OutcomeBlocked, Note: "web:searxng blocked the search: HTTP 429"}},
+		{Seq: 5, Time: at, Step: 2, Payload: engine.Retrieval{Source: "web:searxng", Query: "q3", Outcome: engine.OutcomeTruncated, Note: "cut at 8 MiB"}},
+		{Seq: 6, Time: at, Step: 2, Payload: engine.Retrieval{Source: "web:searxng", Query: "q4", Docs: []sources.Document{web}}},
+		{Seq: 7, Time: at, Step: 2, Payload: engine.Observation{Source: "web:searxng", DocIDs: []string{web.ID}, DocNums: []int{2}}},
+		{Seq: 8, Time: at, Payload: engine.Final{Answer: "1974 [2].", Citations: []int{2}, Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}},
 	}
 	rec := &store.Record{Session: store.Session{ID: "s", Question: "Q?", Started: at}, Events: evs}
 	var b bytes.Buffer

@@ -34,7 +34,7 @@ func splitTurns(rec *store.Record) []*store.Record {
 		if i < len(rec.Lines) {
 			sub.Lines = append(sub.Lines, rec.Lines[i])
 		}
-		switch p := ev.Payload().(type) {
+		switch p := ev.Payload.(type) {
 		case engine.Rewrite:
 			sub.Session.Question = p.Original
 		case engine.Final:
@@ -71,7 +71,7 @@ func threadMarkdown(b *strings.Builder, rec *store.Record, turns []*store.Record
 		var t strings.Builder
 		fmt.Fprintf(&t, "## Turn %d: %s\n\n", i+1, inline(sub.Session.Question))
 		for _, ev := range sub.Events {
-			if p, ok := ev.Payload().(engine.Rewrite); ok {
+			if p, ok := ev.Payload.(engine.Rewrite); ok {
 				fmt.Fprintf(&t, "*Rewritten as:* %s\n\n", inline(p.Rewritten))
 			}
 		}

@@ -22,19 +22,18 @@ func storeThread(t *testing.T, s *store.Store) *store.Record {
 	if err := s.ContinueSession(ctx, caseID); err != nil {
 		t.Fatal(err)
 	}
-	olsen := first.Events[len(first.Events)-1].Sources[0]
+	olsen := first.Events[len(first.Events)-1].Payload.(engine.Final).Sources[0]
 	studies := sources.Document{ID: "Olsen_studies#0", Title: "Olsen's studies", Text: "Olsen studied botany at the University of Copenhagen.", Source: "local:wiki", Score: 9, Locator: "wiki/olsen.md"}
 	tr, st := true, "Where did Carsten Erik Olsen study?"
 	evs := []engine.Event{
-		{Type: engine.EventRewrite, Extra: engine.Rewrite{Original: "and where did he study?", Rewritten: st}},
-		{Type: engine.EventThought, Step: 1, Text: "Search his studies."},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "Carsten Olsen studies"},
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "Carsten Olsen studies", Docs: []sources.Document{studies}},
-		{Type: engine.EventSelection, Step: 1, Status: &tr, Analysis: "says where", Source: "local:wiki", JudgeNew: "[8] title: Olsen's studies"},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{studies.ID}, DocNums: []int{8}},
-		{Type: engine.EventAnswer, Step: 2, Text: "In Copenhagen [8]; he is the ecologist of [6].", Label: "CORRECT"},
-		{Type: engine.EventFinal, Answer: "In Copenhagen [8]; he is the ecologist of [6].", Label: "CORRECT", Citations: []int{8, 6},
-			Sources: []sources.Document{studies, olsen}, SourceNums: []int{8, 6}, Counts: &engine.Counts{LLMCalls: 4, RewriteCalls: 1, StepCalls: 2, JudgeCalls: 1, LocalRetrievals: 1}},
+		{Payload: engine.Rewrite{Original: "and where did he study?", Rewritten: st}},
+		{Step: 1, Payload: engine.Thought{Text: "Search his studies."}},
+		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "Carsten Olsen studies"}},
+		{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "Carsten Olsen studies", Docs: []sources.Document{studies}}},
+		{Step: 1, Payload: engine.Selection{Status: &tr, Analysis: "says where", Source: "local:wiki", JudgeNew: "[8] title: Olsen's studies"}},
+		{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{studies.ID}, DocNums: []int{8}}},
+		{Step: 2, Payload: engine.Answer{Text: "In Copenhagen [8]; he is the ecologist of [6].", Label: "CORRECT"}},
+		{Payload: engine.Final{Answer: "In Copenhagen [8]; he is the ecologist of [6].", Label: "CORRECT", Citations: []int{8, 6}, Sources: []sources.Document{studies, olsen}, SourceNums: []int{8, 6}, Counts: &engine.Counts{LLMCalls: 4, RewriteCalls: 1, StepCalls: 2, JudgeCalls: 1, LocalRetrievals: 1}}},
 	}
 	last := first.Events[len(first.Events)-1].Seq
 	for i := range evs {
@@ -43,7 +42,7 @@ func storeThread(t *testing.T, s *store.Store) *store.Record {
 	if err := s.AppendEvents(ctx, evs); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishSession(ctx, caseID, store.StatusAnswered, evs[len(evs)-1].Answer, "CORRECT", nil); err != nil {
+	if err := s.FinishSession(ctx, caseID, store.StatusAnswered, evs[len(evs)-1].Payload.(engine.Final).Answer, "CORRECT", nil); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := s.GetSession(ctx, caseID)

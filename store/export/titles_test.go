@@ -21,9 +21,9 @@ func TestMarkdownPDFPageWithTitle(t *testing.T) {
 	}
 	doc := engine.Document{ID: "p/gulls.pdf#4", Locator: "p/gulls.pdf#p3", Title: "Gulls of the North", Text: "gulls", Source: "local:wiki"}
 	evs := []engine.Event{
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "q", Docs: []engine.Document{doc}},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}},
-		{Type: engine.EventFinal, Answer: "Yes [1].", Citations: []int{1}},
+		{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "q", Docs: []engine.Document{doc}}},
+		{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{doc.ID}, DocNums: []int{1}}},
+		{Payload: engine.Final{Answer: "Yes [1].", Citations: []int{1}}},
 	}
 	for i, ev := range evs {
 		ev.Session, ev.Seq, ev.Time = id, i+1, fixture.Start

@@ -21,7 +21,7 @@ func (r *report) trajectory(b *strings.Builder) {
 	}
 	step := 0
 	for _, ev := range evs {
-		p := ev.Payload()
+		p := ev.Payload
 		if _, ok := p.(engine.SessionStart); ok {
 			continue
 		}
@@ -78,7 +78,7 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 			inline(p.Original), inline(p.Rewritten))
 	default:
 		line, _ := ev.MarshalJSON()
-		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type), codeSpan(textsafe.ForTerminal(string(line))))
+		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))
 	}
 }
 
@@ -223,57 +223,26 @@ func (r *report) outcome(b *strings.Builder, p engine.Final) {
 }
 
 func (r *report) settingsTable(b *strings.Builder) {
-	s := r.settings
-	if s == nil {
+	rows := settingsRows(r.settings)
+	if len(rows) == 0 {
 		return
 	}
 	b.WriteString("## Settings\n\n| setting | value |\n|---|---|\n")
-	row := func(k string, v any) { fmt.Fprintf(b, "| %s | %s |\n", k, cell(fmt.Sprint(v))) }
-	row("strategy", s.Strategy)
-	row("corpora (preference order)", strings.Join(s.Corpora, ", "))
-	row("web policy", s.Web)
-	row("web engine", s.WebEngine)
-	row("LLM backend", s.LLM)
-	if s.LLMURL != "" {
-		row("LLM server", redactURL(s.LLMURL))
+	for _, row := range rows {
+		fmt.Fprintf(b, "| %s | %s |\n", row.Key, cell(row.Value))
 	}
-	row("model", s.Model)
-	if s.JudgeModel != "" {
-		row("judge model", s.JudgeModel)
-	}
-	row("documents per retrieval (k)", s.K)
-	row("max steps", s.MaxSteps)
-	row("max reflections", s.MaxReflections)
-	row("judge the first retrieval", s.JudgeFirst)
-	row("context window (num_ctx)", s.NumCtx)
-	row("temperature", s.Temperature)
-	row("top_p", s.TopP)
-	if s.Seed != nil {
-		row("seed", *s.Seed)
-	}
-	row("answer style", s.AnswerStyle)
 	b.WriteString("\n")
 }
 
 func (r *report) countsTable(b *strings.Builder) {
-	c := r.counts
-	if c == nil || *c == (engine.Counts{}) {
+	rows := countsRows(r.counts)
+	if len(rows) == 0 {
 		return
 	}
 	b.WriteString("## Counts\n\n| measure | value |\n|---|---|\n")
-	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, v) }
-	row("LLM calls", fmt.Sprintf("%d (reasoning %d, judge %d, forced %d)", c.LLMCalls, c.StepCalls, c.JudgeCalls, c.ForcedCalls))
-	if c.RewriteCalls > 0 {
-		row("follow-up rewrite calls", strconv.Itoa(c.RewriteCalls))
+	for _, row := range rows {
+		fmt.Fprintf(b, "| %s | %s |\n", row.Key, row.Value)
 	}
-	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
-	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))
-	row("documents used", strconv.Itoa(c.UsedDocs))
-	row("source switches", strconv.Itoa(c.Switches))
-	row("reflection supplements", strconv.Itoa(c.Reflections))
-	row("prompt tokens", fmt.Sprintf("%d (%d cached)", c.PromptTokens, c.CachedPromptTokens))
-	row("output tokens", strconv.Itoa(c.OutputTokens))
-	row("time", fmt.Sprintf("%s total (LLM %s, retrieval %s)", ms(c.TotalMillis), ms(c.LLMMillis), ms(c.RetrievalMillis)))
 	b.WriteString("\n")
 }
 

@@ -15,16 +15,18 @@ import (
 // event type as its JSON.
 func TestMarkdownGateRefinementRewrite(t *testing.T) {
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	h := func(seq, step int) engine.Header { return engine.Header{Session: "s", Seq: seq, Time: at, Step: step} }
+	h := func(seq, step int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Time: at, Step: step, Payload: p}
+	}
 	evs := []engine.Event{
-		engine.NewEvent(h(1, 0), engine.SessionStart{Question: "and his wife?"}),
-		engine.NewEvent(h(2, 0), engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was *Sørensen's* wife?"}),
-		engine.NewEvent(h(3, 0), engine.Gate{Retrieve: true, Analysis: "Needs a fact.", Queries: []string{"Sørensen wife", "q\x1b[31m2"}, HeuristicAnswer: "Margrethe\nprobably"}),
-		engine.NewEvent(h(4, 1), engine.Thought{Text: "Search."}),
-		engine.NewEvent(h(5, 2), engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
-		{Type: "from_the_future", Seq: 6, Time: at, Step: 2, Session: "s"},
-		engine.NewEvent(h(7, 0), engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2}, Tokens: 90, Budget: 500}),
-		engine.NewEvent(h(8, 0), engine.Final{Answer: "Margrethe."}),
+		h(1, 0, engine.SessionStart{Question: "and his wife?"}),
+		h(2, 0, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was *Sørensen's* wife?"}),
+		h(3, 0, engine.Gate{Retrieve: true, Analysis: "Needs a fact.", Queries: []string{"Sørensen wife", "q\x1b[31m2"}, HeuristicAnswer: "Margrethe\nprobably"}),
+		h(4, 1, engine.Thought{Text: "Search."}),
+		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
+		{Seq: 6, Time: at, Step: 2, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
+		h(7, 0, engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2}, Tokens: 90, Budget: 500}),
+		h(8, 0, engine.Final{Answer: "Margrethe."}),
 	}
 	rec := &store.Record{Session: store.Session{ID: "s", Question: "and his wife?", Started: at}, Events: evs}
 	var b bytes.Buffer

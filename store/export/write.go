@@ -152,6 +152,8 @@ func Extension(format string) string {
 		return ".pairs.jsonl"
 	case FormatJSONL:
 		return ".jsonl"
+	case FormatHTML:
+		return ".html"
 	}
 	return ".json"
 }
@@ -206,6 +208,9 @@ func Save(out, format string, force bool, recs ...*store.Record) (string, error)
 	if len(recs) == 0 {
 		return "", errors.New("no session to export")
 	}
+	if format == FormatHTML && len(recs) > 1 {
+		return saveEach(out, format, force, recs)
+	}
 	var buf bytes.Buffer
 	if err := Write(&buf, format, recs...); err != nil {
 		return "", err
@@ -216,4 +221,51 @@ func Save(out, format string, force bool, recs ...*store.Record) (string, error)
 	}
 	dir, file := Target(out, name)
 	return WriteExport(dir, file, buf.Bytes(), force)
+}
+
+// ErrNotFolder is matched when several sessions are exported one file
+// each (HTML) and the output names a file rather than a folder.
+var ErrNotFolder = errors.New("export of several sessions needs a folder")
+
+// saveEach writes every session to its own file (its default name) in the
+// folder out ("" is the current one; a missing folder is created) and
+// returns the folder. A name that already exists there is not replaced
+// without force; nothing is written then.
+func saveEach(out, format string, force bool, recs []*store.Record) (string, error) {
+	dir := out
+	if dir == "" {
+		dir = "."
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return "", fmt.Errorf("%w: %s is a file; name a folder to write one %s file per session into", ErrNotFolder, dir, Extension(format))
+	} else if err != nil && strings.EqualFold(filepath.Ext(dir), Extension(format)) {
+		return "", fmt.Errorf("%w: %s looks like a file name; name a folder to write one %s file per session into", ErrNotFolder, dir, Extension(format))
+	}
+	pages := make([][]byte, len(recs))
+	names := make([]string, len(recs))
+	seen := map[string]bool{}
+	for i, rec := range recs {
+		var buf bytes.Buffer
+		if err := Write(&buf, format, rec); err != nil {
+			return "", err
+		}
+		pages[i] = buf.Bytes()
+		name := FileName(rec.Session, format)
+		for k := 2; seen[name]; k++ {
+			name = strings.TrimSuffix(FileName(rec.Session, format), Extension(format)) + fmt.Sprintf("-%d", k) + Extension(format)
+		}
+		seen[name] = true
+		names[i] = name
+		if !force {
+			if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+				return "", &TargetExistsError{Path: filepath.Join(dir, name)}
+			}
+		}
+	}
+	for i := range recs {
+		if _, err := WriteExport(dir, names[i], pages[i], force); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }

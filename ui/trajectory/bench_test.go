@@ -35,7 +35,7 @@ func BenchmarkStreamingView(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				tr.ClearLive()
 				for _, tok := range toks {
-					tr.Apply(engine.Event{Type: engine.EventToken, Step: 51, Role: "step", Text: tok})
+					tr.Apply(engine.Event{Step: 51, Payload: engine.Token{Role: "step", Text: tok}})
 					out := r.Render(tr, v)
 					lines = len(out.Lines)
 				}

@@ -169,7 +169,7 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 // source was never searched (consent denied, the web off) and the step's
 // observation came from elsewhere. A switch whose search failed (blocked)
 // did happen and is shown as one.
-func stayedLocal(b *Block, sel engine.Event) bool {
+func stayedLocal(b *Block, sel engine.Selection) bool {
 	if sel.Status != nil && *sel.Status || b.Observation == nil {
 		return false
 	}
@@ -185,7 +185,7 @@ func stayedLocal(b *Block, sel engine.Event) bool {
 	return !target(b.Observation.Source)
 }
 
-func (r *Renderer) selection(e engine.Event, w int, detail, stayed bool) []string {
+func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []string {
 	var out []string
 	analysis := termtext.Clean(e.Analysis)
 	if e.Status != nil && *e.Status {
@@ -343,7 +343,7 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	return out
 }
 
-func (r *Renderer) answer(a engine.Event, w int) []string {
+func (r *Renderer) answer(a engine.Answer, w int) []string {
 	out := []string{r.labelled("Answer", r.st.LabelBadge(a.Label))}
 	if text := termtext.Clean(a.Text); text != "" {
 		out = append(out, r.under(r.st.Bold, text, w)...)
@@ -360,7 +360,7 @@ func (r *Renderer) answer(a engine.Event, w int) []string {
 // errorLines renders an error event: a fatal one ended the run, any other
 // is a warning the run went on after (a blocked web search, a reply that
 // needed a second try).
-func (r *Renderer) errorLines(e engine.Event, w int) []string {
+func (r *Renderer) errorLines(e engine.Notice, w int) []string {
 	msg := termtext.Clean(e.Message)
 	if src := termtext.Line(e.Source); src != "" {
 		msg = sourceLabel(src) + ": " + msg

@@ -19,8 +19,8 @@ func TestCancelledWithoutAnswerSaysSo(t *testing.T) {
 		want   string
 	}{{"", "Cancelled before any answer."}, {"Prague [1]", "Prague [1]"}} {
 		tr := FromEvents([]engine.Event{
-			{Type: engine.EventSession, Session: "s", Seq: 1, Time: at, Question: "Q?"},
-			{Type: engine.EventFinal, Session: "s", Seq: 2, Time: at, Answer: tc.answer, Cancelled: true, Counts: &engine.Counts{}},
+			{Session: "s", Seq: 1, Time: at, Payload: engine.SessionStart{Question: "Q?"}},
+			{Session: "s", Seq: 2, Time: at, Payload: engine.Final{Answer: tc.answer, Cancelled: true, Counts: &engine.Counts{}}},
 		})
 		out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 		if !strings.Contains(out, tc.want) {

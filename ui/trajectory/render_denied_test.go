@@ -18,10 +18,10 @@ func TestRenderSwitchNotMade(t *testing.T) {
 	doc := sources.Document{ID: "a", Title: "A", Source: "local:wiki"}
 	wdoc := sources.Document{ID: "w", Title: "W", Source: web}
 	base := []engine.Event{
-		{Type: engine.EventSession, Question: "q"},
-		{Type: engine.EventThought, Step: 1, Text: "t"},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q"},
-		{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "q", Docs: []sources.Document{doc}},
+		{Payload: engine.SessionStart{Question: "q"}},
+		{Step: 1, Payload: engine.Thought{Text: "t"}},
+		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q"}},
+		{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "q", Docs: []sources.Document{doc}}},
 	}
 	tests := []struct {
 		name      string
@@ -29,25 +29,25 @@ func TestRenderSwitchNotMade(t *testing.T) {
 		want, not string
 	}{
 		{"consent denied", []engine.Event{
-			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
-			{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"a"}, Note: "the web was not used: you declined"},
+			{Step: 1, Payload: engine.Selection{Status: &no, NextSource: &web, Analysis: "nothing new"}},
+			{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"a"}, Note: "the web was not used: you declined"}},
 		}, "local not enough · web (duckduckgo) not used", "switching to"},
 		{"no source to switch to", []engine.Event{
-			{Type: engine.EventSelection, Step: 1, Status: &no, Analysis: "nothing new"},
-			{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"a"}, Note: "web policy never"},
+			{Step: 1, Payload: engine.Selection{Status: &no, Analysis: "nothing new"}},
+			{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"a"}, Note: "web policy never"}},
 		}, "local not enough · web not used", "switching to"},
 		{"waiting for consent", []engine.Event{
-			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
+			{Step: 1, Payload: engine.Selection{Status: &no, NextSource: &web, Analysis: "nothing new"}},
 		}, "switching to web (duckduckgo)", "not used"},
 		{"switched, the web search blocked", []engine.Event{
-			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
-			{Type: engine.EventRetrieval, Step: 1, Source: web, Query: "q", Outcome: engine.OutcomeBlocked},
-			{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{"a"}, Note: "web unavailable"},
+			{Step: 1, Payload: engine.Selection{Status: &no, NextSource: &web, Analysis: "nothing new"}},
+			{Step: 1, Payload: engine.Retrieval{Source: web, Query: "q", Outcome: engine.OutcomeBlocked}},
+			{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{"a"}, Note: "web unavailable"}},
 		}, "switching to web (duckduckgo)", "not used"},
 		{"switched", []engine.Event{
-			{Type: engine.EventSelection, Step: 1, Status: &no, NextSource: &web, Analysis: "nothing new"},
-			{Type: engine.EventRetrieval, Step: 1, Source: web, Query: "q", Docs: []sources.Document{wdoc}},
-			{Type: engine.EventObservation, Step: 1, Source: web, DocIDs: []string{"w"}, Discarded: []string{"a"}},
+			{Step: 1, Payload: engine.Selection{Status: &no, NextSource: &web, Analysis: "nothing new"}},
+			{Step: 1, Payload: engine.Retrieval{Source: web, Query: "q", Docs: []sources.Document{wdoc}}},
+			{Step: 1, Payload: engine.Observation{Source: web, DocIDs: []string{"w"}, Discarded: []string{"a"}}},
 		}, "switching to web (duckduckgo)", "not used"},
 	}
 	for _, tt := range tests {

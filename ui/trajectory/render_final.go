@@ -3,6 +3,7 @@ package trajectory
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
@@ -76,11 +77,11 @@ func (r *Renderer) final(t *Trajectory, w int) []string {
 	if n := len(t.Turns); n > 1 {
 		title = fmt.Sprintf("Final answer · turn %d", n)
 	}
-	return r.finalOf(t.Final, t.Label(), title, w)
+	return r.finalOf(t.Final, t.FinalAt, t.Label(), title, w)
 }
 
 // finalOf renders a final event under title, with its label.
-func (r *Renderer) finalOf(f *engine.Event, label, title string, w int) []string {
+func (r *Renderer) finalOf(f *engine.Final, at time.Time, label, title string, w int) []string {
 	out := []string{"", r.rule(title, w, false)}
 	var tags []string
 	if l := label; l != "" {
@@ -101,7 +102,7 @@ func (r *Renderer) finalOf(f *engine.Event, label, title string, w int) []string
 		md := r.md.render(termtext.Clean(f.Answer), w)
 		out = append(out, strings.Split(md, "\n")...)
 	}
-	out = append(out, r.sources(f, w)...)
+	out = append(out, r.sources(f, at, w)...)
 	if len(f.InvalidCitations) > 0 {
 		nums := make([]string, len(f.InvalidCitations))
 		for i, n := range f.InvalidCitations {

@@ -16,7 +16,7 @@ func (r *Renderer) note(b *Block, w int) []string {
 		return nil
 	}
 	var label, text string
-	switch p := b.Note.Payload().(type) {
+	switch p := b.Note.Payload.(type) {
 	case engine.Gate:
 		label, text = "Gate", "answered without retrieval"
 		if p.Retrieve {

@@ -12,23 +12,25 @@ import (
 // Gate, rewrite and refinement show as one dim field each, their text on
 // one line and within the width.
 func TestRenderNotes(t *testing.T) {
-	h := func(seq, step int) engine.Header { return engine.Header{Session: "s", Seq: seq, Step: step} }
+	h := func(seq, step int, p engine.Payload) engine.Event {
+		return engine.Event{Session: "s", Seq: seq, Step: step, Payload: p}
+	}
 	tr := FromEvents([]engine.Event{
-		engine.NewEvent(h(1, 0), engine.SessionStart{Question: "q"}),
-		engine.NewEvent(h(2, 0), engine.Rewrite{Original: "and\nhis?", Rewritten: "Who \x1b[2Jwas?"}),
-		engine.NewEvent(h(3, 0), engine.Gate{Retrieve: true, Queries: []string{"a", "b"}, Analysis: "needs\nfacts"}),
-		engine.NewEvent(h(4, 1), engine.Thought{Text: "t"}),
-		engine.NewEvent(h(5, 2), engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
-		{Type: "from_the_future", Seq: 6, Session: "s"},
-		engine.NewEvent(h(7, 0), engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2, 3}, TurnsLeftOut: []int{1}, Tokens: 90, Budget: 500}),
+		h(1, 0, engine.SessionStart{Question: "q"}),
+		h(2, 0, engine.Rewrite{Original: "and\nhis?", Rewritten: "Who \x1b[2Jwas?"}),
+		h(3, 0, engine.Gate{Retrieve: true, Queries: []string{"a", "b"}, Analysis: "needs\nfacts"}),
+		h(4, 1, engine.Thought{Text: "t"}),
+		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
+		{Seq: 6, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
+		h(7, 0, engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2, 3}, TurnsLeftOut: []int{1}, Tokens: 90, Budget: 500}),
 	})
 	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 	for _, want := range []string{
 		"Follow-up    and his?",
 		"Rewritten    Who was?",
 		"Gate         retrieval needed · “a”, “b” — needs facts",
-		"Refined      observations cut from 9000 to 3000 characters to fit the context",
 		"Context      carried 1 earlier document [1], left out 2 [2] [3]",
+		"Refined      observations cut from 9000 to 3000 characters to fit the context",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("render lacks %q:\n%s", want, out)

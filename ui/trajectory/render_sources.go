@@ -3,6 +3,7 @@ package trajectory
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources"
@@ -47,7 +48,7 @@ func cacheWhen(d sources.Document) string {
 // sources lists the final answer's sources with the numbers the answer
 // cites them by: cited ones first, then the rest of the context marked as
 // not cited.
-func (r *Renderer) sources(f *engine.Event, w int) []string {
+func (r *Renderer) sources(f *engine.Final, at time.Time, w int) []string {
 	if len(f.Sources) == 0 {
 		return nil
 	}
@@ -56,8 +57,7 @@ func (r *Renderer) sources(f *engine.Event, w int) []string {
 		label = "Sources (none cited)"
 	}
 	out := []string{r.st.FieldLabel.Render(label)}
-	final := engine.Final{Sources: f.Sources, Citations: f.Citations, SourceNums: f.SourceNums}
-	for _, ls := range final.SourceList() {
+	for _, ls := range f.SourceList() {
 		d, num := ls.Doc, ls.Num
 		if ls.FirstUncited {
 			out = append(out, r.st.FieldLabel.Render("Also in the context, not cited"))
@@ -66,7 +66,7 @@ func (r *Renderer) sources(f *engine.Event, w int) []string {
 		if where == "" {
 			where = sourceLabel(termtext.Line(d.Source))
 		}
-		if n := d.CacheNote(f.Time); n != "" {
+		if n := d.CacheNote(at); n != "" {
 			where += " · " + n
 		}
 		title := termtext.Line(d.DisplayTitle())

@@ -18,15 +18,15 @@ func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
 	if b.Kind != KindNote || b.Note == nil {
 		return nil
 	}
-	rw, ok := b.Note.Payload().(engine.Rewrite)
+	rw, ok := b.Note.Payload.(engine.Rewrite)
 	if !ok {
 		return nil
 	}
 	n := max(b.Turn, 2)
 	var out []string
 	if n-2 < len(t.Turns) {
-		if f := t.Turns[n-2].Final; f != nil {
-			out = append(out, r.finalOf(f, f.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
+		if tu := t.Turns[n-2]; tu.Final != nil {
+			out = append(out, r.finalOf(tu.Final, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
 		}
 	}
 	head := fmt.Sprintf("══ Turn %d · follow-up ", n)

@@ -22,17 +22,17 @@ func TestRenderSourcesMarks(t *testing.T) {
 		Source: "web:searxng", Score: 6, Cached: true, CachedAt: at.Add(-3 * time.Hour)}
 	tr := New()
 	for _, ev := range []engine.Event{
-		{Type: engine.EventSession, Question: "Q?"},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q1"},
-		{Type: engine.EventRetrieval, Step: 1, Time: at, Source: "local:wiki", Query: "q1", Docs: []sources.Document{local}},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{local.ID}, DocNums: []int{1}},
-		{Type: engine.EventAction, Step: 2, Tool: "Search_Engine", Query: "q2"},
-		{Type: engine.EventRetrieval, Step: 2, Time: at, Source: "web:searxng", Query: "q2", Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"},
-		{Type: engine.EventError, Step: 2, Source: "web:searxng", Message: "web:searxng blocked the search: HTTP 429"},
-		{Type: engine.EventRetrieval, Step: 2, Time: at, Source: "web:searxng", Query: "q3", Outcome: engine.OutcomeTruncated, Note: "cut"},
-		{Type: engine.EventRetrieval, Step: 2, Time: at, Source: "web:searxng", Query: "q4", Docs: []sources.Document{web}},
-		{Type: engine.EventObservation, Step: 2, Source: "web:searxng", DocIDs: []string{web.ID}, DocNums: []int{2}},
-		{Type: engine.EventFinal, Time: at, Answer: "1974 [2].", Citations: []int{2}, Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}},
+		{Payload: engine.SessionStart{Question: "Q?"}},
+		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q1"}},
+		{Step: 1, Time: at, Payload: engine.Retrieval{Source: "local:wiki", Query: "q1", Docs: []sources.Document{local}}},
+		{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{local.ID}, DocNums: []int{1}}},
+		{Step: 2, Payload: engine.Action{Tool: "Search_Engine", Query: "q2"}},
+		{Step: 2, Time: at, Payload: engine.Retrieval{Source: "web:searxng", Query: "q2", Outcome: engine.OutcomeBlocked, Note: "blocked: HTTP 429"}},
+		{Step: 2, Payload: engine.Notice{Source: "web:searxng", Message: "web:searxng blocked the search: HTTP 429"}},
+		{Step: 2, Time: at, Payload: engine.Retrieval{Source: "web:searxng", Query: "q3", Outcome: engine.OutcomeTruncated, Note: "cut"}},
+		{Step: 2, Time: at, Payload: engine.Retrieval{Source: "web:searxng", Query: "q4", Docs: []sources.Document{web}}},
+		{Step: 2, Payload: engine.Observation{Source: "web:searxng", DocIDs: []string{web.ID}, DocNums: []int{2}}},
+		{Time: at, Payload: engine.Final{Answer: "1974 [2].", Citations: []int{2}, Sources: []sources.Document{web, local}, SourceNums: []int{2, 1}}},
 	} {
 		tr.Apply(ev)
 	}
@@ -69,11 +69,11 @@ func TestRenderCachedEmptySearch(t *testing.T) {
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	tr := New()
 	for _, ev := range []engine.Event{
-		{Type: engine.EventSession, Question: "Q?"},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q1"},
-		{Type: engine.EventRetrieval, Step: 1, Time: at, Source: "web:searxng", Query: "fresh query"},
-		{Type: engine.EventAction, Step: 2, Tool: "Search_Engine", Query: "q2"},
-		{Type: engine.EventRetrieval, Step: 2, Time: at, Source: "web:searxng", Query: "cached query", Cached: true},
+		engine.Event{Payload: engine.SessionStart{Question: "Q?"}},
+		engine.Event{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q1"}},
+		engine.Event{Step: 1, Time: at, Payload: engine.Retrieval{Source: "web:searxng", Query: "fresh query"}},
+		engine.Event{Step: 2, Payload: engine.Action{Tool: "Search_Engine", Query: "q2"}},
+		engine.Event{Step: 2, Time: at, Payload: engine.Retrieval{Source: "web:searxng", Query: "cached query", Cached: true}},
 	} {
 		tr.Apply(ev)
 	}

@@ -31,11 +31,11 @@ func TestDocTitleNotCutWhereThereIsRoom(t *testing.T) {
 		yes := true
 		tr := New()
 		for _, ev := range []engine.Event{
-			{Type: engine.EventSession, Question: "Q?"},
-			{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q1"},
-			{Type: engine.EventRetrieval, Step: 1, Time: at, Source: "local:wiki", Query: "q1", Docs: []sources.Document{d}},
-			{Type: engine.EventSelection, Step: 1, Status: &yes, Analysis: "ok"},
-			{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{d.ID}, DocNums: []int{1}},
+			engine.Event{Payload: engine.SessionStart{Question: "Q?"}},
+			engine.Event{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q1"}},
+			engine.Event{Step: 1, Time: at, Payload: engine.Retrieval{Source: "local:wiki", Query: "q1", Docs: []sources.Document{d}}},
+			engine.Event{Step: 1, Payload: engine.Selection{Status: &yes, Analysis: "ok"}},
+			engine.Event{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{d.ID}, DocNums: []int{1}}},
 		} {
 			tr.Apply(ev)
 		}

@@ -18,11 +18,11 @@ func TestRenderPDFPageWithTitle(t *testing.T) {
 	pdf := sources.Document{ID: "p/gulls.pdf#4", Locator: "p/gulls.pdf#p3", Title: "Gulls of the North", Text: "gulls", Source: "local:wiki", Score: 2}
 	tr := New()
 	for _, ev := range []engine.Event{
-		{Type: engine.EventSession, Question: "Q?"},
-		{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "q1"},
-		{Type: engine.EventRetrieval, Step: 1, Time: at, Source: "local:wiki", Query: "q1", Docs: []sources.Document{pdf}},
-		{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: []string{pdf.ID}, DocNums: []int{1}},
-		{Type: engine.EventFinal, Time: at, Answer: "Yes [1].", Citations: []int{1}, Sources: []sources.Document{pdf}, SourceNums: []int{1}},
+		{Payload: engine.SessionStart{Question: "Q?"}},
+		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "q1"}},
+		{Step: 1, Time: at, Payload: engine.Retrieval{Source: "local:wiki", Query: "q1", Docs: []sources.Document{pdf}}},
+		{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: []string{pdf.ID}, DocNums: []int{1}}},
+		{Time: at, Payload: engine.Final{Answer: "Yes [1].", Citations: []int{1}, Sources: []sources.Document{pdf}, SourceNums: []int{1}}},
 	} {
 		tr.Apply(ev)
 	}

@@ -104,20 +104,20 @@ func TestDiscardedAndContext(t *testing.T) {
 func TestLiveTokens(t *testing.T) {
 	tr := New()
 	for _, tok := range []string{"Thought: ", "I ", "need"} {
-		tr.Apply(engine.Event{Type: engine.EventToken, Step: 1, Role: "step", Text: tok})
+		tr.Apply(engine.Event{Step: 1, Payload: engine.Token{Role: "step", Text: tok}})
 	}
 	if l := tr.Live(); l.Text != "Thought: I need" || l.Step != 1 {
 		t.Fatalf("live = %+v", l)
 	}
 	v := tr.LiveVersion()
-	tr.Apply(engine.Event{Type: engine.EventToken, Step: 1, Role: "judge", Text: "{"})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Token{Role: "judge", Text: "{"}})
 	if l := tr.Live(); l.Text != "{" || l.Role != "judge" {
 		t.Fatalf("a new role must restart the live text: %+v", l)
 	}
 	if tr.LiveVersion() == v {
 		t.Fatal("live version did not change")
 	}
-	tr.Apply(engine.Event{Type: engine.EventThought, Step: 1, Text: "I need"})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Thought{Text: "I need"}})
 	if l := tr.Live(); l.Text != "" {
 		t.Fatalf("a parsed event must clear the live text: %+v", l)
 	}
@@ -128,17 +128,17 @@ func TestLiveTokens(t *testing.T) {
 
 func TestErrorsLandInPlace(t *testing.T) {
 	tr := New()
-	tr.Apply(engine.Event{Type: engine.EventError, Message: "cannot reach the ollama server", Fatal: true})
+	tr.Apply(engine.Event{Payload: engine.Notice{Message: "cannot reach the ollama server", Fatal: true}})
 	if len(tr.Errors) != 1 {
 		t.Fatalf("an error before any step belongs to the trajectory: %+v", tr.Errors)
 	}
-	tr.Apply(engine.Event{Type: engine.EventAction, Step: 1, Query: "q"})
-	tr.Apply(engine.Event{Type: engine.EventError, Step: 1, Message: "reply needed a second try"})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Action{Query: "q"}})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Notice{Message: "reply needed a second try"}})
 	if len(tr.Blocks[0].Errors) != 1 {
 		t.Fatalf("a step error belongs to its block: %+v", tr.Blocks[0])
 	}
-	tr.Apply(engine.Event{Type: engine.EventRetrieval, Step: 1, Source: "web:duckduckgo"})
-	tr.Apply(engine.Event{Type: engine.EventError, Step: 1, Source: "web:duckduckgo", Message: "blocked"})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Retrieval{Source: "web:duckduckgo"}})
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Notice{Source: "web:duckduckgo", Message: "blocked"}})
 	if tr.Blocks[0].Trace[1].Error == nil {
 		t.Fatalf("a search error belongs after its search: %+v", tr.Blocks[0].Trace)
 	}

@@ -79,47 +79,37 @@ func Events(start time.Time) []engine.Event {
 		return out
 	}
 
-	b.add(engine.Event{Type: engine.EventSession, Question: Question, Config: &st})
+	b.add(engine.Event{Payload: engine.SessionStart{Question: Question, Config: &st}})
 
 	b.tokens(1, "step", raw1)
-	b.add(engine.Event{Type: engine.EventThought, Step: 1, Role: "step", Text: "I need to find out who wrote The Trial and where that author was born."})
-	b.add(engine.Event{Type: engine.EventAction, Step: 1, Tool: "Search_Engine", Query: "author of The Trial novel birthplace"})
-	b.add(engine.Event{Type: engine.EventRetrieval, Step: 1, Source: "local:wiki", Query: "author of The Trial novel birthplace", Docs: []sources.Document{kafka, trial, brod}})
-	b.add(engine.Event{Type: engine.EventSelection, Step: 1, Source: "local:wiki", Status: &yes,
-		Analysis: "The documents name Franz Kafka as the author of The Trial and say he was born in Prague. This is new and answers the first hop."})
-	b.add(engine.Event{Type: engine.EventObservation, Step: 1, Source: "local:wiki", DocIDs: ids(kafka, trial, brod), DocNums: []int{1, 2, 3}})
+	b.add(engine.Event{Step: 1, Payload: engine.Thought{Role: "step", Text: "I need to find out who wrote The Trial and where that author was born."}})
+	b.add(engine.Event{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "author of The Trial novel birthplace"}})
+	b.add(engine.Event{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "author of The Trial novel birthplace", Docs: []sources.Document{kafka, trial, brod}}})
+	b.add(engine.Event{Step: 1, Payload: engine.Selection{Source: "local:wiki", Status: &yes, Analysis: "The documents name Franz Kafka as the author of The Trial and say he was born in Prague. This is new and answers the first hop."}})
+	b.add(engine.Event{Step: 1, Payload: engine.Observation{Source: "local:wiki", DocIDs: ids(kafka, trial, brod), DocNums: []int{1, 2, 3}}})
 
 	b.tokens(2, "step", raw2)
-	b.add(engine.Event{Type: engine.EventThought, Step: 2, Role: "step", Text: "Franz Kafka wrote The Trial and was born in Prague. Now I need the river that flows through Prague."})
-	b.add(engine.Event{Type: engine.EventAction, Step: 2, Tool: "Search_Engine", Query: "river flowing through Prague"})
-	b.add(engine.Event{Type: engine.EventRetrieval, Step: 2, Source: "local:wiki", Query: "river flowing through Prague", Docs: []sources.Document{kafka, brod, trial}})
-	b.add(engine.Event{Type: engine.EventSelection, Step: 2, Source: "local:wiki", Status: &no, NextSource: &web,
-		Analysis:      "The new documents repeat what was already observed about Kafka and say nothing about rivers. The local corpus has nothing new for this query.",
-		JudgeObtained: "title: Franz Kafka\ncontent: Franz Kafka (3 July 1883 – 3 June 1924) was a German-speaking Bohemian novelist…",
-		JudgeNew:      "title: Franz Kafka\ncontent: Franz Kafka (3 July 1883 – 3 June 1924)…\ntitle: Max Brod\ncontent: Max Brod was a Prague-born writer…"})
-	b.add(engine.Event{Type: engine.EventRetrieval, Step: 2, Source: web, Query: "river flowing through Prague", Docs: []sources.Document{vltava, prague, bridge}})
-	b.add(engine.Event{Type: engine.EventObservation, Step: 2, Source: web, DocIDs: ids(vltava, prague, bridge), DocNums: []int{4, 5, 6}, Discarded: ids(kafka, brod, trial)})
+	b.add(engine.Event{Step: 2, Payload: engine.Thought{Role: "step", Text: "Franz Kafka wrote The Trial and was born in Prague. Now I need the river that flows through Prague."}})
+	b.add(engine.Event{Step: 2, Payload: engine.Action{Tool: "Search_Engine", Query: "river flowing through Prague"}})
+	b.add(engine.Event{Step: 2, Payload: engine.Retrieval{Source: "local:wiki", Query: "river flowing through Prague", Docs: []sources.Document{kafka, brod, trial}}})
+	b.add(engine.Event{Step: 2, Payload: engine.Selection{Source: "local:wiki", Status: &no, NextSource: &web, Analysis: "The new documents repeat what was already observed about Kafka and say nothing about rivers. The local corpus has nothing new for this query.", JudgeObtained: "title: Franz Kafka\ncontent: Franz Kafka (3 July 1883 – 3 June 1924) was a German-speaking Bohemian novelist…", JudgeNew: "title: Franz Kafka\ncontent: Franz Kafka (3 July 1883 – 3 June 1924)…\ntitle: Max Brod\ncontent: Max Brod was a Prague-born writer…"}})
+	b.add(engine.Event{Step: 2, Payload: engine.Retrieval{Source: web, Query: "river flowing through Prague", Docs: []sources.Document{vltava, prague, bridge}}})
+	b.add(engine.Event{Step: 2, Payload: engine.Observation{Source: web, DocIDs: ids(vltava, prague, bridge), DocNums: []int{4, 5, 6}, Discarded: ids(kafka, brod, trial)}})
 
 	b.tokens(3, "step", raw3)
-	b.add(engine.Event{Type: engine.EventThought, Step: 3, Role: "step", Text: "The documents mention the Elbe near Prague."})
-	b.add(engine.Event{Type: engine.EventAnswer, Step: 3, Role: "step", Text: "The Elbe.", Label: "INCORRECT",
-		Explanation: "The documents say the Vltava flows through Prague; the Elbe is only joined by it at Mělník, north of the city.",
-		Suggestions: "Name the river that passes through Prague itself."})
+	b.add(engine.Event{Step: 3, Payload: engine.Thought{Role: "step", Text: "The documents mention the Elbe near Prague."}})
+	b.add(engine.Event{Step: 3, Payload: engine.Answer{Role: "step", Text: "The Elbe.", Label: "INCORRECT", Explanation: "The documents say the Vltava flows through Prague; the Elbe is only joined by it at Mělník, north of the city.", Suggestions: "Name the river that passes through Prague itself."}})
 
-	b.add(engine.Event{Type: engine.EventRetrieval, Step: 3, Source: "local:wiki", Query: Question, Docs: []sources.Document{kafka, elbe, trial}})
-	b.add(engine.Event{Type: engine.EventRetrieval, Step: 3, Source: web, Query: Question, Docs: []sources.Document{vltava, prague}})
-	b.add(engine.Event{Type: engine.EventSupplement, Step: 3, Query: Question, DocIDs: ids(elbe, vltava, prague), DocNums: []int{7, 4, 5}})
+	b.add(engine.Event{Step: 3, Payload: engine.Retrieval{Source: "local:wiki", Query: Question, Docs: []sources.Document{kafka, elbe, trial}}})
+	b.add(engine.Event{Step: 3, Payload: engine.Retrieval{Source: web, Query: Question, Docs: []sources.Document{vltava, prague}}})
+	b.add(engine.Event{Step: 3, Payload: engine.Supplement{Query: Question, DocIDs: ids(elbe, vltava, prague), DocNums: []int{7, 4, 5}}})
 
 	b.tokens(4, "step", raw4)
-	b.add(engine.Event{Type: engine.EventThought, Step: 4, Role: "step", Text: "The author of The Trial is Franz Kafka, born in Prague, and the Vltava flows through Prague."})
-	b.add(engine.Event{Type: engine.EventAnswer, Step: 4, Role: "step",
-		Text:  "The **Vltava** (German: *Moldau*) flows through Prague, the birthplace of Franz Kafka, author of *The Trial* [1][4].",
-		Label: "CORRECT", Explanation: "Both hops are supported by the documents.", Suggestions: "None."})
-	b.add(engine.Event{Type: engine.EventFinal, Answer: FinalAnswer, Label: "CORRECT",
-		Citations: []int{1, 4}, Sources: []sources.Document{kafka, vltava},
-		Counts: &engine.Counts{LLMCalls: 6, StepCalls: 4, JudgeCalls: 2, LocalRetrievals: 3, WebRetrievals: 2,
-			UsedRetrievals: 3, UsedLocalRetrievals: 1, UsedDocs: 9, PromptTokens: 9214, CachedPromptTokens: 6120,
-			OutputTokens: 412, Reflections: 1, Switches: 1, LLMMillis: 16400, RetrievalMillis: 1300, TotalMillis: 18200}})
+	b.add(engine.Event{Step: 4, Payload: engine.Thought{Role: "step", Text: "The author of The Trial is Franz Kafka, born in Prague, and the Vltava flows through Prague."}})
+	b.add(engine.Event{Step: 4, Payload: engine.Answer{Role: "step", Text: "The **Vltava** (German: *Moldau*) flows through Prague, the birthplace of Franz Kafka, author of *The Trial* [1][4].", Label: "CORRECT", Explanation: "Both hops are supported by the documents.", Suggestions: "None."}})
+	b.add(engine.Event{Payload: engine.Final{Answer: FinalAnswer, Label: "CORRECT", Citations: []int{1, 4}, Sources: []sources.Document{kafka, vltava}, Counts: &engine.Counts{LLMCalls: 6, StepCalls: 4, JudgeCalls: 2, LocalRetrievals: 3, WebRetrievals: 2,
+		UsedRetrievals: 3, UsedLocalRetrievals: 1, UsedDocs: 9, PromptTokens: 9214, CachedPromptTokens: 6120,
+		OutputTokens: 412, Reflections: 1, Switches: 1, LLMMillis: 16400, RetrievalMillis: 1300, TotalMillis: 18200}}})
 	return b.evs
 }
 
@@ -127,7 +117,7 @@ func Events(start time.Time) []engine.Event {
 func Stored(start time.Time) []engine.Event {
 	var out []engine.Event
 	for _, ev := range Events(start) {
-		if ev.Type != engine.EventToken {
+		if _, token := ev.Payload.(engine.Token); !token {
 			out = append(out, ev)
 		}
 	}
@@ -151,7 +141,7 @@ func (b *builder) add(ev engine.Event) {
 // space or newline); tokens are not numbered (they are never stored).
 func (b *builder) tokens(step int, role, text string) {
 	for _, tok := range Split(text) {
-		b.evs = append(b.evs, engine.Event{Type: engine.EventToken, Session: SessionID, Step: step, Role: role, Text: tok, Time: b.t})
+		b.evs = append(b.evs, engine.Event{Session: SessionID, Step: step, Time: b.t, Payload: engine.Token{Role: role, Text: tok}})
 	}
 }
 
@@ -178,7 +168,7 @@ func Long(n int, start time.Time) []engine.Event {
 	var one, two []engine.Event
 	for _, ev := range base {
 		switch {
-		case ev.Step == 1 && ev.Type != engine.EventAnswer:
+		case ev.Step == 1 && !isAnswer(ev):
 			one = append(one, ev)
 		case ev.Step == 2:
 			two = append(two, ev)
@@ -198,4 +188,9 @@ func Long(n int, start time.Time) []engine.Event {
 		}
 	}
 	return out
+}
+
+func isAnswer(ev engine.Event) bool {
+	_, ok := ev.Payload.(engine.Answer)
+	return ok
 }

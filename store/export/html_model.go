@@ -1,0 +1,415 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/store"
+)
+
+// The HTML page's model: plain strings and numbers the template places.
+// Every string here is untrusted text made safe for reading (control
+// characters and escape sequences removed); html/template escapes it.
+
+type htmlPage struct {
+	Title     string
+	Policy    string
+	Generator string
+	Sessions  []htmlSession
+}
+
+// kv is one row of a table.
+type kv struct{ Key, Value string }
+
+type htmlSession struct {
+	Anchor   string
+	Question string
+	Meta     []kv
+	// Thread is set for a session with follow-up questions.
+	Thread   bool
+	Turns    []htmlTurn
+	Settings []kv
+	// Manifest is the session's manifest, indented JSON ("" when none).
+	Manifest string
+}
+
+type htmlTurn struct {
+	N      int
+	Anchor string
+	// Question is as asked; Rewritten the standalone question a follow-up
+	// was rewritten into.
+	Question, Rewritten string
+	Label               string
+	LabelClass          string
+	// Answer is the answer text cut at its citations.
+	Answer       []htmlSeg
+	Forced       bool
+	Cancelled    bool
+	InvalidCites string
+	// Claims are the answer's claims, each with its citations and the
+	// sentence of a source that supports it. Empty until the evidence
+	// check (issue 22, package evidence) records them: see claims.
+	Claims []htmlClaim
+	Cited  []htmlSource
+	Others []htmlSource
+	// Summary is one line on the path: steps, searches, the switch.
+	Summary string
+	Steps   []htmlStep
+	// Notices are errors and notices outside every step.
+	Notices []htmlNotice
+	Outcome string
+	Counts  []kv
+}
+
+// htmlSeg is a piece of answer text, or a citation [Cite] linking to its
+// source's anchor (Href "" when no document had that number).
+type htmlSeg struct {
+	Text string
+	Cite int
+	Href string
+}
+
+// htmlClaim is one claim of an answer: its text, the sources it cites and
+// the supporting quote (Quote "" with Verdict "unsupported" or "uncited"
+// when none was found).
+type htmlClaim struct {
+	Text    string
+	Cites   []htmlSeg
+	Quote   string
+	QuoteOf int
+	Verdict string
+}
+
+// htmlSource is a numbered document of a turn's context.
+type htmlSource struct {
+	N      int
+	Anchor string
+	Title  string
+	Kind   string // "local" or "web"
+	Source string
+	// Ref names a local passage (id, with its place in the file); URL is a
+	// web source's http(s) address (the only links the page makes).
+	Ref, URL string
+	Page     string
+	Cached   string
+	Missing  bool
+}
+
+type htmlNotice struct {
+	Kind    string // "Error" or "Notice"
+	Where   string
+	Message string
+}
+
+// newHTMLPage builds the page of recs.
+func newHTMLPage(recs []*store.Record) htmlPage {
+	p := htmlPage{Policy: contentPolicy, Generator: generator}
+	for i, rec := range recs {
+		anchor := ""
+		if len(recs) > 1 {
+			anchor = "s" + strconv.Itoa(i+1) + "-"
+		}
+		p.Sessions = append(p.Sessions, newHTMLSession(rec, anchor))
+	}
+	switch {
+	case len(p.Sessions) == 1:
+		p.Title = oneLineText(p.Sessions[0].Question) + " — prefrag"
+	default:
+		p.Title = fmt.Sprintf("%d sessions — prefrag", len(p.Sessions))
+	}
+	return p
+}
+
+func newHTMLSession(rec *store.Record, anchor string) htmlSession {
+	top := newReport(rec)
+	s := htmlSession{Anchor: anchor + "session", Question: oneLineText(rec.Session.Question)}
+	turns := splitTurns(rec)
+	if len(turns) == 0 {
+		turns = []*store.Record{rec} // nothing recorded: the question alone
+	}
+	s.Thread = len(turns) > 1
+	s.Meta = top.metaRows(len(turns))
+	for i, sub := range turns {
+		r := top
+		if s.Thread {
+			r = newReport(sub)
+			if r.settings == nil {
+				r.settings = top.settings
+			}
+		}
+		s.Turns = append(s.Turns, r.htmlTurn(i+1, anchor+"t"+strconv.Itoa(i+1)+"-", sub))
+	}
+	s.Settings = settingsRows(top.settings)
+	s.Manifest = indentJSON(rec.Session.Manifest)
+	return s
+}
+
+// metaRows are the session's header: id, times, status, models, corpora.
+func (r *report) metaRows(turns int) []kv {
+	s := r.rec.Session
+	var rows []kv
+	add := func(k, v string) {
+		if v = oneLineText(v); v != "" {
+			rows = append(rows, kv{k, v})
+		}
+	}
+	add("Session", s.ID)
+	if turns > 1 {
+		add("Questions", strconv.Itoa(turns))
+	}
+	add("Started", stamp(s.Started))
+	if s.Finished != nil {
+		took := s.Finished.Sub(s.Started).Round(100 * time.Millisecond).String()
+		if turns > 1 {
+			// A thread's span includes the time between its questions;
+			// each question's own time is in its counts.
+			took += " from the first question to the last answer"
+		}
+		add("Finished", fmt.Sprintf("%s (%s)", stamp(*s.Finished), took))
+	}
+	add("Status", s.Status)
+	add("Self-evaluation", s.Label)
+	add("Model", s.Model)
+	if r.settings != nil {
+		if r.settings.JudgeModel != s.Model {
+			add("Judge model", r.settings.JudgeModel)
+		}
+		add("Strategy", r.settings.Strategy)
+	}
+	add("Corpora", strings.Join(s.Corpora, ", "))
+	return rows
+}
+
+// htmlTurn builds one turn (the whole session when it has no follow-ups)
+// from the report of its record.
+func (r *report) htmlTurn(n int, anchor string, sub *store.Record) htmlTurn {
+	t := htmlTurn{N: n, Anchor: anchor + "turn", Question: oneLineText(sub.Session.Question)}
+	if tr := r.tr; len(tr.Turns) > 0 {
+		for _, tu := range tr.Turns {
+			if tu.Rewritten != "" {
+				t.Question, t.Rewritten = oneLineText(tu.Question), oneLineText(tu.Rewritten)
+			}
+		}
+	}
+	label := r.rec.Session.Label
+	if r.final != nil && r.final.Label != "" {
+		label = r.final.Label
+	}
+	t.Label = oneLineText(label)
+	t.LabelClass = "label-" + strings.ToLower(strings.ReplaceAll(t.Label, " ", "-"))
+	srcAnchor := func(n int) string { return anchor + "src-" + strconv.Itoa(n) }
+	t.Answer = r.answerSegs(srcAnchor)
+	if r.final != nil {
+		t.Forced, t.Cancelled = r.final.Forced, r.final.Cancelled
+		if len(r.final.InvalidCitations) > 0 {
+			t.InvalidCites = numberList(r.final.InvalidCitations)
+		}
+	}
+	t.Claims = r.claims(srcAnchor)
+	cited := r.cited()
+	isCited := map[int]bool{}
+	for _, c := range cited {
+		isCited[c] = true
+		t.Cited = append(t.Cited, r.htmlSource(c, srcAnchor(c)))
+	}
+	var all []int
+	for k := range r.numbered {
+		all = append(all, k)
+	}
+	sort.Ints(all)
+	for _, k := range all {
+		if !isCited[k] {
+			t.Others = append(t.Others, r.htmlSource(k, srcAnchor(k)))
+		}
+	}
+	t.Steps = r.htmlSteps()
+	t.Notices = trajectoryNotices(r.tr)
+	t.Summary = r.pathSummary(t.Steps)
+	t.Outcome = r.outcomeText()
+	t.Counts = countsRows(r.counts)
+	return t
+}
+
+// answerSegs cuts the answer at its citations: a citation of a numbered
+// document links to it.
+func (r *report) answerSegs(anchor func(int) string) []htmlSeg {
+	text := strings.TrimSpace(blockText(r.answerText()))
+	var out []htmlSeg
+	last := 0
+	for _, m := range citationRe().FindAllStringSubmatchIndex(text, -1) {
+		n, _ := strconv.Atoi(text[m[2]:m[3]])
+		if m[0] > last {
+			out = append(out, htmlSeg{Text: text[last:m[0]]})
+		}
+		seg := htmlSeg{Cite: n}
+		if _, ok := r.numbered[n]; ok {
+			seg.Href = "#" + anchor(n)
+		}
+		out = append(out, seg)
+		last = m[1]
+	}
+	if last < len(text) {
+		out = append(out, htmlSeg{Text: text[last:]})
+	}
+	return out
+}
+
+// claims is where the evidence check's result goes (issue 22, package
+// evidence): each claim of the answer with its citations and the
+// supporting quote under it, claims without support marked. The check
+// records its claims in an "evidence" event (CONTRACT.md: claims, each
+// {text, citations, support: [{n, quote, start, end, score}], verdict}) or
+// as the claims of the final event; they are read here from the stored
+// lines, the wire format, so the page shows them from the first build that
+// records them. Without them the answer is shown with its citations linked
+// to the sources.
+func (r *report) claims(anchor func(int) string) []htmlClaim {
+	var found []wireClaim
+	for _, line := range r.rec.Lines {
+		var ev struct {
+			Type   string      `json:"type"`
+			Claims []wireClaim `json:"claims"`
+		}
+		// The wire's type names (CONTRACT.md): no payload type holds
+		// claims in this build.
+		if json.Unmarshal(line, &ev) == nil && (ev.Type == "evidence" || ev.Type == "final") && len(ev.Claims) > 0 {
+			found = ev.Claims // the last one recorded for the turn
+		}
+	}
+	var out []htmlClaim
+	for _, c := range found {
+		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(c.Verdict)}
+		for _, n := range c.Citations {
+			seg := htmlSeg{Cite: n}
+			if _, ok := r.numbered[n]; ok {
+				seg.Href = "#" + anchor(n)
+			}
+			h.Cites = append(h.Cites, seg)
+		}
+		for _, sup := range c.Support {
+			if q := oneLineText(sup.Quote); q != "" {
+				h.Quote, h.QuoteOf = q, sup.N
+				break
+			}
+		}
+		switch h.Verdict {
+		case "supported", "weak", "unsupported", "uncited":
+		case "":
+			h.Verdict = "unsupported"
+			if h.Quote != "" {
+				h.Verdict = "supported"
+			}
+		default:
+			h.Verdict = "unsupported"
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// wireClaim is a claim as the evidence event records it.
+type wireClaim struct {
+	Text      string `json:"text"`
+	Citations []int  `json:"citations"`
+	Support   []struct {
+		N     int    `json:"n"`
+		Quote string `json:"quote"`
+	} `json:"support"`
+	Verdict string `json:"verdict"`
+}
+
+func (r *report) htmlSource(n int, anchor string) htmlSource {
+	d, ok := r.numbered[n]
+	if !ok {
+		return htmlSource{N: n, Anchor: anchor, Missing: true}
+	}
+	s := htmlSource{N: n, Anchor: anchor, Title: oneLineText(d.Title), Source: oneLineText(d.Source), Page: d.Page()}
+	s.Kind, s.Ref, s.URL = docWhere(d)
+	if s.Title == "" {
+		s.Title = s.Ref
+	}
+	if r.final != nil {
+		s.Cached = d.CacheNote(r.finalTime())
+	}
+	return s
+}
+
+// docWhere tells a web source from a local one and says where it is: a
+// web document's http(s) URL, a local passage's one name (Document.Ref).
+func docWhere(d sources.Document) (kind, ref, url string) {
+	kind = "local"
+	if strings.HasPrefix(d.Source, "web:") {
+		kind = "web"
+	}
+	for _, u := range []string{d.URL, d.Locator, d.ID} {
+		if u = strings.TrimSpace(u); isWebURL(u) {
+			return kind, "", textsafe.ForTerminal(u)
+		}
+	}
+	return kind, oneLineText(d.Ref()), ""
+}
+
+// outcomeText says how the turn ended.
+func (r *report) outcomeText() string {
+	p := r.final
+	if p == nil {
+		return "The run did not finish: no final answer was recorded."
+	}
+	var parts []string
+	switch {
+	case p.Cancelled:
+		parts = append(parts, "The run was cancelled.")
+	case p.Forced:
+		parts = append(parts, "The final answer was forced: the step limit was reached, or the model's output could not be parsed, and the answer was asked for from what had been gathered so far.")
+	default:
+		parts = append(parts, "The final answer was given by the reasoning model.")
+	}
+	if p.Label != "" {
+		parts = append(parts, "Its self-evaluation: "+oneLineText(p.Label)+".")
+	}
+	if len(p.Citations) > 0 {
+		parts = append(parts, "It cites "+numberList(p.Citations)+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+func noticeOf(p engine.Notice) htmlNotice {
+	n := htmlNotice{Kind: "Notice", Message: oneLineText(p.Message), Where: oneLineText(p.Source)}
+	if p.Fatal {
+		n.Kind = "Error"
+	}
+	return n
+}
+
+// oneLineText is untrusted text for one line: no control characters or
+// escape sequences, white space runs collapsed.
+func oneLineText(s string) string {
+	return strings.TrimSpace(spaceRun().ReplaceAllString(textsafe.ForTerminal(s), " "))
+}
+
+// blockText is untrusted text kept with its lines: no control characters
+// or escape sequences.
+func blockText(s string) string {
+	return strings.TrimSpace(textsafe.ForTerminal(s))
+}
+
+// indentJSON is a raw JSON object indented for reading, "" when empty.
+func indentJSON(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || bytes.Equal(t, []byte("null")) || bytes.Equal(t, []byte("{}")) {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, t, "", "  ") != nil {
+		return ""
+	}
+	return textsafe.ForTerminal(b.String())
+}
