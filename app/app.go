@@ -79,7 +79,7 @@ type Model interface {
 // NewModel builds the backend for a model name. llm_timeout bounds both
 // the wait for the first byte of an answer and any silence mid-stream; the
 // health check gets at most 10 s, less when llm_timeout is shorter.
-func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
+func (a *App) NewModel(s engine.RunConfig, model string) (Model, error) {
 	t := a.Cfg.LLMTimeout
 	check := 10 * time.Second
 	if t > 0 && t < check {
@@ -96,7 +96,7 @@ func (a *App) NewModel(s engine.Settings, model string) (Model, error) {
 // reports it (llama.cpp /props n_ctx, vLLM max_model_len, Ollama's /v1
 // runner context, Ollama's model context length when below --num-ctx),
 // which then bounds prompts and generation limits instead of --num-ctx.
-func ResolveServed(s *engine.Settings, step, judge Model) {
+func ResolveServed(s *engine.RunConfig, step, judge Model) {
 	if s.Model == "" {
 		s.Model = step.Model()
 	}
@@ -115,7 +115,7 @@ func ResolveServed(s *engine.Settings, step, judge Model) {
 
 // Models builds the reasoning model and the judge model (the same client
 // when they are the same model).
-func (a *App) Models(s engine.Settings) (step, judge Model, err error) {
+func (a *App) Models(s engine.RunConfig) (step, judge Model, err error) {
 	if step, err = a.NewModel(s, s.Model); err != nil {
 		return nil, nil, err
 	}

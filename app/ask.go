@@ -21,7 +21,7 @@ import (
 // AskRequest is one question to run and record.
 type AskRequest struct {
 	Question string
-	Settings engine.Settings
+	Settings engine.RunConfig
 	// Emit receives every event after it is stored (token events are not
 	// stored but still delivered), in order, on a goroutine of the run's
 	// event pipeline; consecutive token deltas may arrive merged into one.
@@ -194,7 +194,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit})
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
 	storeErr := pipe.Close()
@@ -217,7 +217,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	return AskResult{SessionID: id, Result: res}, runErr
 }
 
-func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model, srcs *Sources) Manifest {
+func (a *App) manifest(ctx context.Context, s engine.RunConfig, step, judge Model, srcs *Sources) Manifest {
 	dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	m := Manifest{Model: s.Model, LLM: s.LLM, PromptsHash: a.Prompts.Hash(), Overrides: a.Prompts.Overridden(),
@@ -258,7 +258,7 @@ func (a *App) manifest(ctx context.Context, s engine.Settings, step, judge Model
 
 // RestoreWeb points the app's web engine where a recorded session's was,
 // unless the configuration already names one.
-func (a *App) RestoreWeb(s engine.Settings, manifest []byte) {
+func (a *App) RestoreWeb(s engine.RunConfig, manifest []byte) {
 	var m Manifest
 	if json.Unmarshal(manifest, &m) != nil || m.WebURL == "" {
 		return

@@ -10,7 +10,7 @@ import (
 // Proxy builds the retrieval gate's proxy model (--proxy-model): the judge
 // or step client when it names the same model, else a new client, checked
 // within seconds.
-func (a *App) Proxy(ctx context.Context, s engine.Settings, step, judge Model) (Model, error) {
+func (a *App) Proxy(ctx context.Context, s engine.RunConfig, step, judge Model) (Model, error) {
 	switch s.ProxyModel {
 	case "", s.JudgeModel:
 		return judge, nil

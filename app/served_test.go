@@ -39,7 +39,7 @@ func TestResolveServedContext(t *testing.T) {
 		{"nothing known", 0, 0, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := engine.DefaultSettings()
+			s := engine.DefaultRunConfig()
 			m := servedModel{numCtx: tt.numCtx, cap: tt.cap}
 			ResolveServed(&s, m, m)
 			if s.ServerCtx != tt.want {

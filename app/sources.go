@@ -18,7 +18,7 @@ var ErrNoCorpus = errors.New("no such corpus")
 // CorpusOrder resolves which corpora a run searches, in preference order:
 // the --corpus list when given, else the pinned corpus, else none (see
 // ResolveCorpora).
-func (a *App) CorpusOrder(s engine.Settings) ([]string, error) {
+func (a *App) CorpusOrder(s engine.RunConfig) ([]string, error) {
 	names, _, err := a.ResolveCorpora(s)
 	return names, err
 }
@@ -28,7 +28,7 @@ func (a *App) CorpusOrder(s engine.Settings) ([]string, error) {
 // else the pinned corpus; else none. With nothing pinned and nothing named,
 // no corpus is picked on the user's behalf (not "default", not the only
 // one): a question then searches no local corpus, and the run says so.
-func (a *App) ResolveCorpora(s engine.Settings) ([]string, string, error) {
+func (a *App) ResolveCorpora(s engine.RunConfig) ([]string, string, error) {
 	if len(s.Corpora) > 0 {
 		return s.Corpora, engine.CorporaGiven, nil
 	}
@@ -70,7 +70,7 @@ func (s *Sources) Close() {
 // OpenSources opens the corpora (read-only, so the TUI and a headless ask
 // can search at once) and the web engine for a run. sessionID ties web
 // cache use to the session's manifest.
-func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID string) (*Sources, error) {
+func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID string) (*Sources, error) {
 	names, choice, err := a.ResolveCorpora(s)
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (a *App) OpenSources(ctx context.Context, s engine.Settings, sessionID stri
 }
 
 // WebEngine builds the configured web engine with the SQLite cache.
-func (a *App) WebEngine(s engine.Settings, sessionID string) (*web.Engine, error) {
+func (a *App) WebEngine(s engine.RunConfig, sessionID string) (*web.Engine, error) {
 	cfg := web.Config{
 		Timeout: a.Cfg.WebTimeout,
 		Allow:   a.Cfg.WebAllow,

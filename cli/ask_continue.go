@@ -30,7 +30,7 @@ func checkContinue(fs *flag.FlagSet, ref string) error {
 // prepareContinue resolves what --continue names and, when --corpus was
 // not given, searches the thread's corpora: a follow-up runs with this
 // command's settings otherwise. It returns the session id to continue.
-func prepareContinue(e *env, a *app.App, rf *config.RunFlags, s *engine.Settings, ref string) (string, error) {
+func prepareContinue(e *env, a *app.App, rf *config.RunFlags, s *engine.RunConfig, ref string) (string, error) {
 	id, err := a.ResolveContinue(e.ctx, ref)
 	if err != nil {
 		return "", err
@@ -100,7 +100,7 @@ func followUps(events []engine.Event) []string {
 
 // rerunFollowUps re-runs the follow-ups of a thread, in order, as turns of
 // the re-run session id.
-func rerunFollowUps(e *env, a *app.App, id string, qs []string, s engine.Settings, emit engine.Emitter) error {
+func rerunFollowUps(e *env, a *app.App, id string, qs []string, s engine.RunConfig, emit engine.Emitter) error {
 	for _, q := range qs {
 		if _, err := a.Ask(e.ctx, app.AskRequest{Question: q, Settings: s, Emit: emit, Continue: id}); err != nil {
 			return err

@@ -77,7 +77,7 @@ func runBenchEngine(e *env, args []string) error {
 		return err
 	}
 	for _, name := range names {
-		s := engine.DefaultSettings()
+		s := engine.DefaultRunConfig()
 		s.Model, s.Strategy, s.K, s.MaxSteps = "oracle", name, *k, *maxSteps
 		if err := s.Validate(); err != nil {
 			return err

@@ -128,7 +128,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 }
 
 // corporaHeader names the corpora a run searches and why.
-func corporaHeader(c *engine.Settings) string {
+func corporaHeader(c *engine.RunConfig) string {
 	if len(c.Corpora) == 0 {
 		switch c.CorpusChoice {
 		case engine.CorporaNonePinned:
@@ -147,7 +147,7 @@ func corporaHeader(c *engine.Settings) string {
 
 // webHeader is the web policy in force: without a corpus the web is off
 // unless the run opted in.
-func webHeader(c *engine.Settings) string {
+func webHeader(c *engine.RunConfig) string {
 	switch {
 	case c.Web == engine.WebNever:
 	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":

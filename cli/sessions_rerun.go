@@ -40,7 +40,7 @@ func sessionsRerun(e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
-	var recorded engine.Settings
+	var recorded engine.RunConfig
 	if err := json.Unmarshal(rec.Session.Config, &recorded); err != nil {
 		return fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
 	}

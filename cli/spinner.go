@@ -62,7 +62,7 @@ func colourWriter(w io.Writer) io.Writer {
 
 // phaseTracker turns the events of a run into the phase it is in now.
 type phaseTracker struct {
-	cfg      *engine.Settings
+	cfg      *engine.RunConfig
 	judge    bool // the strategy has a selection judge
 	step     int  // the current step, from the last event that had one
 	tokStep  int

@@ -17,7 +17,7 @@ import (
 func spinnerRun() []engine.Event {
 	no, yes := false, true
 	web := "web:duckduckgo"
-	cfg := engine.DefaultSettings()
+	cfg := engine.DefaultRunConfig()
 	cfg.Corpora = []string{"notes"}
 	return []engine.Event{
 		{Payload: engine.SessionStart{Question: "Who?", Config: &cfg}},
@@ -73,13 +73,13 @@ func TestSpinnerPhasesFromEvents(t *testing.T) {
 }
 
 func TestSpinnerPhaseVariants(t *testing.T) {
-	never := engine.DefaultSettings()
+	never := engine.DefaultRunConfig()
 	never.Strategy = engine.StrategyReAct
 	never.Corpora = []string{"wiki"}
-	webOnly := engine.DefaultSettings()
+	webOnly := engine.DefaultRunConfig()
 	tests := []struct {
 		name string
-		cfg  *engine.Settings
+		cfg  *engine.RunConfig
 		ev   engine.Event
 		want string
 	}{

@@ -65,7 +65,7 @@ func runTUI(e *env, args []string) error {
 
 type tuiRunner struct{ a *app.App }
 
-func (r tuiRunner) Run(ctx context.Context, question string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+func (r tuiRunner) Run(ctx context.Context, question string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error {
 	_, err := r.a.Ask(ctx, app.AskRequest{Question: question, Settings: s, Emit: emit, Consent: consent})
 	if errors.Is(err, engine.ErrCancelled) {
 		return nil // the final event says so; the session is stored

@@ -31,7 +31,7 @@ type Config struct {
 	// File is the config file that was read ("" when none).
 	File string
 	// Settings of a run (the flags of `ask`).
-	Settings engine.Settings
+	Settings engine.RunConfig
 	// TUIAnswerStyle is the TUI's answer style (report by default).
 	TUIAnswerStyle string
 	SearXNGURL     string
@@ -114,7 +114,7 @@ func Load(env Env) (*Config, error) {
 
 // defaults is a Config holding every setting's default.
 func defaults() *Config {
-	c := &Config{Settings: engine.DefaultSettings(), origins: map[string]Origin{}}
+	c := &Config{Settings: engine.DefaultRunConfig(), origins: map[string]Origin{}}
 	for _, st := range schema {
 		if st.Default != nil {
 			if err := assign(st.field(c), st.Default); err != nil {

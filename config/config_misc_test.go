@@ -80,7 +80,7 @@ func TestMaxDocCharsSetting(t *testing.T) {
 	if c.Settings.MaxDocChars != 0 {
 		t.Fatalf("flag: max_doc_chars = %d, want 0 (no cap)", c.Settings.MaxDocChars)
 	}
-	if d := engine.DefaultSettings().MaxDocChars; d != engine.DefaultMaxDocChars || d < 2000 || d > 8000 {
+	if d := engine.DefaultRunConfig().MaxDocChars; d != engine.DefaultMaxDocChars || d < 2000 || d > 8000 {
 		t.Fatalf("default cap %d", d)
 	}
 }

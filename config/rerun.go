@@ -32,7 +32,7 @@ type RerunChange struct {
 // with the machine, then comes from the config file or the environment
 // (OLLAMA_HOST) when they name one for the same backend, as for `ask`; the
 // rest is as recorded.
-func (c *Config) Rerun(rec engine.Settings, o RerunOverrides) (engine.Settings, []RerunChange, error) {
+func (c *Config) Rerun(rec engine.RunConfig, o RerunOverrides) (engine.RunConfig, []RerunChange, error) {
 	s := rec
 	origin := map[string]string{}
 	if o.LLM != "" {

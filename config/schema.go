@@ -20,7 +20,7 @@ import (
 // validation wording, `prefrag config`, the session manifest and eval's
 // setup comparison are all driven by Settings().
 type Setting struct {
-	// Key is the config-file key. For a field of engine.Settings it is
+	// Key is the config-file key. For a field of engine.RunConfig it is
 	// also the field's JSON name (session config, manifest, run.json).
 	Key string
 	// Flag is the command-line flag ("" for none).
@@ -32,7 +32,7 @@ type Setting struct {
 	// Help is the flag's usage line.
 	Help string
 	// Default is the value before any file, variable or flag; nil for a
-	// field of engine.Settings means engine.DefaultSettings' value.
+	// field of engine.RunConfig means engine.DefaultRunConfig's value.
 	Default any
 	// Manifest settings are recorded in a session manifest's options.
 	Manifest bool
@@ -62,7 +62,7 @@ type EnvVar struct {
 	normalise func(string) string
 }
 
-func es(f func(s *engine.Settings) any) func(c *Config) any {
+func es(f func(s *engine.RunConfig) any) func(c *Config) any {
 	return func(c *Config) any { return f(&c.Settings) }
 }
 
@@ -161,63 +161,63 @@ func urlFromEnv(backend, name string) bool { return llm.BackendOf(backend).URLEn
 // sources/web's engine table (see webRows).
 var schema = withWebRows([]Setting{
 	{Key: "model", Flag: "model", Help: "model for reasoning steps", Setup: true, Default: DefaultModel,
-		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.Settings) any { return &s.Model })},
+		Env: []EnvVar{{Name: "PREFRAG_MODEL"}}, field: es(func(s *engine.RunConfig) any { return &s.Model })},
 	{Key: "judge_model", Flag: "judge-model", Help: "model for the selection judge (default: --model)", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.JudgeModel })},
+		field: es(func(s *engine.RunConfig) any { return &s.JudgeModel })},
 	{Key: "proxy_model", Flag: "proxy-model", Help: "small model for the retrieval gate of slimplm, smartrag, prefrag-gated (default: --judge-model)", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.ProxyModel })},
+		field: es(func(s *engine.RunConfig) any { return &s.ProxyModel })},
 	{Key: "llm", Flag: "llm", Help: "LLM backend: " + strings.Join(llmBackends, ", ") + " (openai: an OpenAI-compatible server: vLLM, SGLang, LM Studio, LiteLLM)", Setup: true, check: oneOf(llmBackends...),
-		field: es(func(s *engine.Settings) any { return &s.LLM })},
+		field: es(func(s *engine.RunConfig) any { return &s.LLM })},
 	{Key: "llm_url", Flag: "llm-url", Help: "LLM server address", URL: true, Default: defaultLLMURL, check: isURL,
 		Env: []EnvVar{{Name: "OLLAMA_HOST", Weak: true,
 			when:      func(c *Config) bool { return urlFromEnv(c.Settings.LLM, "OLLAMA_HOST") },
 			normalise: func(v string) string { return NormaliseHost(v, "11434") }}},
-		field: es(func(s *engine.Settings) any { return &s.LLMURL })},
+		field: es(func(s *engine.RunConfig) any { return &s.LLMURL })},
 	{Key: "llm_timeout", Flag: "llm-timeout", Help: "give up when the LLM server sends nothing for this long: before its first byte or between two chunks",
 		Default: 5 * time.Minute, check: notNegative, field: func(c *Config) any { return &c.LLMTimeout }},
 	{Key: "run_timeout", Flag: "run-timeout", Help: "stop the whole run after this long, keeping the partial session (0: no limit)",
 		Default: time.Duration(0), check: notNegative, field: func(c *Config) any { return &c.RunTimeout }},
 	{Key: "strategy", Flag: "strategy", Help: "strategy: " + strings.Join(engine.StrategyNames(), ", "),
-		field: es(func(s *engine.Settings) any { return &s.Strategy })},
+		field: es(func(s *engine.RunConfig) any { return &s.Strategy })},
 	{Key: "corpora", Flag: "corpus", Help: "corpus to search, repeatable: order = preference order (default: the pinned corpus)", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.Corpora })},
+		field: es(func(s *engine.RunConfig) any { return &s.Corpora })},
 	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable; a follow-up keeps its thread's, \"\" loosens to none)",
-		field: es(func(s *engine.Settings) any { return &s.NeverLeave })},
-	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.Settings) any { return &s.K })},
+		field: es(func(s *engine.RunConfig) any { return &s.NeverLeave })},
+	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.RunConfig) any { return &s.K })},
 	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.MaxSteps })},
+		field: es(func(s *engine.RunConfig) any { return &s.MaxSteps })},
 	{Key: "max_reflections", Flag: "max-reflections", Help: "reflection supplements allowed", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.MaxReflections })},
+		field: es(func(s *engine.RunConfig) any { return &s.MaxReflections })},
 	{Key: "judge_first", Flag: "judge-first", Help: "judge the first local retrieval too", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.JudgeFirst })},
+		field: es(func(s *engine.RunConfig) any { return &s.JudgeFirst })},
 	{Key: "num_ctx", Flag: "num-ctx", Help: "context window sent to the server", Setup: true, Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.NumCtx })},
+		field: es(func(s *engine.RunConfig) any { return &s.NumCtx })},
 	{Key: "max_output_tokens", Flag: "max-output-tokens", Help: "generation limit of a reasoning step or answer, in tokens (at most a quarter of the context is used)", Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.MaxOutputTokens })},
+		field: es(func(s *engine.RunConfig) any { return &s.MaxOutputTokens })},
 	{Key: "max_doc_chars", Flag: "max-doc-chars", Help: "most characters of one document put in a prompt; longer ones are cut on a sentence or word boundary (0: no cap)",
-		field: es(func(s *engine.Settings) any { return &s.MaxDocChars })},
+		field: es(func(s *engine.RunConfig) any { return &s.MaxDocChars })},
 	{Key: "refine_budget", Flag: "refine-budget", Help: "percent of the context a step's prompt plus its generation limit may use before earlier observations are refined into a note (10-100)", Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.RefineBudget })},
+		field: es(func(s *engine.RunConfig) any { return &s.RefineBudget })},
 	{Key: "temperature", Flag: "temperature", Help: "sampling temperature", Setup: true, Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.Temperature })},
+		field: es(func(s *engine.RunConfig) any { return &s.Temperature })},
 	{Key: "top_p", Flag: "top-p", Help: "nucleus sampling top_p", Setup: true, Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.TopP })},
+		field: es(func(s *engine.RunConfig) any { return &s.TopP })},
 	{Key: "seed", Flag: "seed", Help: "sampling seed (sent only when given)", Setup: true, Manifest: true,
-		field: es(func(s *engine.Settings) any { return &s.Seed })},
+		field: es(func(s *engine.RunConfig) any { return &s.Seed })},
 	{Key: "answer_style", Flag: "answer-style", Help: "concise or report", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.AnswerStyle })},
+		field: es(func(s *engine.RunConfig) any { return &s.AnswerStyle })},
 	{Key: "tui_answer_style", Help: "the TUI's answer style", Default: engine.StyleReport, check: oneOf(engine.StyleConcise, engine.StyleReport),
 		field: func(c *Config) any { return &c.TUIAnswerStyle }},
 	{Key: "per_source_tools", Flag: "per-source-tools", Help: "advertise one Search_<name> tool per source instead of Search_Engine", Setup: true,
-		field: es(func(s *engine.Settings) any { return &s.PerSourceTools })},
+		field: es(func(s *engine.RunConfig) any { return &s.PerSourceTools })},
 	{Key: "prompts_dir", Flag: "prompts-dir", Help: "directory of prompt template overrides", check: existingDir,
 		field: func(c *Config) any { return &c.PromptsDir }},
 	{Key: "web", Flag: "web", Help: "web policy: auto, ask or never (ask until you choose)", Setup: true, Default: engine.WebAsk,
-		field: es(func(s *engine.Settings) any { return &s.Web })},
+		field: es(func(s *engine.RunConfig) any { return &s.Web })},
 	{Key: "web_only", Flag: "web-only", Help: "allow web search when no local corpus is searched (nothing is sent to the web without a corpus otherwise)",
-		field: es(func(s *engine.Settings) any { return &s.WebOnly })},
+		field: es(func(s *engine.RunConfig) any { return &s.WebOnly })},
 	{Key: "web_engine", Flag: "web-engine", Help: webEngineHelp(), Setup: true, check: oneOf(web.EngineNames()...),
-		field: es(func(s *engine.Settings) any { return &s.WebEngine })},
+		field: es(func(s *engine.RunConfig) any { return &s.WebEngine })},
 	{Key: "web_timeout", Help: "timeout of one web request", Default: 10 * time.Second, field: func(c *Config) any { return &c.WebTimeout }},
 	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, field: func(c *Config) any { return &c.WebCacheTTL }},
 	{Key: "web_allow", Help: "domains web results may come from", field: func(c *Config) any { return &c.WebAllow }},
@@ -260,7 +260,7 @@ func (s Setting) Value(c *Config) any {
 
 // ManifestOptions are the settings recorded in a session manifest's
 // options, keyed like the config file.
-func ManifestOptions(s engine.Settings) map[string]any {
+func ManifestOptions(s engine.RunConfig) map[string]any {
 	c := &Config{Settings: s}
 	out := map[string]any{}
 	for _, st := range schema {

@@ -182,11 +182,11 @@ func TestValidationWording(t *testing.T) {
 	}
 }
 
-// Every key bound to engine.Settings is that field's JSON name (session
+// Every key bound to engine.RunConfig is that field's JSON name (session
 // config, manifest and run.json use it), and the manifest options are
 // the ones recorded before the schema.
 func TestSchemaKeysAreJSONNames(t *testing.T) {
-	s := engine.DefaultSettings()
+	s := engine.DefaultRunConfig()
 	seed := 1
 	s.Seed, s.PerSourceTools, s.NeverLeave, s.WebOnly = &seed, true, []string{"x"}, true
 	s.ProxyModel = "x"
@@ -207,13 +207,13 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 			}
 		}
 		if _, ok := names[st.Key]; inEngine && !ok {
-			t.Errorf("setting %s is bound to engine.Settings but is not a JSON name of it", st.Key)
+			t.Errorf("setting %s is bound to engine.RunConfig but is not a JSON name of it", st.Key)
 		}
 		if (st.Setup || st.Manifest) && !inEngine {
 			t.Errorf("setting %s is recorded but is not an engine setting", st.Key)
 		}
 	}
-	got := ManifestOptions(engine.DefaultSettings())
+	got := ManifestOptions(engine.DefaultRunConfig())
 	want := `{"max_output_tokens":1024,"num_ctx":16384,"refine_budget":85,"seed":null,"temperature":0.1,"top_p":0.9}`
 	if b, _ := json.Marshal(got); string(b) != want {
 		t.Errorf("manifest options %s, want %s", b, want)

@@ -123,7 +123,7 @@ func (c *Config) RestoreWebURL(name, u string) {
 // validateWebEngine reports what the chosen engine still needs when the
 // web may be used (an endpoint without default, an API key). The name
 // itself is checked by the web_engine row.
-func (c *Config) validateWebEngine(s engine.Settings) []engine.FieldError {
+func (c *Config) validateWebEngine(s engine.RunConfig) []engine.FieldError {
 	spec, ok := web.LookupEngine(s.WebEngine)
 	if !ok || spec.Name != s.WebEngine || s.Web == engine.WebNever {
 		return nil

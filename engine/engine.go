@@ -61,6 +61,9 @@ type Request struct {
 	SessionID string
 	Question  string
 	Settings  Settings
+	// Wiring is recorded in the session event beside the settings (as its
+	// RunConfig); the engine does not read it.
+	Wiring Wiring
 	// Emit receives every event, token events included, in order.
 	Emit Emitter
 	// Consent is asked before web requests under policy "ask"; nil makes
@@ -115,7 +118,7 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	r := newRun(e, req)
 	if req.Thread == nil {
 		p := r.privacy
-		r.emit(Event{Payload: SessionStart{Question: req.Question, Config: &r.settings, Privacy: &p}})
+		r.emit(Event{Payload: SessionStart{Question: req.Question, Config: &RunConfig{Settings: r.settings, Wiring: r.req.Wiring}, Privacy: &p}})
 	} else if err := r.startTurn(ctx); err != nil {
 		return r.finish(ctx, err)
 	}

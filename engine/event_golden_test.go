@@ -21,7 +21,7 @@ func goldenString(s string) *string { return &s }
 // goldenTable holds one event of every type with every optional field, and
 // the same types with the optional fields unset.
 func goldenTable() []Event {
-	s := DefaultSettings()
+	s := DefaultRunConfig()
 	s.Model = "golden"
 	local := Document{ID: "d1", Title: "Tom & <Jerry>", Text: "alpha “quoted” é", Source: "local:wiki", Score: 1.5, Locator: "wiki/a.jsonl#12"}
 	web := Document{ID: "https://example.org/x?a=1&b=2", Title: "Web", Text: "beta", URL: "https://example.org/x?a=1&b=2", Source: "web:duckduckgo", Score: 0.25,

@@ -69,8 +69,8 @@ type stepRuler interface{ StepRule() StepRule }
 
 // SessionStart opens a session ("session").
 type SessionStart struct {
-	Question string    `json:"question"`
-	Config   *Settings `json:"config"`
+	Question string     `json:"question"`
+	Config   *RunConfig `json:"config"`
 	// Privacy is what the run may send off the machine (privacy.go).
 	Privacy *Privacy `json:"privacy,omitempty"`
 }

@@ -109,7 +109,7 @@ func (r *run) checkFits(req llm.Request) error {
 	reserve := min(req.Options.NumPredict, maxReplyReserve)
 	if n := r.count(req.Prompt); n+reserve > c {
 		e := &PromptTooLargeError{Purpose: string(req.Purpose), Tokens: n, Context: c, Reserve: reserve, Hint: r.contextHint()}
-		if r.settings.ServerCtx > 0 && llm.BackendOf(r.settings.LLM).Caps.Slots {
+		if s, ok := r.eng.cfg.LLM.(interface{ ContextPerSlot() bool }); ok && s.ContextPerSlot() && r.settings.ServerCtx > 0 {
 			e.PerSlot = " per slot"
 		}
 		return e
@@ -117,9 +117,16 @@ func (r *run) checkFits(req llm.Request) error {
 	return nil
 }
 
-// contextHint says how to give prompts more room.
+// contextHint says how to give prompts more room: as the backend says
+// (its client's ContextHint), else in general terms.
 func (r *run) contextHint() string {
-	h := llm.BackendOf(r.settings.LLM).ContextHint
+	h := "raise --num-ctx or lower -k and --max-steps"
+	if r.settings.ServerCtx > 0 {
+		h = "give the server a larger context or lower -k and --max-steps"
+	}
+	if c, ok := r.eng.cfg.LLM.(interface{ ContextHint() string }); ok && c.ContextHint() != "" {
+		h = c.ContextHint()
+	}
 	if r.stamp.threadTurn > 1 {
 		h += ", or start a new conversation"
 	}

@@ -58,7 +58,7 @@ func TestApplyThreadPrivacy(t *testing.T) {
 // strictest of them.
 func TestThreadFromPrivacy(t *testing.T) {
 	evs := []Event{
-		{Seq: 1, Payload: SessionStart{Question: "Q", Config: &Settings{Web: WebAuto, NeverLeave: []string{"notes"}}}},
+		{Seq: 1, Payload: SessionStart{Question: "Q", Config: &RunConfig{Settings: Settings{Web: WebAuto, NeverLeave: []string{"notes"}}}}},
 		{Seq: 2, Payload: Final{Answer: "A"}},
 		{Seq: 3, Turn: 2, Payload: Rewrite{Original: "f", Rewritten: "F", Privacy: &Privacy{Web: WebNever, NeverLeave: []string{"notes"}}}},
 		{Seq: 4, Turn: 2, Payload: Final{Answer: "B"}},

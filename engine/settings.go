@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"strings"
-
-	"github.com/prefrag/prefrag/llm"
 )
 
 // Web policies.
@@ -20,33 +18,26 @@ const (
 	StyleReport  = "report"
 )
 
-// Settings are the effective settings of one run. They are written into the
-// session event, so they hold no secrets.
+// Settings are the effective settings of one run that the engine reads.
+// What the caller wired the engine with (corpora, web engine, LLM backend,
+// models) is Wiring; the two together are the run's RunConfig, written
+// into the session event, so neither holds secrets.
 type Settings struct {
-	Strategy       string   `json:"strategy"`
-	Corpora        []string `json:"corpora"`
-	Web            string   `json:"web"`
-	WebEngine      string   `json:"web_engine"`
-	LLM            string   `json:"llm"`
-	LLMURL         string   `json:"llm_url"`
-	Model          string   `json:"model"`
-	JudgeModel     string   `json:"judge_model"`
-	K              int      `json:"k"`
-	MaxSteps       int      `json:"max_steps"`
-	MaxReflections int      `json:"max_reflections"`
-	JudgeFirst     bool     `json:"judge_first"`
-	NumCtx         int      `json:"num_ctx"`
-	Temperature    float64  `json:"temperature"`
-	TopP           float64  `json:"top_p"`
-	Seed           *int     `json:"seed,omitempty"`
-	AnswerStyle    string   `json:"answer_style"`
+	Strategy       string  `json:"strategy"`
+	Web            string  `json:"web"`
+	Model          string  `json:"model"`
+	K              int     `json:"k"`
+	MaxSteps       int     `json:"max_steps"`
+	MaxReflections int     `json:"max_reflections"`
+	JudgeFirst     bool    `json:"judge_first"`
+	NumCtx         int     `json:"num_ctx"`
+	Temperature    float64 `json:"temperature"`
+	TopP           float64 `json:"top_p"`
+	Seed           *int    `json:"seed,omitempty"`
+	AnswerStyle    string  `json:"answer_style"`
 	// PerSourceTools advertises one Search_<name> tool per source instead of
 	// the single generic Search_Engine (paper Appendix E).
 	PerSourceTools bool `json:"per_source_tools,omitempty"`
-	// ProxyModel writes the retrieval gate's heuristic answer, necessity
-	// judgment and queries (strategies slimplm, smartrag, prefrag-gated);
-	// empty means the judge model.
-	ProxyModel string `json:"proxy_model,omitempty"`
 	// MaxOutputTokens is the generation limit of a reasoning step, forced
 	// or single-shot answer (num_predict / n_predict), further capped at a
 	// quarter of the context; the judge gets at most JudgeOutputTokens.
@@ -90,8 +81,6 @@ func DefaultSettings() Settings {
 	return Settings{
 		Strategy:        "prefrag",
 		Web:             WebAuto,
-		WebEngine:       "duckduckgo",
-		LLM:             llm.DefaultBackend,
 		K:               5,
 		MaxSteps:        3,
 		MaxReflections:  1,

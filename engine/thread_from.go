@@ -72,7 +72,7 @@ func ThreadFrom(events []Event) *Thread {
 			case p.Privacy != nil:
 				th.keepPrivacy(*p.Privacy)
 			case p.Config != nil:
-				th.keepPrivacy(settingsPrivacy(*p.Config))
+				th.keepPrivacy(settingsPrivacy(p.Config.Settings))
 			}
 		case Rewrite:
 			pt.Question = p.Rewritten

@@ -19,7 +19,7 @@ import (
 type RunInfo struct {
 	Dataset     string
 	Data        string
-	Settings    engine.Settings
+	Settings    engine.RunConfig
 	Holdout     *Holdout
 	PromptsHash string
 	Updated     time.Time
@@ -69,13 +69,13 @@ func (r RunInfo) marshal(keys []string) ([]byte, error) {
 }
 
 // UnmarshalJSON reads run.json: the setup settings are read by their
-// config keys, which are the JSON names of engine.Settings.
+// config keys, which are the JSON names of engine.RunConfig.
 func (r *RunInfo) UnmarshalJSON(b []byte) error {
 	var f runFile
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	var s engine.Settings
+	var s engine.RunConfig
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (r *RunInfo) UnmarshalJSON(b []byte) error {
 
 // NewRunInfo describes a run of dataset d with settings s, recording and
 // comparing the settings named by setupKeys (config.SetupKeys).
-func NewRunInfo(d *Dataset, s engine.Settings, h Holdout, promptsHash string, setupKeys []string) RunInfo {
+func NewRunInfo(d *Dataset, s engine.RunConfig, h Holdout, promptsHash string, setupKeys []string) RunInfo {
 	abs, _ := filepath.Abs(d.Path)
 	ri := RunInfo{Dataset: d.Name, Data: abs, Settings: s, PromptsHash: promptsHash, Updated: time.Now().UTC(), SetupKeys: setupKeys}
 	if h.Active() {

@@ -18,8 +18,8 @@ const oldRunJSON = `{"dataset":"hotpot","data":"/data/hotpot.jsonl","model":"m",
 	`"max_reflections":1,"judge_first":true,"num_ctx":16384,"temperature":0.1,"top_p":0.9,"answer_style":"concise",` +
 	`"corpora":["hotpot"],"web":"never","web_engine":"duckduckgo","prompts_hash":"h","updated":"2025-01-01T00:00:00Z"}`
 
-func oldSettings() engine.Settings {
-	s := engine.DefaultSettings()
+func oldSettings() engine.RunConfig {
+	s := engine.DefaultRunConfig()
 	s.Model, s.JudgeModel, s.Corpora, s.Web = "m", "m", []string{"hotpot"}, engine.WebNever
 	return s
 }
@@ -37,24 +37,24 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 		t.Fatalf("an old run.json differs from the same setup: %v", d)
 	}
 	seed := 3
-	mutations := map[string]func(*engine.Settings){
-		"model":            func(s *engine.Settings) { s.Model = "other" },
-		"judge_model":      func(s *engine.Settings) { s.JudgeModel = "judge" },
-		"llm":              func(s *engine.Settings) { s.LLM = "llamacpp" },
-		"corpora":          func(s *engine.Settings) { s.Corpora = []string{"wiki"} },
-		"k":                func(s *engine.Settings) { s.K = 7 },
-		"max_steps":        func(s *engine.Settings) { s.MaxSteps = 4 },
-		"max_reflections":  func(s *engine.Settings) { s.MaxReflections = 2 },
-		"judge_first":      func(s *engine.Settings) { s.JudgeFirst = false },
-		"num_ctx":          func(s *engine.Settings) { s.NumCtx = 8192 },
-		"temperature":      func(s *engine.Settings) { s.Temperature = 0.2 },
-		"top_p":            func(s *engine.Settings) { s.TopP = 0.5 },
-		"seed":             func(s *engine.Settings) { s.Seed = &seed },
-		"answer_style":     func(s *engine.Settings) { s.AnswerStyle = engine.StyleReport },
-		"per_source_tools": func(s *engine.Settings) { s.PerSourceTools = true },
-		"web":              func(s *engine.Settings) { s.Web = engine.WebAuto },
-		"web_engine":       func(s *engine.Settings) { s.WebEngine = "searxng" },
-		"proxy_model":      func(s *engine.Settings) { s.ProxyModel = "proxy" },
+	mutations := map[string]func(*engine.RunConfig){
+		"model":            func(s *engine.RunConfig) { s.Model = "other" },
+		"judge_model":      func(s *engine.RunConfig) { s.JudgeModel = "judge" },
+		"llm":              func(s *engine.RunConfig) { s.LLM = "llamacpp" },
+		"corpora":          func(s *engine.RunConfig) { s.Corpora = []string{"wiki"} },
+		"k":                func(s *engine.RunConfig) { s.K = 7 },
+		"max_steps":        func(s *engine.RunConfig) { s.MaxSteps = 4 },
+		"max_reflections":  func(s *engine.RunConfig) { s.MaxReflections = 2 },
+		"judge_first":      func(s *engine.RunConfig) { s.JudgeFirst = false },
+		"num_ctx":          func(s *engine.RunConfig) { s.NumCtx = 8192 },
+		"temperature":      func(s *engine.RunConfig) { s.Temperature = 0.2 },
+		"top_p":            func(s *engine.RunConfig) { s.TopP = 0.5 },
+		"seed":             func(s *engine.RunConfig) { s.Seed = &seed },
+		"answer_style":     func(s *engine.RunConfig) { s.AnswerStyle = engine.StyleReport },
+		"per_source_tools": func(s *engine.RunConfig) { s.PerSourceTools = true },
+		"web":              func(s *engine.RunConfig) { s.Web = engine.WebAuto },
+		"web_engine":       func(s *engine.RunConfig) { s.WebEngine = "searxng" },
+		"proxy_model":      func(s *engine.RunConfig) { s.ProxyModel = "proxy" },
 	}
 	keys := config.SetupKeys()
 	var covered []string
@@ -77,10 +77,10 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 			}
 		})
 	}
-	for name, mod := range map[string]func(*engine.Settings){
-		"strategy":      func(s *engine.Settings) { s.Strategy = "naive" },
-		"llm_url":       func(s *engine.Settings) { s.LLMURL = "http://127.0.0.1:9" },
-		"corpus_choice": func(s *engine.Settings) { s.CorpusChoice = engine.CorporaGiven },
+	for name, mod := range map[string]func(*engine.RunConfig){
+		"strategy":      func(s *engine.RunConfig) { s.Strategy = "naive" },
+		"llm_url":       func(s *engine.RunConfig) { s.LLMURL = "http://127.0.0.1:9" },
+		"corpus_choice": func(s *engine.RunConfig) { s.CorpusChoice = engine.CorporaGiven },
 	} {
 		s := oldSettings()
 		mod(&s)

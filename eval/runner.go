@@ -20,7 +20,7 @@ import (
 // Backend answers one question with the given settings, delivering every
 // event to emit. sessionID is the stored session's id, or "".
 type Backend interface {
-	Answer(ctx context.Context, q Question, s engine.Settings, emit engine.Emitter) (sessionID string, res engine.Result, err error)
+	Answer(ctx context.Context, q Question, s engine.RunConfig, emit engine.Emitter) (sessionID string, res engine.Result, err error)
 }
 
 // Runner evaluates strategies on a dataset, resuming where an earlier run
@@ -29,7 +29,7 @@ type Runner struct {
 	Dataset    *Dataset
 	Strategies []string
 	// Settings shared by every strategy (the strategy is set per run).
-	Settings engine.Settings
+	Settings engine.RunConfig
 	OutDir   string
 	// Parallel questions at once (at least 1).
 	Parallel int
@@ -191,7 +191,7 @@ func fatalForRun(err error) bool {
 }
 
 // answer runs and scores one question.
-func (r *Runner) answer(ctx context.Context, q Question, s engine.Settings) (Record, error) {
+func (r *Runner) answer(ctx context.Context, q Question, s engine.RunConfig) (Record, error) {
 	var events []engine.Event
 	emit := func(ev engine.Event) {
 		if _, token := ev.Payload.(engine.Token); !token {

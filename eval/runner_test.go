@@ -27,7 +27,7 @@ type scriptedBackend struct {
 	asked   []string
 }
 
-func (b *scriptedBackend) Answer(ctx context.Context, q Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
+func (b *scriptedBackend) Answer(ctx context.Context, q Question, s engine.RunConfig, emit engine.Emitter) (string, engine.Result, error) {
 	n := b.calls.Add(1)
 	b.mu.Lock()
 	b.asked = append(b.asked, s.Strategy+"/"+q.ID)
@@ -68,7 +68,7 @@ func testDataset(n int) *Dataset {
 
 func newTestRunner(t *testing.T, ds *Dataset, b Backend, out string) *Runner {
 	t.Helper()
-	s := engine.DefaultSettings()
+	s := engine.DefaultRunConfig()
 	s.Model = "m"
 	r := &Runner{Dataset: ds, Strategies: []string{engine.StrategyVanillaLocal, engine.StrategyPrefRAG}, Settings: s,
 		OutDir: out, Parallel: 3, Backend: b, Info: NewRunInfo(ds, s, Holdout{}, "h", config.SetupKeys())}
@@ -206,7 +206,7 @@ func TestPrepareRefusesOtherSettings(t *testing.T) {
 	ds := testDataset(1)
 	out := t.TempDir()
 	newTestRunner(t, ds, &scriptedBackend{}, out)
-	s := engine.DefaultSettings()
+	s := engine.DefaultRunConfig()
 	s.Model, s.K = "m", 3
 	r := &Runner{Dataset: ds, OutDir: out, Info: NewRunInfo(ds, s, Holdout{Fraction: 0.5, Seed: 1}, "h", config.SetupKeys())}
 	err := r.Prepare()

@@ -84,9 +84,9 @@ func TestNearestRank(t *testing.T) {
 // testdata/summary.golden.md; run with -update to rewrite it.
 func TestSummaryMarkdownGolden(t *testing.T) {
 	seed := 7
-	infos := map[string]RunInfo{"hotpot": {Dataset: "hotpot", Data: "/data/hotpot.jsonl", Settings: engine.Settings{Model: "llama3.1:8b", JudgeModel: "llama3.1:8b",
-		LLM: "ollama", K: 5, MaxSteps: 3, MaxReflections: 1, JudgeFirst: true, NumCtx: 16384, Temperature: 0.1, TopP: 0.9, Seed: &seed,
-		AnswerStyle: "concise", Corpora: []string{"hotpot"}, Web: "auto", WebEngine: "searxng"}, Holdout: &Holdout{Fraction: 0.5, Seed: 1}, PromptsHash: "abc"}}
+	infos := map[string]RunInfo{"hotpot": {Dataset: "hotpot", Data: "/data/hotpot.jsonl", Settings: engine.RunConfig{Settings: engine.Settings{Model: "llama3.1:8b",
+		K: 5, MaxSteps: 3, MaxReflections: 1, JudgeFirst: true, NumCtx: 16384, Temperature: 0.1, TopP: 0.9, Seed: &seed,
+		AnswerStyle: "concise", Web: "auto"}, Wiring: engine.Wiring{JudgeModel: "llama3.1:8b", LLM: "ollama", Corpora: []string{"hotpot"}, WebEngine: "searxng"}}, Holdout: &Holdout{Fraction: 0.5, Seed: 1}, PromptsHash: "abc"}}
 	got := Summarize(summaryFixture()).Markdown(infos)
 	path := filepath.Join("testdata", "summary.golden.md")
 	if *update {

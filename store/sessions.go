@@ -50,7 +50,7 @@ type Session struct {
 	Corpora  []string   `json:"corpora"`
 	// Counts is the final event's counts object, null until there is one.
 	Counts json.RawMessage `json:"counts"`
-	// Config is the effective settings (engine.Settings as JSON).
+	// Config is the effective settings (engine.RunConfig as JSON).
 	Config json.RawMessage `json:"config"`
 	// Manifest describes the corpora and sources as they were for this run
 	// (for reproducible re-runs); its shape belongs to the caller.
@@ -116,7 +116,7 @@ func insertCorpora(ctx context.Context, tx *sql.Tx, id string, corpora []string)
 	return nil
 }
 
-// corporaOf reads the "corpora" list of an engine.Settings JSON object.
+// corporaOf reads the "corpora" list of an engine.RunConfig JSON object.
 func corporaOf(config json.RawMessage) []string {
 	var c struct {
 		Corpora []string `json:"corpora"`

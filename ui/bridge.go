@@ -176,7 +176,7 @@ type policyFunc func() string
 // function honours a policy change made while the run is going: switching
 // to auto allows the web for the rest of the run, switching to never
 // denies it, and only "ask" shows the dialog.
-func startRun(ctx context.Context, r Runner, s *stream, question string, set engine.Settings, policy policyFunc) {
+func startRun(ctx context.Context, r Runner, s *stream, question string, set engine.RunConfig, policy policyFunc) {
 	startRunFunc(s, policy, func(consent engine.ConsentFunc, emit func(engine.Event)) error {
 		return r.Run(ctx, question, set, consent, emit)
 	})

@@ -30,7 +30,7 @@ func withWebOnly() harnessOption {
 func noCorpusRun(notice string) []engine.Event {
 	t := testStart
 	next := func() time.Time { t = t.Add(time.Second); return t }
-	s := engine.DefaultSettings()
+	s := engine.DefaultRunConfig()
 	s.CorpusChoice = engine.CorporaNonePinned
 	return []engine.Event{
 		{Session: "s-none", Seq: 1, Time: next(), Payload: engine.SessionStart{Question: "What is our merger plan?", Config: &s}},

@@ -51,7 +51,7 @@ type scriptRunner struct {
 
 	mu        sync.Mutex
 	questions []string
-	settings  []engine.Settings
+	settings  []engine.RunConfig
 	consents  []engine.Consent
 }
 
@@ -70,7 +70,7 @@ func (r *scriptRunner) pauseBefore(match func(engine.Event) bool) {
 	panic("no event to pause at")
 }
 
-func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+func (r *scriptRunner) Run(ctx context.Context, q string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error {
 	r.mu.Lock()
 	r.questions = append(r.questions, q)
 	r.settings = append(r.settings, s)
@@ -108,11 +108,11 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.Settings, con
 	return r.fail
 }
 
-func (r *scriptRunner) last() (string, engine.Settings, []engine.Consent) {
+func (r *scriptRunner) last() (string, engine.RunConfig, []engine.Consent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.questions) == 0 {
-		return "", engine.Settings{}, nil
+		return "", engine.RunConfig{}, nil
 	}
 	return r.questions[len(r.questions)-1], r.settings[len(r.settings)-1], append([]engine.Consent(nil), r.consents...)
 }

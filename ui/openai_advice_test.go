@@ -11,7 +11,7 @@ import (
 // With --llm openai the TUI's advice is about an OpenAI-compatible server,
 // not Ollama.
 func TestLLMAdviceOpenAI(t *testing.T) {
-	s := engine.Settings{LLM: "openai", Model: "Qwen/Qwen2.5-7B-Instruct"}
+	s := engine.RunConfig{Settings: engine.Settings{Model: "Qwen/Qwen2.5-7B-Instruct"}, Wiring: engine.Wiring{LLM: "openai"}}
 	for _, tt := range []struct {
 		err  error
 		want string

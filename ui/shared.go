@@ -23,7 +23,7 @@ type shared struct {
 	now  func() time.Time
 	st   *styles.Styles
 
-	settings engine.Settings
+	settings engine.RunConfig
 	policy   atomic.Value // string: the web policy in force
 
 	corpora       []CorpusInfo
@@ -89,7 +89,7 @@ func (sh *shared) cycleWeb() string {
 }
 
 // runSettings are the settings for the next question.
-func (sh *shared) runSettings() engine.Settings {
+func (sh *shared) runSettings() engine.RunConfig {
 	s := sh.settings
 	s.Web = sh.webPolicy()
 	s.Corpora = slices.Clone(sh.settings.Corpora)
@@ -142,7 +142,7 @@ func (sh *shared) newStream() *stream {
 }
 
 // llmAdvice turns an LLM failure into what to do about it.
-func llmAdvice(err error, s engine.Settings) string {
+func llmAdvice(err error, s engine.RunConfig) string {
 	model := s.Model
 	if model == "" {
 		model = "qwen2.5:7b-instruct"

@@ -23,7 +23,7 @@ import (
 // stricter than s, except for the settings named in explicit
 // (engine.PrivacyWeb: the user changed the web policy for it).
 type ThreadRunner interface {
-	Continue(ctx context.Context, sessionID, question string, s engine.Settings, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error
+	Continue(ctx context.Context, sessionID, question string, s engine.RunConfig, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error
 }
 
 // thread is the session the ask screen's next question follows up.
@@ -130,7 +130,7 @@ func (a *askScreen) threadView() string {
 }
 
 // startFollowUp runs question as the next turn of session id.
-func startFollowUp(ctx context.Context, r ThreadRunner, id string, s *stream, question string, set engine.Settings, explicit []string, policy policyFunc) {
+func startFollowUp(ctx context.Context, r ThreadRunner, id string, s *stream, question string, set engine.RunConfig, explicit []string, policy policyFunc) {
 	startRunFunc(s, policy, func(consent engine.ConsentFunc, emit func(engine.Event)) error {
 		return r.Continue(ctx, id, question, set, explicit, consent, emit)
 	})

@@ -23,7 +23,7 @@ type threadRunner struct {
 	explicit  [][]string
 }
 
-func (r *threadRunner) Continue(ctx context.Context, id, q string, s engine.Settings, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error {
+func (r *threadRunner) Continue(ctx context.Context, id, q string, s engine.RunConfig, explicit []string, consent engine.ConsentFunc, emit func(engine.Event)) error {
 	r.mu.Lock()
 	r.continued = append(r.continued, id+"|"+q)
 	r.explicit = append(r.explicit, explicit)

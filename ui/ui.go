@@ -31,7 +31,7 @@ type Runner interface {
 	// web request. Cancelling ctx stops the run: the engine still emits its
 	// final event (cancelled) and the session stays stored. The error is
 	// nil for an answered run, also a forced one.
-	Run(ctx context.Context, question string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error
+	Run(ctx context.Context, question string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error
 }
 
 // Sessions reads and exports stored sessions.
@@ -153,7 +153,7 @@ type Deps struct {
 type Options struct {
 	// Settings are the run settings (flags and config); the UI changes only
 	// the web policy and the corpus order (when the user pins a corpus).
-	Settings engine.Settings
+	Settings engine.RunConfig
 	// WorkDir is the default folder to index on first run and the folder
 	// a relative export path is taken from; "" means the current directory.
 	WorkDir string

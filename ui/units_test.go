@@ -74,7 +74,7 @@ func TestWithExt(t *testing.T) {
 }
 
 func TestLLMAdvice(t *testing.T) {
-	s := engine.Settings{LLM: "ollama", Model: "m:7b"}
+	s := engine.RunConfig{Settings: engine.Settings{Model: "m:7b"}, Wiring: engine.Wiring{LLM: "ollama"}}
 	tests := []struct {
 		err  error
 		llm  string
@@ -112,12 +112,12 @@ func TestConsentFollowsPolicyChange(t *testing.T) {
 			defer close(quit)
 			s := newStream(1, quit)
 			got := make(chan engine.Consent, 1)
-			r := runnerFunc(func(ctx context.Context, q string, set engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+			r := runnerFunc(func(ctx context.Context, q string, set engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error {
 				c, err := consent(ctx, engine.ConsentRequest{Query: "q"})
 				got <- c
 				return err
 			})
-			startRun(context.Background(), r, s, "q", engine.Settings{}, func() string { return tt.policy })
+			startRun(context.Background(), r, s, "q", engine.RunConfig{}, func() string { return tt.policy })
 			if tt.asks {
 				b := s.next()().(batchMsg)
 				cm, ok := b.msgs[0].(consentMsg)
@@ -133,9 +133,9 @@ func TestConsentFollowsPolicyChange(t *testing.T) {
 	}
 }
 
-type runnerFunc func(ctx context.Context, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error
+type runnerFunc func(ctx context.Context, q string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error
 
-func (f runnerFunc) Run(ctx context.Context, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+func (f runnerFunc) Run(ctx context.Context, q string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error {
 	return f(ctx, q, s, consent, emit)
 }
 
@@ -211,7 +211,7 @@ func TestThrottledRefresh(t *testing.T) {
 // runner has returned (it records the cancelled final event on the way).
 func TestShutdownWaitsForTheRun(t *testing.T) {
 	returned := make(chan struct{})
-	r := runnerFunc(func(ctx context.Context, q string, s engine.Settings, consent engine.ConsentFunc, emit func(engine.Event)) error {
+	r := runnerFunc(func(ctx context.Context, q string, s engine.RunConfig, consent engine.ConsentFunc, emit func(engine.Event)) error {
 		<-ctx.Done()
 		time.Sleep(50 * time.Millisecond) // writing the final event
 		close(returned)

@@ -20,7 +20,7 @@ import (
 // and sources, and the settings as resolved (corpora, web engine).
 type Setup struct {
 	Backend  eval.Backend
-	Settings engine.Settings
+	Settings engine.RunConfig
 	close    func()
 }
 
@@ -43,7 +43,7 @@ type Options struct {
 
 // New checks the models (within seconds) and opens the sources once
 // for the whole run.
-func New(ctx context.Context, a *app.App, s engine.Settings, opts Options) (*Setup, error) {
+func New(ctx context.Context, a *app.App, s engine.RunConfig, opts Options) (*Setup, error) {
 	if opts.StoreSessions && opts.StandIn != nil {
 		return nil, fmt.Errorf("%w: sessions cannot be stored while the search-engine stand-in plays the web (its results would enter the web cache)", engine.ErrInvalidSettings)
 	}
@@ -99,8 +99,8 @@ func New(ctx context.Context, a *app.App, s engine.Settings, opts Options) (*Set
 // engineBackend runs questions on one engine; nothing is stored.
 type engineBackend struct{ eng *engine.Engine }
 
-func (b engineBackend) Answer(ctx context.Context, q eval.Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
-	res, err := b.eng.Run(ctx, engine.Request{SessionID: "eval-" + s.Strategy + "-" + q.ID, Question: q.Text, Settings: s, Emit: emit})
+func (b engineBackend) Answer(ctx context.Context, q eval.Question, s engine.RunConfig, emit engine.Emitter) (string, engine.Result, error) {
+	res, err := b.eng.Run(ctx, engine.Request{SessionID: "eval-" + s.Strategy + "-" + q.ID, Question: q.Text, Settings: s.Settings, Wiring: s.Wiring, Emit: emit})
 	return "", res, err
 }
 
@@ -108,7 +108,7 @@ func (b engineBackend) Answer(ctx context.Context, q eval.Question, s engine.Set
 // would.
 type sessionBackend struct{ a *app.App }
 
-func (b sessionBackend) Answer(ctx context.Context, q eval.Question, s engine.Settings, emit engine.Emitter) (string, engine.Result, error) {
+func (b sessionBackend) Answer(ctx context.Context, q eval.Question, s engine.RunConfig, emit engine.Emitter) (string, engine.Result, error) {
 	res, err := b.a.Ask(ctx, app.AskRequest{Question: q.Text, Settings: s, Emit: emit, SkipCheck: true})
 	return res.SessionID, res.Result, err
 }

@@ -106,7 +106,7 @@ type Live struct {
 type Trajectory struct {
 	Session  string
 	Question string
-	Config   *engine.Settings
+	Config   *engine.RunConfig
 	Started  time.Time
 
 	Blocks []*Block

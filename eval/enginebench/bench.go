@@ -20,9 +20,9 @@ type Config struct {
 	// Questions with their paragraphs: the paragraphs are pooled into the
 	// in-memory sources.
 	Questions []eval.Question
-	// Settings of the runs; zero means engine.DefaultSettings() with the
+	// Settings of the runs; zero means engine.DefaultRunConfig() with the
 	// web policy auto. Strategy empty means prefrag.
-	Settings engine.Settings
+	Settings engine.RunConfig
 	// Hops is how many searches the oracle makes before answering
 	// (default 2).
 	Hops int
@@ -43,7 +43,7 @@ type Bench struct {
 	eng   *engine.Engine
 	model *timedModel
 	srcs  []*timedSource
-	s     engine.Settings
+	s     engine.RunConfig
 
 	runs     int
 	calls    engine.Counts
@@ -67,7 +67,7 @@ func New(cfg Config) (*Bench, error) {
 	}
 	s := cfg.Settings
 	if s.K == 0 {
-		s = engine.DefaultSettings()
+		s = engine.DefaultRunConfig()
 		s.Model = "oracle"
 	}
 	if s.Strategy == "" {
@@ -116,7 +116,7 @@ func (b *Bench) RunQuestion(ctx context.Context, i int) error {
 	q := b.cfg.Questions[i%len(b.cfg.Questions)]
 	b.model.startQuestion()
 	t0 := time.Now()
-	res, err := b.eng.Run(ctx, engine.Request{SessionID: "bench", Question: q.Text, Settings: b.s, Emit: b.count})
+	res, err := b.eng.Run(ctx, engine.Request{SessionID: "bench", Question: q.Text, Settings: b.s.Settings, Wiring: b.s.Wiring, Emit: b.count})
 	b.wall += time.Since(t0)
 	if err != nil {
 		return fmt.Errorf("question %s: %w", q.ID, err)

@@ -22,7 +22,7 @@ func TestOracleTrajectoryThroughTheEngine(t *testing.T) {
 	var events []engine.Event
 	for i, q := range qs {
 		events = events[:0]
-		res, err := b.eng.Run(context.Background(), engine.Request{SessionID: "s", Question: q.Text, Settings: b.s,
+		res, err := b.eng.Run(context.Background(), engine.Request{SessionID: "s", Question: q.Text, Settings: b.s.Settings, Wiring: b.s.Wiring,
 			Emit: func(ev engine.Event) {
 				if ev.Type() != engine.EventToken {
 					events = append(events, ev)
@@ -134,7 +134,7 @@ func TestOracleGenerateStreamsAndStops(t *testing.T) {
 // every reasoning prompt starts with the whole previous one.
 func TestStepPromptsAreAppendOnly(t *testing.T) {
 	for _, strategy := range []string{engine.StrategyPrefRAG, engine.StrategyReAct, engine.StrategyReActMix, engine.StrategyPrefRAGNoJudge} {
-		s := engine.DefaultSettings()
+		s := engine.DefaultRunConfig()
 		s.Model, s.Strategy = "oracle", strategy
 		r, err := Measure(context.Background(), Config{Questions: Synthetic(20, 3), Settings: s, Hops: 3})
 		if err != nil {
@@ -208,7 +208,7 @@ func benchQuestions(b *testing.B) []eval.Question {
 
 func benchmarkEngine(b *testing.B, strategy string, noTokens bool) {
 	qs := benchQuestions(b)
-	s := engine.DefaultSettings()
+	s := engine.DefaultRunConfig()
 	s.Model, s.Strategy = "oracle", strategy
 	bench, err := New(Config{Questions: qs, Settings: s, NoTokens: noTokens})
 	if err != nil {

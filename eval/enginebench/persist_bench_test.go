@@ -68,7 +68,7 @@ func BenchmarkQuestionPersistence(b *testing.B) {
 					emit = pipe.Emit
 				}
 				t0 := time.Now()
-				res, err := bench.eng.Run(ctx, engine.Request{SessionID: id, Question: q.Text, Settings: bench.s, Emit: emit})
+				res, err := bench.eng.Run(ctx, engine.Request{SessionID: id, Question: q.Text, Settings: bench.s.Settings, Wiring: bench.s.Wiring, Emit: emit})
 				engineTime += time.Since(t0)
 				if pipe != nil {
 					if err := pipe.Close(); err != nil {

@@ -13,7 +13,7 @@ import (
 func TestRefinementReuse(t *testing.T) {
 	res := map[string]Result{}
 	for _, strategy := range []string{engine.StrategyPrefRAG, engine.StrategyPrefRAGNoORS} {
-		s := engine.DefaultSettings()
+		s := engine.DefaultRunConfig()
 		s.Model, s.Strategy = "oracle", strategy
 		s.ServerCtx = refineBenchCtx
 		r, err := Measure(context.Background(), Config{Questions: Synthetic(20, 3), Settings: s, Hops: 3})

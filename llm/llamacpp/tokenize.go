@@ -3,6 +3,8 @@ package llamacpp
 import (
 	"context"
 	"net/http"
+
+	"github.com/prefrag/prefrag/llm"
 )
 
 // CountTokens counts text in the served model's own tokens with
@@ -20,3 +22,10 @@ func (c *Client) CountTokens(ctx context.Context, text string) (int, error) {
 	}
 	return len(out.Tokens), nil
 }
+
+// ContextHint says how to give this server's prompts more room.
+func (c *Client) ContextHint() string { return llm.BackendOf(backend).ContextHint }
+
+// ContextPerSlot: the context that counts is one slot's (-c divided by
+// -np).
+func (c *Client) ContextPerSlot() bool { return true }

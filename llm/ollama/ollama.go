@@ -393,3 +393,6 @@ func canonicalName(name string) string {
 	}
 	return n
 }
+
+// ContextHint says how to give this server's prompts more room.
+func (c *Client) ContextHint() string { return llm.BackendOf(backend).ContextHint }

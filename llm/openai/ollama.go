@@ -88,6 +88,10 @@ func (c *Client) rootJSON(ctx context.Context, method, p string, body, out any) 
 	return json.Unmarshal(raw, out) == nil
 }
 
+// ContextHint says how to give this server's prompts more room (Ollama's
+// /v1: its OLLAMA_CONTEXT_LENGTH).
+func (c *Client) ContextHint() string { return c.cutFix() }
+
 // cutFix says what to change when the server cut a prompt.
 func (c *Client) cutFix() string {
 	c.mu.Lock()

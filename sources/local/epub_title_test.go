@@ -51,4 +51,3 @@ func TestEPUBChapterTitleFromHeadingAndTexinfoNav(t *testing.T) {
 		}
 	}
 }
-

@@ -45,7 +45,7 @@ type report struct {
 	// tr is the session folded (engine/fold): the appendix walks its
 	// events, the numbering its blocks.
 	tr       *fold.Trajectory
-	settings *engine.Settings
+	settings *engine.RunConfig
 	final    *engine.Final
 	finalAt  time.Time
 	counts   *engine.Counts

@@ -10,7 +10,7 @@ import (
 
 // settingsRows are the settings a session ran with, as the Markdown and
 // HTML reports list them (values unescaped: each format escapes its own).
-func settingsRows(s *engine.Settings) []kv {
+func settingsRows(s *engine.RunConfig) []kv {
 	if s == nil {
 		return nil
 	}

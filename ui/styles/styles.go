@@ -94,7 +94,7 @@ func New(isDark, noColor bool) *Styles {
 		return ld(lipgloss.Color(light), lipgloss.Color(dark))
 	}
 	var (
-		fg      = c("#1F1F1F", "#E4E4E4")
+		fg = c("#1F1F1F", "#E4E4E4")
 		// dim and key carry the key hints: at least 4.5:1 against common
 		// terminal backgrounds (styles_test.go measures it).
 		dim     = c("#5E5E5E", "#A0A0A0")
@@ -208,7 +208,7 @@ func (s *Styles) HintStyles() map[string]lipgloss.Style {
 		"Help.ShortSeparator": s.Help.ShortSeparator, "Help.Ellipsis": s.Help.Ellipsis,
 		"Help.FullKey": s.Help.FullKey, "Help.FullDesc": s.Help.FullDesc,
 		"Help.FullSeparator": s.Help.FullSeparator,
-		"Dim": s.Dim, "Status": s.Status, "StatusKey": s.StatusKey, "Tab": s.Tab,
+		"Dim":                s.Dim, "Status": s.Status, "StatusKey": s.StatusKey, "Tab": s.Tab,
 	}
 }
 

@@ -21,8 +21,8 @@ const SessionID = "7f3c2a1e-5b4d-4c8e-9a10-2b3c4d5e6f70"
 const Question = "Which river flows through the city where the author of The Trial was born?"
 
 // Settings are the settings the scripted session ran with.
-func Settings() engine.Settings {
-	s := engine.DefaultSettings()
+func Settings() engine.RunConfig {
+	s := engine.DefaultRunConfig()
 	s.Corpora = []string{"wiki"}
 	s.Model = "qwen2.5:7b-instruct"
 	s.JudgeModel = s.Model
