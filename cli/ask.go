@@ -104,7 +104,7 @@ type eventWriter struct {
 }
 
 func newEventWriter(w io.Writer, asJSON, tokens bool) *eventWriter {
-	return &eventWriter{w: bufio.NewWriter(w), json: asJSON, tokens: tokens}
+	return &eventWriter{w: bufio.NewWriter(w), json: asJSON, tokens: tokens, text: textRenderer{evidence: &evidenceMemo{}}}
 }
 
 func (o *eventWriter) write(ev engine.Event) {

@@ -20,6 +20,9 @@ type textRenderer struct {
 	// session with follow-ups): each turn's counts then name their turn,
 	// the first's too. A follow-up's events name their turn anyway.
 	thread bool
+	// evidence holds the evidence event until the final block (nil: the
+	// quotes are not shown).
+	evidence *evidenceMemo
 }
 
 func clean(s string) string { return textsafe.ForTerminal(s) }
@@ -122,6 +125,8 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		rewriteBlock(w, ev, p)
 	case engine.ThreadContext:
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
+	case engine.Evidence:
+		r.keepEvidence(p) // shown by the final block
 	}
 	// Tokens are shown by the streaming printer; a type this build does
 	// not know (an engine.Unknown payload) prints nothing.

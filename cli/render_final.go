@@ -29,7 +29,9 @@ func (r textRenderer) finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 	if len(p.InvalidCitations) > 0 {
 		fmt.Fprintf(w, "  ! cites documents it never saw: %v\n", p.InvalidCitations)
 	}
-	r.sourceList(w, ev.Time, p)
+	evid := r.takeEvidence()
+	unbackedLines(w, evid)
+	r.sourceList(w, ev.Time, p, evid)
 	if c := p.Counts; c != nil {
 		// In a thread the counts are this turn's own, and say so.
 		if n := engine.TurnOf(ev); n > 1 || r.thread {

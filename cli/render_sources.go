@@ -49,8 +49,9 @@ func cacheMark(p engine.Retrieval, at time.Time) string {
 
 // sourceList prints the final answer's sources with the numbers the
 // answer cites them by: the cited ones first, then the rest of the context
-// under its own heading, marked as not cited.
-func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final) {
+// under its own heading, marked as not cited. Under each source, the
+// quotes of it that support a claim (evid, when the run had evidence).
+func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final, evid *engine.Evidence) {
 	if len(p.Sources) == 0 {
 		return
 	}
@@ -73,5 +74,6 @@ func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final) {
 			extra = " · " + n
 		}
 		fmt.Fprintf(w, "%s %s %s %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), r.tag(d.Source), line(d.Ref()), extra)
+		quoteLines(w, evid, num)
 	}
 }

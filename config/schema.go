@@ -198,6 +198,8 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.RunConfig) any { return &s.MaxDocChars })},
 	{Key: "refine_budget", Flag: "refine-budget", Help: "percent of the context a step's prompt plus its generation limit may use before earlier observations are refined into a note (10-100)", Manifest: true,
 		field: es(func(s *engine.RunConfig) any { return &s.RefineBudget })},
+	{Key: "verify_claims", Flag: "verify-claims", Help: "ask the judge model once per answer whether each claim's quotes support it",
+		field: es(func(s *engine.RunConfig) any { return &s.VerifyClaims })},
 	{Key: "temperature", Flag: "temperature", Help: "sampling temperature", Setup: true, Manifest: true,
 		field: es(func(s *engine.RunConfig) any { return &s.Temperature })},
 	{Key: "top_p", Flag: "top-p", Help: "nucleus sampling top_p", Setup: true, Manifest: true,

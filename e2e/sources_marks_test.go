@@ -54,6 +54,7 @@ func TestSourcesNumberedAsCitedAndOnePassageName(t *testing.T) {
 	}
 	sources := out[strings.Index(out, "Sources:"):]
 	re := regexp.MustCompile(`(?s)^Sources:\n  \[2\] Carsten Olsen - Wikipedia \[WEB searxng\] https://en\.wikipedia\.org/wiki/Carsten_Olsen\n` +
+		`        “Carsten Olsen \(1891–1974\)[^\n]*”\n` + // the sentence supporting the claim (evidence)
 		`Also in the context, not cited:\n  \[1\] S\. P\. L\. Sørensen \[LOCAL wiki\] \S*/sorensen\.md#1 \(byte 0\)\n` +
 		`  \[3\] pH - Wikipedia \[WEB searxng\] https://en\.wikipedia\.org/wiki/PH\n`)
 	if !re.MatchString(sources) {

@@ -82,6 +82,9 @@ type Counts struct {
 	Refinements int `json:"refinements,omitempty"`
 	// RewriteCalls counts the follow-up rewrite calls (also in LLMCalls).
 	RewriteCalls int `json:"rewrite_calls,omitempty"`
+	// VerifyCalls counts the claim checks of --verify-claims (also in
+	// LLMCalls).
+	VerifyCalls int `json:"verify_calls,omitempty"`
 	// Retrieval gate: calls of the proxy model (also in LLMCalls and the
 	// token totals) and their tokens.
 	ProxyCalls        int `json:"proxy_calls,omitempty"`

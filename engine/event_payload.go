@@ -41,6 +41,9 @@ const (
 	// EventRewrite opens a follow-up turn: its question rewritten into a
 	// standalone one (thread.go).
 	EventRewrite = "rewrite"
+	// EventEvidence is an answer's claims with the quotes of the cited
+	// documents that support them (evidence.go).
+	EventEvidence = "evidence"
 )
 
 // Payload is the type-specific part of an event.
@@ -263,6 +266,7 @@ var payloadDecoders = map[string]func([]byte) (Payload, error){
 	EventRewrite:     decodeAs[Rewrite],
 	// thread_budget.go
 	EventThreadContext: decodeAs[ThreadContext],
+	EventEvidence:      decodeAs[Evidence],
 }
 
 func decodeAs[P Payload](b []byte) (Payload, error) {

@@ -53,7 +53,7 @@ func wireNormal(t *testing.T, p Payload) Payload {
 // own payload type; a type this build does not know decodes to Unknown.
 func TestEventTypesRegistered(t *testing.T) {
 	for _, typ := range []string{EventSession, EventThought, EventAction, EventRetrieval, EventSelection, EventObservation,
-		EventAnswer, EventSupplement, EventFinal, EventError, EventToken, EventGate, EventRefinement, EventRewrite} {
+		EventAnswer, EventSupplement, EventFinal, EventError, EventToken, EventGate, EventRefinement, EventRewrite, EventEvidence} {
 		var e Event
 		if err := json.Unmarshal([]byte(`{"type":"`+typ+`"}`), &e); err != nil {
 			t.Fatalf("%s: %v", typ, err)

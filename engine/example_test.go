@@ -71,5 +71,5 @@ func Example() {
 	// Output:
 	// The Vltava [1] CORRECT [1]
 	// LLM calls: 2 local retrievals: 1
-	// [session thought action retrieval observation thought answer final]
+	// [session thought action retrieval observation thought answer evidence final]
 }

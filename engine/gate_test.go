@@ -81,7 +81,7 @@ func TestSlimPLMClaimQueriesAreTheSearches(t *testing.T) {
 	if g := gateOf(t, h); len(g) != 1 || !g[0].Retrieve || !equalStrings(g[0].Queries, wantQ) {
 		t.Errorf("gate = %+v", g)
 	}
-	want := []string{"session", "gate", "retrieval", "observation", "retrieval", "observation", "answer", "final"}
+	want := []string{"session", "gate", "retrieval", "observation", "retrieval", "observation", "answer", "evidence", "final"}
 	if got := h.rec.types(); !equalStrings(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)
 	}

@@ -159,7 +159,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	onToken := func(delta string) {
 		r.emit(Event{Step: step, Payload: Token{Role: role, Text: delta}})
 	}
-	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine || req.Purpose == purposeRewrite {
+	if req.Purpose == llm.PurposeJudge || req.Purpose == llm.PurposeRefine || req.Purpose == purposeRewrite || req.Purpose == purposeVerify {
 		onToken = nil
 	}
 	if req.Options.NumPredict == 0 {
@@ -227,6 +227,8 @@ func (r *run) countCall(p llm.Purpose, resp llm.Response) {
 	case p == llm.PurposeRefine: // counted as Refinements
 	case p == purposeRewrite:
 		r.tally.counts.RewriteCalls++
+	case p == purposeVerify:
+		r.tally.counts.VerifyCalls++
 	default:
 		r.tally.counts.StepCalls++
 	}
@@ -426,6 +428,14 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	f := Final{Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
 	res.Citations, res.InvalidCitations, f.Sources, f.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)
 	f.Citations, f.InvalidCitations = res.Citations, res.InvalidCitations
+	if cited := Citations(res.Answer); !res.Cancelled && len(cited) > 0 {
+		ev := answerEvidence(res.Answer, cited, r.ledger.docs)
+		if r.settings.VerifyClaims {
+			ev = r.verifyClaims(ctx, ev)
+			res.Counts = r.tally.counts
+		}
+		r.emit(Event{Payload: ev})
+	}
 	c := r.tally.counts
 	f.Counts = &c
 	r.emit(Event{Payload: f})

@@ -66,6 +66,9 @@ type Settings struct {
 	// DefaultRefineBudget) a step's prompt plus its generation limit may use
 	// before earlier observations are refined (strategies with Refine).
 	RefineBudget int `json:"refine_budget,omitempty"`
+	// VerifyClaims asks the judge model once per answer whether each
+	// claim's quotes support it (evidence_verify.go).
+	VerifyClaims bool `json:"verify_claims,omitempty"`
 }
 
 // Why a run searches the corpora it searches (Settings.CorpusChoice).

@@ -38,10 +38,12 @@ const (
 	GateRewrite   = "gate_rewrite"
 	GateDecide    = "gate_decide"
 	Refine        = "refine"
+	// VerifyClaims asks the judge model whether quotes support claims.
+	VerifyClaims = "verify_claims"
 )
 
 var names = []string{Step, Judge, Forced, Corrective, Observation, Answer, FormatConcise, FormatReport,
-	GateHeuristic, GateNeed, GateClaims, GateRewrite, GateDecide, Refine}
+	GateHeuristic, GateNeed, GateClaims, GateRewrite, GateDecide, Refine, VerifyClaims}
 
 // ErrTemplate is matched by template loading and rendering failures.
 var ErrTemplate = errors.New("prompt template")

@@ -114,6 +114,9 @@ type Trajectory struct {
 	// it runs. Turns keeps every turn's (turns.go). FinalAt is its time.
 	Final   *engine.Final
 	FinalAt time.Time
+	// Evidence is the evidence payload of the current turn (emitted just
+	// before its final); nil without one.
+	Evidence *engine.Evidence
 	// Turns are the questions of the session's thread, in order: one for
 	// a session without follow-ups.
 	Turns []*Turn
@@ -326,6 +329,8 @@ func (t *Trajectory) Apply(ev engine.Event) {
 	case engine.Gate, engine.Rewrite, engine.Refinement, engine.ThreadContext:
 		e := ev
 		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Turn: engine.TurnOf(ev), Note: &e})
+	case engine.Evidence:
+		t.Evidence, t.turn().Evidence = &p, &p
 	case engine.Final:
 		t.clearLive()
 		t.Final, t.FinalAt = &p, ev.Time

@@ -18,6 +18,9 @@ type Turn struct {
 	// failed). FinalAt is its time.
 	Final   *engine.Final
 	FinalAt time.Time
+	// Evidence is the turn's evidence payload (its answer's claims and
+	// their quotes); nil without one.
+	Evidence *engine.Evidence
 	// First is the index in Blocks of the turn's first block.
 	First int
 }
@@ -35,7 +38,7 @@ func (t *Trajectory) enterTurn(ev engine.Event) {
 		t.Turns = append(t.Turns, &Turn{Number: t.cur, First: len(t.Blocks)})
 	}
 	if n > 1 {
-		t.Final = nil
+		t.Final, t.Evidence = nil, nil
 		t.clearLive()
 		t.liveEv = Live{} // steps are numbered per turn
 	}

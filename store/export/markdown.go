@@ -219,6 +219,7 @@ func (r *report) answer(b *strings.Builder) {
 	if r.final != nil && len(r.final.InvalidCitations) > 0 {
 		fmt.Fprintf(b, "*The answer cites %s, which no document in the context had.*\n\n", numberList(r.final.InvalidCitations))
 	}
+	r.unbacked(b)
 	cited := r.cited()
 	var all []int
 	for n := range r.numbered {
@@ -285,6 +286,7 @@ func (r *report) sourceItem(b *strings.Builder, n int) {
 		b.WriteString(" — " + strings.Join(parts, ", "))
 	}
 	b.WriteString("\n")
+	r.quotes(b, n)
 }
 
 // locator renders where a document came from: a link for URLs, a code span

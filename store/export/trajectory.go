@@ -76,6 +76,8 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 	case engine.Rewrite:
 		fmt.Fprintf(b, "**Question rewritten.** The follow-up “%s” was rewritten as the standalone question “%s”.\n\n",
 			inline(p.Original), inline(p.Rewritten))
+	case engine.Evidence:
+		evidenceNote(b, p)
 	default:
 		line, _ := ev.MarshalJSON()
 		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))

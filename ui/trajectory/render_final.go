@@ -77,11 +77,12 @@ func (r *Renderer) final(t *Trajectory, w int) []string {
 	if n := len(t.Turns); n > 1 {
 		title = fmt.Sprintf("Final answer · turn %d", n)
 	}
-	return r.finalOf(t.Final, t.FinalAt, t.Label(), title, w)
+	return r.finalOf(t.Final, t.Evidence, t.FinalAt, t.Label(), title, w)
 }
 
-// finalOf renders a final event under title, with its label.
-func (r *Renderer) finalOf(f *engine.Final, at time.Time, label, title string, w int) []string {
+// finalOf renders a final event under title, with its label, and the
+// quotes of its evidence (ev, nil without) under the sources.
+func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, label, title string, w int) []string {
 	out := []string{"", r.rule(title, w, false)}
 	var tags []string
 	if l := label; l != "" {
@@ -102,7 +103,8 @@ func (r *Renderer) finalOf(f *engine.Final, at time.Time, label, title string, w
 		md := r.md.render(termtext.Clean(f.Answer), w)
 		out = append(out, strings.Split(md, "\n")...)
 	}
-	out = append(out, r.sources(f, at, w)...)
+	out = append(out, r.unbacked(ev, w)...)
+	out = append(out, r.sources(f, ev, at, w)...)
 	if len(f.InvalidCitations) > 0 {
 		nums := make([]string, len(f.InvalidCitations))
 		for i, n := range f.InvalidCitations {

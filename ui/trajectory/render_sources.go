@@ -47,8 +47,8 @@ func cacheWhen(d sources.Document) string {
 
 // sources lists the final answer's sources with the numbers the answer
 // cites them by: cited ones first, then the rest of the context marked as
-// not cited.
-func (r *Renderer) sources(f *engine.Final, at time.Time, w int) []string {
+// not cited. Under a source, the quotes of it that support a claim (ev).
+func (r *Renderer) sources(f *engine.Final, ev *engine.Evidence, at time.Time, w int) []string {
 	if len(f.Sources) == 0 {
 		return nil
 	}
@@ -83,6 +83,7 @@ func (r *Renderer) sources(f *engine.Final, at time.Time, w int) []string {
 		}
 		out = append(out, lead+st.Render(truncate(title, w-len(lead))))
 		out = append(out, strings.Repeat(" ", len(lead))+r.st.Dim.Render(truncate(where, w-len(lead))))
+		out = append(out, r.quotes(ev, num, len(lead), w)...)
 	}
 	return out
 }

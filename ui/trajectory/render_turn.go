@@ -26,7 +26,7 @@ func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
 	var out []string
 	if n-2 < len(t.Turns) {
 		if tu := t.Turns[n-2]; tu.Final != nil {
-			out = append(out, r.finalOf(tu.Final, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
+			out = append(out, r.finalOf(tu.Final, tu.Evidence, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
 		}
 	}
 	head := fmt.Sprintf("══ Turn %d · follow-up ", n)
