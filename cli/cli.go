@@ -123,6 +123,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nUsage:")
 	writeColumns(w, usageRows(), usageColumn)
 	fmt.Fprintln(w, "\nRun `prefrag help COMMAND` for a command's flags and examples; `prefrag help ask` lists the flags shared by ask, the TUI and eval.")
+	fmt.Fprintln(w, "The manual: README.md and docs/ in prefrag's source tree (docs/web-and-privacy.md: what may leave the machine).")
 }
 
 // usageColumn is the widest left cell that still sets the description

@@ -126,6 +126,51 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 		tw.Flush()
 	}
 	printExamples(w, h.examples)
+	printManual(w, fs.Name())
+}
+
+// manualPages names the page of the manual (docs/ in prefrag's source
+// tree) that a command's help points to; the longest matching command
+// name wins ("sessions export" before "sessions").
+var manualPages = map[string]string{
+	"prefrag":         "docs/using.md",
+	"ask":             "docs/using.md",
+	"index":           "docs/corpora.md",
+	"search":          "docs/corpora.md",
+	"corpora":         "docs/corpora.md",
+	"corpora add":     "docs/remote-corpora.md",
+	"sessions":        "docs/using.md#sessions-and-exports",
+	"eval":            "docs/evaluation.md",
+	"bench":           "docs/benchmarks.md",
+	"config":          "docs/configuration.md",
+	"completion":      "docs/using.md",
+	"sessions rerun":  "docs/using.md#sessions-and-exports",
+	"bench evidence":  "docs/benchmarks.md",
+	"bench retrieval": "docs/benchmarks.md",
+	"bench engine":    "docs/evaluation.md",
+}
+
+// manualPage is the manual page for command name, "" when none.
+func manualPage(name string) string {
+	for n := name; n != ""; {
+		if p, ok := manualPages[n]; ok {
+			return p
+		}
+		i := strings.LastIndexByte(n, ' ')
+		if i < 0 {
+			break
+		}
+		n = n[:i]
+	}
+	return ""
+}
+
+// printManual ends a command's help with the page of the manual that
+// covers it.
+func printManual(w io.Writer, name string) {
+	if p := manualPage(name); p != "" {
+		fmt.Fprintf(w, "\nManual: %s (in prefrag's source tree)\n", p)
+	}
 }
 
 // defaultText is " (default X)", " (default X; config file: Y)", or "
@@ -165,6 +210,7 @@ func sessionsHelp(w io.Writer) {
 	tw.Flush()
 	printExamples(w, h.examples)
 	fmt.Fprintln(w, "\nRun `prefrag help sessions SUBCOMMAND` for its flags.")
+	printManual(w, "sessions")
 }
 
 var sessionSubcommands = []struct{ name, args, help string }{

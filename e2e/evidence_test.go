@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"html"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,6 +107,26 @@ func TestEvidenceQuotesSupportingSentences(t *testing.T) {
 		if !strings.Contains(text, "no support found in [2]") || !strings.Contains(text, "Its first director won the Nobel Prize") {
 			t.Errorf("%s does not mark the third claim:\n%s", name, text)
 		}
+	}
+	// The HTML report quotes the same sentences under their claims and
+	// marks the third (the page is text here; the browser test is in
+	// export_html_test.go).
+	htmlPath := filepath.Join(w.home, "evidence.html")
+	if _, errOut, code := w.run("sessions", "export", evs[0].Session, "--format", "html", "-o", htmlPath); code != 0 {
+		t.Fatalf("html export: %s", errOut)
+	}
+	raw, err := os.ReadFile(htmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(raw))
+	for _, q := range []string{quoteFounded, quoteLibrary} {
+		if !strings.Contains(page, q) {
+			t.Errorf("the HTML report does not quote %q", q)
+		}
+	}
+	if !strings.Contains(page, "verdict-unsupported") || strings.Contains(page, unusedLine) {
+		t.Errorf("the HTML report does not mark the third claim, or prints the whole passage")
 	}
 	// Each quote sits under source [1], before source [2].
 	for name, text := range map[string]string{"ask": plain, "export": answerPart} {

@@ -18,7 +18,7 @@ go vet ./...
 echo "== go test"
 go build -o "$tmp/testreport" ./scripts/testreport
 start=$SECONDS
-go test -count=1 -timeout 20m -json ./... | "$tmp/testreport" -readme README.md -data ../shared/data
+go test -count=1 -timeout 20m -json ./... | "$tmp/testreport" -readme docs/architecture.md -data ../shared/data
 echo "(go test: $((SECONDS - start))s)"
 
 echo "== go test -race (engine, store, ui)"

@@ -101,7 +101,7 @@ var (
 // "bleve title heuristics (product default)": dataset → metric → value.
 func readmeDefaultRankingFigures(t *testing.T) map[string]map[string]float64 {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "benchmarks.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func readmeDefaultRankingFigures(t *testing.T) map[string]map[string]float64 {
 		}
 	}
 	if at < 0 {
-		t.Fatal("README.md has no table headed \"title heuristics (product default)\"")
+		t.Fatal("docs/benchmarks.md has no table headed \"title heuristics (product default)\"")
 	}
 	out := map[string]map[string]float64{}
 	for _, l := range lines[at+2:] {

@@ -262,31 +262,17 @@ func (r *report) answerSegs(anchor func(int) string) []htmlSeg {
 	return out
 }
 
-// claims is where the evidence check's result goes (issue 22, package
-// evidence): each claim of the answer with its citations and the
-// supporting quote under it, claims without support marked. The check
-// records its claims in an "evidence" event (CONTRACT.md: claims, each
-// {text, citations, support: [{n, quote, start, end, score}], verdict}) or
-// as the claims of the final event; they are read here from the stored
-// lines, the wire format, so the page shows them from the first build that
-// records them. Without them the answer is shown with its citations linked
-// to the sources.
+// claims are the answer's claims as the evidence check recorded them (the
+// turn's evidence event, package evidence): each with its citations and
+// the supporting quote under it, claims without support marked. Without
+// the event the answer is shown with its citations linked to the sources.
 func (r *report) claims(anchor func(int) string) []htmlClaim {
-	var found []wireClaim
-	for _, line := range r.rec.Lines {
-		var ev struct {
-			Type   string      `json:"type"`
-			Claims []wireClaim `json:"claims"`
-		}
-		// The wire's type names (CONTRACT.md): no payload type holds
-		// claims in this build.
-		if json.Unmarshal(line, &ev) == nil && (ev.Type == "evidence" || ev.Type == "final") && len(ev.Claims) > 0 {
-			found = ev.Claims // the last one recorded for the turn
-		}
+	if r.tr == nil || r.tr.Evidence == nil {
+		return nil
 	}
 	var out []htmlClaim
-	for _, c := range found {
-		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(c.Verdict)}
+	for _, c := range r.tr.Evidence.Claims {
+		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(string(c.Verdict))}
 		for _, n := range c.Citations {
 			seg := htmlSeg{Cite: n}
 			if _, ok := r.numbered[n]; ok {
@@ -302,28 +288,12 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 		}
 		switch h.Verdict {
 		case "supported", "weak", "unsupported", "uncited":
-		case "":
-			h.Verdict = "unsupported"
-			if h.Quote != "" {
-				h.Verdict = "supported"
-			}
 		default:
 			h.Verdict = "unsupported"
 		}
 		out = append(out, h)
 	}
 	return out
-}
-
-// wireClaim is a claim as the evidence event records it.
-type wireClaim struct {
-	Text      string `json:"text"`
-	Citations []int  `json:"citations"`
-	Support   []struct {
-		N     int    `json:"n"`
-		Quote string `json:"quote"`
-	} `json:"support"`
-	Verdict string `json:"verdict"`
 }
 
 func (r *report) htmlSource(n int, anchor string) htmlSource {
