@@ -284,6 +284,8 @@ func noteStop(p engine.Payload) string {
 		return "rewritten question"
 	case engine.Refinement:
 		return "observation refinement"
+	case engine.ThreadContext:
+		return "thread context"
 	case nil:
 		return ""
 	}
