@@ -13,7 +13,7 @@ import (
 // responsive turn after turn, and the trajectory says what the last
 // follow-up carried and left out.
 func TestTUILongThreadInTmux(t *testing.T) {
-	const turns = 12
+	const turns = 30
 	w := newWorld(t, threadModel(), fakellm.TruncateLikeOllama(), fakellm.ChunkDelay(time.Millisecond))
 	threadCorpus(t, w, turns)
 	work := t.TempDir()
@@ -38,11 +38,25 @@ func TestTUILongThreadInTmux(t *testing.T) {
 		}
 	}
 	// The last follow-up's context, in the trajectory: paging up from the
-	// bottom, the first "Context" line is turn 12's.
+	// bottom, the first "Context" line is turn 30's.
 	s.keys("Tab", "G")
 	for i := 0; i < 60 && !strings.Contains(s.screen(), "Context      carried"); i++ {
 		s.keys("b")
 		time.Sleep(50 * time.Millisecond)
 	}
 	s.waitFor("thread context", 5*time.Second, "Context      carried ", "left out", "(they keep their")
+
+	// The stored thread in the stepper: the last turn's thread-context
+	// stop says what it carried and left out.
+	s.keys("2")
+	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
+	s.keys("Enter")
+	s.waitFor("stepper", 10*time.Second, "session ", "turn 1/30 · step 1")
+	s.keys("End")
+	s.waitFor("the last stop", 5*time.Second, "turn 30/30")
+	for i := 0; i < 20 && !strings.Contains(s.screen(), "thread context"); i++ {
+		s.keys("Left")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("the stepper's thread-context stop", 5*time.Second, "thread context", "turn 30/30", "carried")
 }
