@@ -93,8 +93,9 @@ func (a *App) NewModel(s engine.RunConfig, model string) (Model, error) {
 // ResolveServed completes settings with what only the server knows, once
 // the models have been checked: the model's name when none was given (a
 // llama.cpp server serves one model) and one slot's context as the server
-// reports it (llama.cpp /props n_ctx), which then bounds prompts and
-// generation limits instead of --num-ctx.
+// reports it (llama.cpp /props n_ctx, vLLM max_model_len, Ollama's /v1
+// runner context, Ollama's model context length when below --num-ctx),
+// which then bounds prompts and generation limits instead of --num-ctx.
 func ResolveServed(s *engine.RunConfig, step, judge Model) {
 	if s.Model == "" {
 		s.Model = step.Model()
@@ -104,6 +105,11 @@ func ResolveServed(s *engine.RunConfig, step, judge Model) {
 	}
 	if nc, ok := step.(interface{ NumCtx() int }); ok && nc.NumCtx() > 0 {
 		s.ServerCtx = nc.NumCtx()
+	}
+	// Ollama runs no request with more than the model's own context
+	// length (/api/show), whatever num_ctx says.
+	if cc, ok := step.(interface{ ContextCap() int }); ok && cc.ContextCap() > 0 && cc.ContextCap() < s.NumCtx {
+		s.ServerCtx = cc.ContextCap()
 	}
 }
 

@@ -123,6 +123,8 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			step, stepList(p.Steps), p.BeforeChars, p.AfterChars)
 	case engine.Rewrite:
 		rewriteBlock(w, ev, p)
+	case engine.ThreadContext:
+		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	case engine.Evidence:
 		r.keepEvidence(p) // shown by the final block
 	}

@@ -30,6 +30,8 @@ func TestRenderGateRefinementRewrite(t *testing.T) {
 			[]string{"════ Turn 2 ════", "Follow-up: and his wife?", "Rewritten question: Who was Sørensen's wife?"}, nil, 4},
 		{"rewrite unchanged", with(engine.Event{Session: "s", Seq: 30, Turn: 3}, engine.Rewrite{Original: "Who is X?", Rewritten: "Who is X?"}),
 			[]string{"Turn 3", "Rewritten question: (unchanged) Who is X?"}, nil, 4},
+		{"thread context", with(engine.Event{Session: "s", Seq: 31, Turn: 2}, engine.ThreadContext{DocsCarried: []int{1, 3}, DocsLeftOut: []int{2}, TurnsShortened: []int{1}, Tokens: 300, Budget: 982, PromptBudget: 2457}),
+			[]string{"Thread context: carried 2 earlier documents [1] [3], left out 1 [2] (they keep their numbers); turn 1 shortened; about 300 tokens of a 982-token share"}, nil, 1},
 		{"unknown type", engine.Event{Step: 1, Payload: engine.Unknown{Type: "from_the_future"}}, nil, nil, 0},
 	}
 	for _, c := range cases {

@@ -193,7 +193,7 @@ func TestFaultOpenAIStreamsForever(t *testing.T) {
 }
 
 // A prompt longer than the served model's context (max_model_len from
-// GET /v1/models) stops the run with one sentence, sent once.
+// GET /v1/models) stops the run with one sentence, and is never sent.
 func TestFaultOpenAIContextExceeded(t *testing.T) {
 	w := newWorld(t, fakellm.Rules{List: []fakellm.Rule{{Reply: fakellm.Reply{Text: "Final Answer: never"}}}},
 		fakellm.OpenAI(), fakellm.ContextLength(256), fakellm.EnforceContext())
@@ -203,7 +203,7 @@ func TestFaultOpenAIContextExceeded(t *testing.T) {
 	if code != 1 || !strings.Contains(msg, "does not fit") || !strings.Contains(msg, "context of 256 tokens") || !strings.Contains(msg, "--max-model-len") {
 		t.Errorf("exit %d, stderr %q", code, msg)
 	}
-	if n := len(w.llm.Generations()); n != 1 {
-		t.Errorf("%d generation requests, want 1 (no retry)", n)
+	if n := len(w.llm.Generations()); n != 0 || !strings.Contains(msg, "not sent") {
+		t.Errorf("%d generation requests, want none", n)
 	}
 }

@@ -68,6 +68,12 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	s.waitFor("rewrite", 5*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
+	// What the follow-up carried of its thread (issue 21).
+	for i := 0; i < 20 && !strings.Contains(s.screen(), "Context      carried"); i++ {
+		s.keys("f")
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.waitFor("thread context", 5*time.Second, "Context      carried ", "earlier document")
 	if q := w.search.Queries()[webBefore:]; len(q) != 1 || q[0] != rewritten {
 		t.Errorf("the web engine received %q, want the rewritten question", q)
 	}

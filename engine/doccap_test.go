@@ -45,7 +45,9 @@ func TestDocumentCapInJudgeAndStepPrompts(t *testing.T) {
 				case tc.max > 0:
 					s.MaxDocChars, max = tc.max, tc.max
 				case tc.max < 0:
-					s.MaxDocChars = 0
+					// Uncapped, the document needs a context that holds it:
+					// a prompt that does not fit is never sent (issue 21).
+					s.MaxDocChars, s.NumCtx = 0, 131072
 				}
 			})
 			if err != nil {

@@ -264,7 +264,9 @@ var payloadDecoders = map[string]func([]byte) (Payload, error){
 	EventGate:        decodeAs[Gate],
 	EventRefinement:  decodeAs[Refinement],
 	EventRewrite:     decodeAs[Rewrite],
-	EventEvidence:    decodeAs[Evidence],
+	// thread_budget.go
+	EventThreadContext: decodeAs[ThreadContext],
+	EventEvidence:      decodeAs[Evidence],
 }
 
 func decodeAs[P Payload](b []byte) (Payload, error) {

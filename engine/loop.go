@@ -25,6 +25,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 	if r.pad.head, err = r.prompts.StepHead(data); err != nil {
 		return &FatalError{Err: err}
 	}
+	r.calibrateByTokenizer(ctx, r.pad.head)
 	r.refinement.refineOn = m.Refine
 	hard := r.settings.MaxSteps + 1
 	consumed, err := r.runSeeds(ctx, m, tools)

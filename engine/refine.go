@@ -51,6 +51,10 @@ type refineState struct {
 	lastPrompt   string
 	lastTokens   int
 	warnedBudget bool
+	// ratio calibrates the token estimate (fit.go); warnedJudge is set
+	// once the judge's earlier documents were cut to fit.
+	ratio       float64
+	warnedJudge bool
 }
 
 // PromptBudget is the most tokens a prompt may use: RefineBudget percent
@@ -162,7 +166,12 @@ func (r *run) refine(ctx context.Context) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	prompt, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery, Observations: text.String()})
+	bare, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery})
+	if err != nil {
+		return &FatalError{Err: err}
+	}
+	// The refinement prompt itself stays within the budget (fit.go).
+	prompt, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
 	if err != nil {
 		return &FatalError{Err: err}
 	}

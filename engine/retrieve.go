@@ -206,6 +206,13 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 // judge asks the selection judge whether the new documents add anything.
 func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, next Source) (JudgeDecision, error) {
 	data := judgeInputs{obtained: trimNL(r.ledger.obtained.String()), fresh: r.preview(docs)}
+	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh})
+	if err != nil {
+		return JudgeDecision{}, &FatalError{Err: err}
+	}
+	// Never a judge prompt larger than its budget: the oldest documents
+	// already obtained are left out first (fit.go).
+	data.obtained = trimNL(r.judgeObtained(data.obtained, r.count(bare)))
 	prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}

@@ -167,12 +167,18 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	}
 	var resp llm.Response
 	var err error
+	if err := r.checkFits(req); err != nil {
+		return resp, &FatalError{Err: err}
+	}
 	for attempt := 0; attempt < 2; attempt++ {
 		t0 := time.Now()
 		resp, err = model.Generate(ctx, req, onToken)
 		r.tally.counts.LLMMillis += time.Since(t0).Milliseconds()
 		r.countCall(req.Purpose, resp)
 		r.notePrompt(req, resp)
+		if err == nil {
+			r.calibrate(req, resp)
+		}
 		if err == nil || ctx.Err() != nil {
 			break
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/llm"
@@ -38,6 +40,8 @@ type PriorTurn struct {
 	Answer   string
 	// Label is the final answer's self-evaluation label.
 	Label string
+	// Cited are the document numbers its final answer cited.
+	Cited []int
 }
 
 // purposeRewrite is the follow-up rewrite call: plain text, no structured
@@ -76,12 +80,9 @@ func (r *run) startTurn(ctx context.Context) error {
 // cancelled run stops here.
 func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string, error) {
 	data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
-	for _, t := range th.Turns {
-		data.Turns = append(data.Turns, prompts.PriorTurn{
-			Question: textsafe.ForPrompt(t.Question),
-			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
-		})
-	}
+	// The earlier turns within their share of the budget (thread_budget.go).
+	tp := planTurns(th.Turns, r.share(rewriteTurnsShare))
+	data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
 	prompt, err := r.prompts.Rewrite(data)
 	if err != nil {
 		return "", &FatalError{Err: err}
@@ -167,25 +168,31 @@ func trimQuotes(s string) string {
 }
 
 // primeThread numbers the earlier turns' documents as they were numbered
-// (new documents get numbers after them), puts them into the judge's
-// "already obtained" text, and renders the thread block of the step prompt.
+// (new documents get numbers after them), and renders the thread block of
+// the step prompt with the documents and turns chosen for the question
+// within their shares of the budget (thread_budget.go); the carried
+// documents also go into the judge's "already obtained" text. It emits the
+// thread_context event.
 func (r *run) primeThread(th *Thread) error {
-	obs := make([]prompts.ObservedDoc, 0, len(th.Docs))
 	for _, d := range th.Docs {
 		r.ledger.docs = append(r.ledger.docs, d)
 		n := len(r.ledger.docs)
 		if _, dup := r.ledger.docNum[docKey(d)]; !dup {
 			r.ledger.docNum[docKey(d)] = n
 		}
-		obs = append(obs, r.promptDoc(n, d))
 	}
-	data := prompts.ThreadData{}
-	for _, t := range th.Turns {
-		data.Turns = append(data.Turns, prompts.PriorTurn{
-			Question: textsafe.ForPrompt(t.Question),
-			Answer:   textsafe.Truncate(textsafe.ForPrompt(t.Answer), priorAnswerRunes),
-		})
+	// The block's own words (its headings) come out of the documents' share.
+	frame, err := r.prompts.ThreadContext(prompts.ThreadData{Documents: "-", TurnsLeftOut: 1, DocsLeftOut: 1})
+	if err != nil {
+		return &FatalError{Err: err}
 	}
+	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-EstimateTokens(frame), func(_ int, d Document) int { return r.docCost(d) })
+	obs := make([]prompts.ObservedDoc, 0, len(dp.carried))
+	for _, n := range dp.carried {
+		obs = append(obs, r.promptDoc(n, th.Docs[n-1]))
+	}
+	tp := planTurns(th.Turns, r.share(threadTurnsShare))
+	data := prompts.ThreadData{Turns: tp.turns, TurnsLeftOut: len(tp.leftOut), DocsLeftOut: len(dp.leftOut)}
 	if len(obs) > 0 {
 		block, err := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 		if err != nil {
@@ -199,7 +206,32 @@ func (r *run) primeThread(th *Thread) error {
 		return &FatalError{Err: err}
 	}
 	r.pad.thread = text
+	r.emit(Event{Payload: ThreadContext{
+		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
+		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
+		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
+	}})
 	return nil
+}
+
+// docCost estimates a document's tokens in a prompt without rendering it
+// (capped at max_doc_chars, with room for the cut's note).
+func (r *run) docCost(d Document) int {
+	n, extra := utf8.RuneCountInString(d.Text), 0
+	if m := r.settings.MaxDocChars; m > 0 && n > m {
+		n, extra = m, 30
+	}
+	return EstimateTokens(d.Title) + (n+charsPerToken-1)/charsPerToken + extra + 6
+}
+
+// share is pct percent of the prompt budget; no limit when the context is
+// unknown.
+func (r *run) share(pct int) int {
+	b := r.settings.PromptBudget()
+	if b <= 0 {
+		return math.MaxInt / 2
+	}
+	return max(b*pct/100, minTurnsShareToken)
 }
 
 // validThread checks a follow-up's thread.

@@ -83,6 +83,7 @@ func ThreadFrom(events []Event) *Thread {
 			pt.Answer, pt.Label = p.Text, p.Label
 		case Final:
 			pt.Answer, pt.Label = p.Answer, p.Label
+			pt.Cited = append([]int(nil), p.Citations...)
 			for i, d := range p.Sources {
 				if i < len(p.SourceNums) {
 					put(p.SourceNums[i], d)

@@ -44,6 +44,18 @@ func TestThreadFromNumbersDocsAsTheyWere(t *testing.T) {
 	if want := []string{"d1", "https://example.org/olsen"}; !equalStrings(ids, want) {
 		t.Fatalf("docs = %v, want %v", ids, want)
 	}
+	// What the turn's final answer cited (issue 21: cited documents are
+	// carried first).
+	cited := append([]Event(nil), evs...)
+	f, ok := cited[len(cited)-1].Payload.(Final)
+	if !ok {
+		t.Fatalf("last event %s", cited[len(cited)-1].Type())
+	}
+	f.Citations = []int{2}
+	cited[len(cited)-1].Payload = f
+	if got := ThreadFrom(cited).Turns[0].Cited; len(got) != 1 || got[0] != 2 {
+		t.Errorf("cited %v, want [2]", got)
+	}
 }
 
 // TestFollowUpTurn: a follow-up is rewritten by a plain-text call (the

@@ -22,6 +22,8 @@ type PriorTurn struct {
 type RewriteData struct {
 	Turns    []PriorTurn
 	FollowUp string
+	// TurnsLeftOut counts the oldest turns not shown, to fit the context.
+	TurnsLeftOut int
 }
 
 // Rewrite renders the prompt that turns a follow-up into a standalone
@@ -34,6 +36,9 @@ type ThreadData struct {
 	// Documents is the rendered observation block of the documents the
 	// earlier turns observed, with their numbers.
 	Documents string
+	// TurnsLeftOut counts earlier turns not shown (the oldest), and
+	// DocsLeftOut earlier documents not shown, to fit the context.
+	TurnsLeftOut, DocsLeftOut int
 }
 
 // ThreadContext renders the thread block put before a follow-up's question.

@@ -16,6 +16,7 @@ func TestNoteStopNames(t *testing.T) {
 		{engine.Gate{}, "retrieval gate"},
 		{engine.Rewrite{}, "rewritten question"},
 		{engine.Refinement{}, "observation refinement"},
+		{engine.ThreadContext{}, "thread context"},
 		{engine.Unknown{Type: "future"}, "future"},
 	} {
 		if got := noteStop(c.p); got != c.want {

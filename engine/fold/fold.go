@@ -326,7 +326,7 @@ func (t *Trajectory) Apply(ev engine.Event) {
 		}
 		b.Supplement, b.supSeq = &p, ev.Seq
 		b.version++
-	case engine.Gate, engine.Rewrite, engine.Refinement:
+	case engine.Gate, engine.Rewrite, engine.Refinement, engine.ThreadContext:
 		e := ev
 		t.Blocks = append(t.Blocks, &Block{Kind: KindNote, Step: ev.Step, Turn: engine.TurnOf(ev), Note: &e})
 	case engine.Evidence:

@@ -44,6 +44,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -68,6 +69,9 @@ type Client struct {
 	api      *api.Client
 	http     *http.Client
 	timeouts transport.Timeouts
+
+	mu       sync.Mutex
+	modelCtx int // the model's context length (/api/show), 0 when unknown
 }
 
 // Option configures a Client's timeouts: llm.WithFirstByteTimeout,
@@ -170,7 +174,51 @@ func (c *Client) generate(ctx context.Context, req llm.Request, f structured.For
 	if final == nil {
 		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final chunk) — the server or its model runner may have crashed"}
 	}
-	return resp, nil
+	// Ollama cuts a prompt longer than the request's context from its
+	// start instead of refusing it; only the count it reports shows it.
+	nCtx := c.requestContext(req)
+	return resp, llm.CheckCut(backend, req.Prompt, resp, nCtx,
+		fmt.Sprintf("raise --num-ctx (this request ran with %d tokens) or lower -k and --max-steps", nCtx))
+}
+
+// requestContext is the context Ollama runs a request with: the num_ctx
+// sent, capped by the model's own context length (/api/show).
+func (c *Client) requestContext(req llm.Request) int {
+	n := req.Options.NumCtx
+	if n <= 0 {
+		n = DefaultNumCtx
+	}
+	if m := c.ContextCap(); m > 0 && m < n {
+		n = m
+	}
+	return n
+}
+
+// ContextCap is the model's own context length as /api/show's model_info
+// gives it (Ollama runs no request with more); 0 before Check or when the
+// server does not say.
+func (c *Client) ContextCap() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.modelCtx
+}
+
+// noteShow remembers the model's context length from an /api/show answer.
+func (c *Client) noteShow(show *api.ShowResponse) {
+	if show == nil {
+		return
+	}
+	n := 0
+	for k, v := range show.ModelInfo {
+		if strings.HasSuffix(k, ".context_length") {
+			if f, ok := v.(float64); ok && f > 0 {
+				n = int(f)
+			}
+		}
+	}
+	c.mu.Lock()
+	c.modelCtx = n
+	c.mu.Unlock()
 }
 
 // errCut ends a stream that went past its generation limit.
@@ -249,8 +297,9 @@ func (c *Client) statusError(code int, msg string) error {
 func (c *Client) Check(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
 	defer cancel()
-	_, err := c.api.Show(cctx, &api.ShowRequest{Model: c.model})
+	show, err := c.api.Show(cctx, &api.ShowRequest{Model: c.model})
 	if err == nil {
+		c.noteShow(show)
 		return nil
 	}
 	return c.checkError(ctx, cctx, err)
@@ -344,3 +393,6 @@ func canonicalName(name string) string {
 	}
 	return n
 }
+
+// ContextHint says how to give this server's prompts more room.
+func (c *Client) ContextHint() string { return llm.BackendOf(backend).ContextHint }

@@ -104,6 +104,7 @@ type Client struct {
 	served []string // its ids
 	root   string   // the served model's "root" (vLLM: its path or repository)
 	nCtx   int      // max_model_len or similar; 0 when unknown
+	ollama bool     // the server is Ollama (its /v1): see ollama.go
 }
 
 // New returns a client for the server whose API root is baseURL. model may
@@ -188,6 +189,14 @@ func (c *Client) list(ctx context.Context) error {
 			c.nCtx, c.root = m.context(), m.Root
 		}
 	}
+	if c.nCtx > 0 || c.model == "" {
+		return nil
+	}
+	model := c.model
+	c.mu.Unlock()
+	n, ollama := c.ollamaContext(ctx, model)
+	c.mu.Lock()
+	c.nCtx, c.ollama = n, ollama
 	return nil
 }
 
@@ -306,13 +315,18 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 	if err != nil {
 		return llm.Response{Duration: time.Since(start)}, err
 	}
+	var resp llm.Response
 	if len(req.Schema) == 0 {
-		resp, err := c.chat(ctx, req, model, formatNone, onToken)
-		resp.Duration = time.Since(start)
-		return resp, err
+		resp, err = c.chat(ctx, req, model, formatNone, onToken)
+	} else {
+		resp, err = c.structured(ctx, req, model, onToken)
 	}
-	resp, err := c.structured(ctx, req, model, onToken)
 	resp.Duration = time.Since(start)
+	if err == nil {
+		// A server that cuts an over-long prompt (Ollama's /v1) answers
+		// normally: only usage.prompt_tokens shows it.
+		err = llm.CheckCut(backend, req.Prompt, resp, c.NumCtx(), c.cutFix())
+	}
 	return resp, err
 }
 

@@ -249,6 +249,9 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 	case engine.Rewrite:
 		s.Title = "Question rewritten"
 		s.Text = fmt.Sprintf("The follow-up “%s” was rewritten as the standalone question “%s”.", oneLineText(p.Original), oneLineText(p.Rewritten))
+	case engine.ThreadContext:
+		s.Title = "Thread context"
+		s.Text = "The follow-up " + p.Summary() + "."
 	case engine.Refinement:
 		s.Title = "Observations refined"
 		s.Text = fmt.Sprintf("To fit the context, the observations%s were cut from %d to %d characters.", refinedSteps(p.Steps), p.BeforeChars, p.AfterChars)

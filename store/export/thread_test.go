@@ -27,6 +27,7 @@ func storeThread(t *testing.T, s *store.Store) *store.Record {
 	tr, st := true, "Where did Carsten Erik Olsen study?"
 	evs := []engine.Event{
 		{Payload: engine.Rewrite{Original: "and where did he study?", Rewritten: st}},
+		{Payload: engine.ThreadContext{DocsCarried: []int{6}, DocsLeftOut: []int{1, 2, 3, 4, 5, 7}, Tokens: 120, Budget: 5160, PromptBudget: 12902}},
 		{Step: 1, Payload: engine.Thought{Text: "Search his studies."}},
 		{Step: 1, Payload: engine.Action{Tool: "Search_Engine", Query: "Carsten Olsen studies"}},
 		{Step: 1, Payload: engine.Retrieval{Source: "local:wiki", Query: "Carsten Olsen studies", Docs: []sources.Document{studies}}},
@@ -90,8 +91,8 @@ func TestThreadExports(t *testing.T) {
 		if !strings.Contains(out, `"turns": 2`) && !strings.Contains(out, `"turns":2`) {
 			t.Errorf("%s export lacks the turn count", name)
 		}
-		if strings.Count(out, `"turn":2`)+strings.Count(out, `"turn": 2`) != 8 {
-			t.Errorf("%s export: want the 8 events of turn 2 marked", name)
+		if strings.Count(out, `"turn":2`)+strings.Count(out, `"turn": 2`) != 9 {
+			t.Errorf("%s export: want the 9 events of turn 2 marked", name)
 		}
 	}
 	back, err := ReadJSON(&js)

@@ -71,6 +71,8 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 	case engine.Refinement:
 		fmt.Fprintf(b, "**Refinement.** To fit the context, the observations%s were cut from %d to %d characters.\n\n",
 			refinedSteps(p.Steps), p.BeforeChars, p.AfterChars)
+	case engine.ThreadContext:
+		fmt.Fprintf(b, "**Thread context.** The follow-up %s.\n\n", inline(p.Summary()))
 	case engine.Rewrite:
 		fmt.Fprintf(b, "**Question rewritten.** The follow-up “%s” was rewritten as the standalone question “%s”.\n\n",
 			inline(p.Original), inline(p.Rewritten))

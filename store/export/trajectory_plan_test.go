@@ -25,7 +25,8 @@ func TestMarkdownGateRefinementRewrite(t *testing.T) {
 		h(4, 1, engine.Thought{Text: "Search."}),
 		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
 		{Seq: 6, Time: at, Step: 2, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
-		h(7, 0, engine.Final{Answer: "Margrethe."}),
+		h(7, 0, engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2}, Tokens: 90, Budget: 500}),
+		h(8, 0, engine.Final{Answer: "Margrethe."}),
 	}
 	rec := &store.Record{Session: store.Session{ID: "s", Question: "and his wife?", Started: at}, Events: evs}
 	var b bytes.Buffer
@@ -38,12 +39,13 @@ func TestMarkdownGateRefinementRewrite(t *testing.T) {
 		"**Retrieval gate: retrieval needed.** Needs a fact.\n\nQueries: “Sørensen wife”; “q2”.\n\n> *Heuristic answer:* Margrethe\n> probably\n\n",
 		"### Step 2\n\n**Refinement.** To fit the context, the observations of step 1 were cut from 9000 to 3000 characters.\n\n",
 		"**from\\_the\\_future event.**",
+		"**Thread context.** The follow-up carried 1 earlier document \\[1\\], left out 1 \\[2\\]",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
 	}
-	for _, bad := range []string{"**gate event.**", "**refinement event.**", "**rewrite event.**", "\x1b"} {
+	for _, bad := range []string{"**thread\\_context event.**", "**gate event.**", "**refinement event.**", "**rewrite event.**", "\x1b"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("Markdown has %q", bad)
 		}

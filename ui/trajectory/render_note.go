@@ -34,6 +34,8 @@ func (r *Renderer) note(b *Block, w int) []string {
 		}
 	case engine.Rewrite:
 		label, text = "Rewritten", quote(termtext.Line(p.Rewritten))+" (was "+quote(termtext.Line(p.Original))+")"
+	case engine.ThreadContext:
+		label, text = "Context", p.Summary()
 	case engine.Refinement:
 		label, text = "Refined", fmt.Sprintf("observations cut from %d to %d characters to fit the context", p.BeforeChars, p.AfterChars)
 	default:

@@ -22,12 +22,14 @@ func TestRenderNotes(t *testing.T) {
 		h(4, 1, engine.Thought{Text: "t"}),
 		h(5, 2, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}}),
 		{Seq: 6, Session: "s", Payload: engine.Unknown{Type: "from_the_future"}},
+		h(7, 0, engine.ThreadContext{DocsCarried: []int{1}, DocsLeftOut: []int{2, 3}, TurnsLeftOut: []int{1}, Tokens: 90, Budget: 500}),
 	})
 	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 80, Upto: -1, ShowFinal: true}).Content())
 	for _, want := range []string{
 		"Follow-up    and his?",
 		"Rewritten    Who was?",
 		"Gate         retrieval needed · “a”, “b” — needs facts",
+		"Context      carried 1 earlier document [1], left out 2 [2] [3]",
 		"Refined      observations cut from 9000 to 3000 characters to fit the context",
 	} {
 		if !strings.Contains(out, want) {

@@ -40,6 +40,8 @@ type Config struct {
 	AsOllama       bool   `json:"as_ollama"`
 	KillAfter      int    `json:"kill_after"`
 	RequireAPIKey  string `json:"require_api_key"`
+	// TruncateLikeOllama: see the option of the same name.
+	TruncateLikeOllama bool `json:"truncate_like_ollama"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -139,6 +141,9 @@ func (c Config) Options() []Option {
 	}
 	if c.KillAfter > 0 {
 		opts = append(opts, KillAfter(c.KillAfter))
+	}
+	if c.TruncateLikeOllama {
+		opts = append(opts, TruncateLikeOllama())
 	}
 	if c.RequireAPIKey != "" {
 		opts = append(opts, RequireAPIKey(c.RequireAPIKey))

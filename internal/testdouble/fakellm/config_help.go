@@ -31,6 +31,7 @@ var ScriptFields = []ScriptField{
 	{"as_ollama", "bool", "be Ollama only: its API and its /v1 (models listed as name:latest); llama.cpp's endpoints answer 404"},
 	{"kill_after", "int", "die after streaming this many chunks of a generation, as a killed process: connections reset, nothing listens afterwards"},
 	{"require_api_key", "string", "answer 401 to requests without Authorization: Bearer KEY (vllm serve / llama-server --api-key)"},
+	{"truncate_like_ollama", "bool", "cut a prompt over the context as Ollama does (its first 4 tokens and the tail, the kept count reported): /api/chat at num_ctx, Ollama's /v1 at 4096"},
 }
 
 // RuleFields documents every key of a rule of the script.

@@ -51,6 +51,10 @@ type Recorded struct {
 	Options    map[string]any  `json:"options,omitempty"`
 	Slot       int             `json:"slot"`
 	Stream     bool            `json:"stream"`
+	// KeptTokens is set when the server cut the prompt (TruncateLikeOllama):
+	// the tokens it kept of PromptTokens received; Prompt stays as sent.
+	KeptTokens   int `json:"kept_tokens,omitempty"`
+	PromptTokens int `json:"prompt_tokens,omitempty"`
 }
 
 // MarshalJSON writes the body as JSON when it is JSON, else as a string.
@@ -92,6 +96,7 @@ type Server struct {
 	loading     bool
 	slots       []slotState         // llama.cpp slots
 	ollamaCache map[string][]string // Ollama: per model, the recent prompts (most recent last)
+	runnerCtx   map[string]int      // Ollama: per model, its runner's context (truncate.go)
 	conns       map[net.Conn]struct{}
 	closeOnce   sync.Once
 }
@@ -129,6 +134,9 @@ type config struct {
 	samplerRefusal bool
 	ollamaOnly     bool
 	killAfter      int
+	// See truncate.go.
+	truncate   bool
+	tokenRatio float64
 }
 
 // Option configures a Server.
@@ -326,6 +334,7 @@ func (s *Server) routes() http.Handler {
 	handle("POST /api/show", "/api/show", s.ollamaShow)
 	handle("GET /api/tags", "/api/tags", s.ollamaTags)
 	handle("GET /api/version", "/api/version", s.ollamaVersion)
+	handle("GET /api/ps", "/api/ps", s.ollamaPS)
 	handle("GET /{$}", "/", s.ollamaRoot)
 	// llama.cpp.
 	handle("GET /health", "/health", s.llamaHealth)
@@ -334,6 +343,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /v1/models", "/v1/models", s.llamaModels)
 	handle("GET /models", "/v1/models", s.llamaModels)
 	handle("POST /apply-template", "/apply-template", s.llamaAuth(s.llamaApplyTemplate))
+	handle("POST /tokenize", "/tokenize", s.llamaAuth(s.llamaTokenize))
 	handle("POST /completion", "/completion", s.llamaAuth(s.llamaCompletion))
 	handle("POST /completions", "/completion", s.llamaAuth(s.llamaCompletion))
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))
@@ -389,6 +399,9 @@ func (s *Server) recordCall(idx int, c Call, stream bool) {
 	rec.Generation = true
 	rec.Model, rec.Prompt, rec.Stop, rec.Schema = c.Model, c.Prompt, c.Stop, c.Schema
 	rec.Options, rec.Slot, rec.Stream = c.Options, c.Slot, stream
+	if c.cut != nil {
+		rec.Prompt, rec.KeptTokens, rec.PromptTokens = c.cut.received, c.cut.kept, c.cut.tokens
+	}
 }
 
 func (s *Server) problem(msg string) {

@@ -93,6 +93,27 @@ func (s *Server) llamaApplyTemplate(w http.ResponseWriter, r *http.Request, _ in
 	writeJSON(w, http.StatusOK, map[string]string{"prompt": chatTemplate(req.Messages)})
 }
 
+// llamaTokenize answers POST /tokenize as llama-server does: the content's
+// token ids (here one per ApproxTokens token, times TokenRatio).
+func (s *Server) llamaTokenize(w http.ResponseWriter, r *http.Request, _ int) {
+	var req struct {
+		Content string `json:"content"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		llamaError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	n := ApproxTokens(req.Content)
+	if s.cfg.tokenRatio > 0 {
+		n = int(float64(n) * s.cfg.tokenRatio)
+	}
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = 1000 + i%30000
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tokens": ids})
+}
+
 // slotFor picks the slot for a request: the one asked for, or with -1 the
 // slot whose cache shares the longest prefix with the prompt (least
 // recently used on a tie), as llama-server does. ok is false for a slot

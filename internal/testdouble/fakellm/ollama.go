@@ -102,14 +102,15 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		refuseSamplers(w, true)
 		return
 	}
+	templated := chatTemplate(req.Messages)
+	promptTokens := s.ollamaCut(&call, s.ollamaTokens(templated), intValue(req.Options["num_ctx"], 0))
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		ollamaError(w, reply.Status, reply.Error)
 		return
 	}
 	g := s.prepare(reply, call.Stop, intValue(req.Options["num_predict"], 0))
-	templated := chatTemplate(req.Messages)
-	g.promptTokens = max(1, ApproxTokens(templated))
+	g.promptTokens = promptTokens
 	g.cachedTokens = s.ollamaCacheLookup(req.Model, templated, g.promptTokens)
 	s.ollamaContextCheck(&g, intValue(req.Options["num_ctx"], 0))
 

@@ -140,6 +140,11 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, idx int) {
 		Options:  llamaOptions(body),
 		Slot:     -1,
 	}
+	promptTokens := max(1, ApproxTokens(templated))
+	if s.cfg.ollamaOnly {
+		// Ollama's /v1 takes no num_ctx: the runner's default counts.
+		promptTokens = s.ollamaCut(&call, s.ollamaTokens(templated), OllamaDefaultNumCtx)
+	}
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		openaiError(w, reply.Status, openaiErrorType(reply.Status), "", reply.Error)
@@ -147,7 +152,7 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, idx int) {
 	}
 	maxTokens := intValue(body["max_tokens"], intValue(body["max_completion_tokens"], -1))
 	g := s.prepare(reply, call.Stop, maxTokens)
-	g.promptTokens = max(1, ApproxTokens(templated))
+	g.promptTokens = promptTokens
 	g.cachedTokens = s.ollamaCacheLookup("openai\x00"+model, templated, g.promptTokens)
 	if !s.openaiContextCheck(w, &g, maxTokens) {
 		return

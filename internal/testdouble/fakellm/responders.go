@@ -36,6 +36,18 @@ type Call struct {
 	Slot int
 	// Index counts the generation calls this server has answered, from 0.
 	Index int
+	// cut is set when the server cut the prompt (TruncateLikeOllama):
+	// Prompt is then what the model saw.
+	cut *promptCut
+}
+
+// Cut reports whether the server cut the prompt before the model saw it
+// (TruncateLikeOllama), and the tokens it kept.
+func (c Call) Cut() (kept int, ok bool) {
+	if c.cut == nil {
+		return 0, false
+	}
+	return c.cut.kept, true
 }
 
 // Kind is KindJudge when structured output was asked for.
