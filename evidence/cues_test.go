@@ -71,3 +71,18 @@ func TestLifespan(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksLifeDate(t *testing.T) {
+	for claim, want := range map[string]bool{
+		"Which film has the director born later, Gray Harbour or Lantern Street?": true,
+		"Who died first, Silas Hardy or Lee Mantle?":                              true,
+		"Osric Delane died in 2002.":                                              true,
+		"The director of Copper Bells was born in Tampere.":                       false,
+		"Where was the director of film Copper Bells born? Tampere":               false,
+		"Which film was released more recently?":                                  false,
+	} {
+		if got := asksLifeDate(tokens(claim, nil)); got != want {
+			t.Errorf("asksLifeDate(%q) = %v, want %v", claim, got, want)
+		}
+	}
+}

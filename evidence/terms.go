@@ -146,8 +146,14 @@ func asksDate(toks []token) bool {
 }
 
 // asksLifeDate says whether a claim speaks of when someone was born or
-// died: "born later", "died in 1934", but not "born in Tampere" (a place).
+// died: "born later", "died in 1934", but not "born in Tampere" or "where
+// was she born" (a place).
 func asksLifeDate(toks []token) bool {
+	for _, t := range toks {
+		if t.word == "where" {
+			return false
+		}
+	}
 	for i, t := range toks {
 		if t.term != "~born" && t.term != "~die" {
 			continue
