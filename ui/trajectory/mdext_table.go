@@ -137,7 +137,10 @@ func splitCells(line []byte) [][2]int {
 // keeps all its cells so that a mismatch can be seen.
 func tableRow(src []byte, seg text.Segment, aligns []mdAlign, header bool) *mdTableRow {
 	row := &mdTableRow{header: header}
-	line := seg.Value(src)
+	// The cells' offsets are into src: the line as it stands there, without
+	// the padding a tab expanded into (Value would prepend it, shifting
+	// every offset).
+	line := src[seg.Start:seg.Stop]
 	for i, c := range splitCells(line) {
 		if i >= len(aligns) && !header {
 			break
