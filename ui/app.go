@@ -448,6 +448,8 @@ func (m *Model) shortHelpView() string {
 	if c, ok := m.corpora, m.screen == screenCorpora; ok {
 		sig += fmt.Sprintf("|%d", c.mode)
 	}
+	// The claim keys show once an answer has claims; the passage has its own.
+	sig += fmt.Sprintf("|%v|%d|%v|%d", m.ask.tv.modal(), len(m.ask.tv.claims()), m.stepper.tv.modal(), len(m.stepper.tv.claims()))
 	if d, ok := m.dialog.(*exportDialog); ok {
 		sig += fmt.Sprintf("|%v", d.confirm)
 	}

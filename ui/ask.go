@@ -221,6 +221,10 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
+	if a.tv.modal() {
+		a.tv.update(msg)
+		return nil
+	}
 	switch {
 	case key.Matches(msg, a.tkeys.Input):
 		return a.focusInput()
@@ -554,12 +558,21 @@ func (a *askScreen) bindings() []keyGroup {
 	if a.typing {
 		return []keyGroup{{"Question input", a.ikeys.bindings()}}
 	}
+	if a.tv.modal() {
+		return []keyGroup{{"Cited passage", a.tv.pkeys.bindings()}}
+	}
 	return []keyGroup{{"Ask screen", a.tkeys.bindings()}, {"Trajectory", a.tv.keys.bindings()}}
 }
 
 func (a *askScreen) shortHelp() []key.Binding {
 	if a.typing {
 		return []key.Binding{a.ikeys.Send, a.ikeys.Newline, a.ikeys.Focus, a.ikeys.Cancel}
+	}
+	if a.tv.modal() {
+		return []key.Binding{a.tv.pkeys.Close, a.tv.pkeys.NextClaim, a.tv.pkeys.PrevClaim, a.tv.pkeys.Down}
+	}
+	if len(a.tv.claims()) > 0 {
+		return []key.Binding{a.tv.keys.Next, a.tv.keys.Toggle, a.tv.keys.NextClaim, a.tv.keys.Open, a.tkeys.Input, a.tkeys.Export}
 	}
 	return []key.Binding{a.tv.keys.Next, a.tv.keys.Toggle, a.tkeys.Input, a.tkeys.Export}
 }

@@ -36,6 +36,10 @@ type trajKeys struct {
 	PageUp   key.Binding
 	Top      key.Binding
 	Bottom   key.Binding
+	// The answer's claims: step through them, open one's cited passage.
+	NextClaim key.Binding
+	PrevClaim key.Binding
+	Open      key.Binding
 }
 
 func newTrajKeys() trajKeys {
@@ -47,11 +51,43 @@ func newTrajKeys() trajKeys {
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u", "b"), key.WithHelp("pgup/ctrl+u", "page up")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g/home", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G/end", "bottom")),
+
+		NextClaim: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next claim")),
+		PrevClaim: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev claim")),
+		Open:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "open the claim's passage")),
 	}
 }
 
 func (k trajKeys) bindings() []key.Binding {
-	return []key.Binding{k.Next, k.Prev, k.Toggle, k.PageDown, k.PageUp, k.Top, k.Bottom}
+	return []key.Binding{k.Next, k.Prev, k.Toggle, k.PageDown, k.PageUp, k.Top, k.Bottom, k.NextClaim, k.PrevClaim, k.Open}
+}
+
+// passageKeys apply while a claim's cited passage is open over the
+// trajectory.
+type passageKeys struct {
+	Close     key.Binding
+	Down      key.Binding
+	Up        key.Binding
+	PageDown  key.Binding
+	PageUp    key.Binding
+	NextClaim key.Binding
+	PrevClaim key.Binding
+}
+
+func newPassageKeys() passageKeys {
+	return passageKeys{
+		Close:     key.NewBinding(key.WithKeys("esc", "q", "e"), key.WithHelp("esc/q/e", "close the passage")),
+		Down:      key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "scroll down")),
+		Up:        key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "scroll up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "f", "space"), key.WithHelp("pgdn", "page down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u", "b"), key.WithHelp("pgup", "page up")),
+		NextClaim: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next claim")),
+		PrevClaim: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev claim")),
+	}
+}
+
+func (k passageKeys) bindings() []key.Binding {
+	return []key.Binding{k.Close, k.Down, k.Up, k.PageDown, k.PageUp, k.NextClaim, k.PrevClaim}
 }
 
 // askTrajKeys are the ask screen's own keys while its trajectory has focus.

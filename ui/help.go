@@ -23,6 +23,7 @@ func (m *Model) allKeyGroups() []keyGroup {
 	others = append(others, keyGroup{"Question input", m.ask.ikeys.bindings()})
 	others = append(others, keyGroup{"Ask screen", m.ask.tkeys.bindings()})
 	others = append(others, keyGroup{"Trajectory", m.ask.tv.keys.bindings()})
+	others = append(others, keyGroup{"Cited passage", m.ask.tv.pkeys.bindings()})
 	others = append(others, m.sessions.bindings()...)
 	others = append(others, m.stepper.bindings()...)
 	others = append(others, m.corpora.bindings()...)

@@ -18,6 +18,7 @@ func everyBinding() map[string][]key.Binding {
 		"input":    newAskInputKeys().bindings(),
 		"ask":      newAskTrajKeys().bindings(),
 		"traj":     newTrajKeys().bindings(),
+		"passage":  newPassageKeys().bindings(),
 		"sessions": newSessionsKeys().bindings(),
 		"filter":   newFilterKeys().bindings(),
 		"lists":    newListKeys().bindings(),
@@ -64,6 +65,7 @@ func TestNoKeyClashesWithinAContext(t *testing.T) {
 		"corpora":        {"corpora", "lists", "global"},
 		"results":        {"results", "lists", "global"},
 		"consent":        {"consent"},
+		"passage":        {"passage", "global"},
 	}
 	// Keys a context deliberately takes over from the shared set.
 	overrides := map[string]bool{"stepper:home": true, "stepper:end": true, "corpora:enter": true}

@@ -129,6 +129,10 @@ func (s *stepperScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg:
 		s.tv.update(msg)
 	case tea.KeyPressMsg:
+		if s.tv.modal() {
+			s.tv.update(msg)
+			return nil
+		}
 		switch {
 		case key.Matches(msg, s.keys.Back):
 			s.goBack = true
@@ -254,10 +258,19 @@ func (s *stepperScreen) view() string {
 }
 
 func (s *stepperScreen) bindings() []keyGroup {
+	if s.tv.modal() {
+		return []keyGroup{{"Cited passage", s.tv.pkeys.bindings()}}
+	}
 	return []keyGroup{{"Stepper", s.keys.bindings()}, {"Trajectory", s.tv.keys.bindings()}}
 }
 
 func (s *stepperScreen) shortHelp() []key.Binding {
+	if s.tv.modal() {
+		return []key.Binding{s.tv.pkeys.Close, s.tv.pkeys.NextClaim, s.tv.pkeys.PrevClaim, s.tv.pkeys.Down}
+	}
+	if len(s.tv.claims()) > 0 {
+		return []key.Binding{s.keys.Next, s.keys.Prev, s.tv.keys.NextClaim, s.tv.keys.Open, s.tv.keys.Toggle, s.keys.Export, s.keys.Back}
+	}
 	return []key.Binding{s.keys.Next, s.keys.Prev, s.tv.keys.Next, s.tv.keys.Toggle, s.keys.Reask, s.keys.Export, s.keys.Back}
 }
 

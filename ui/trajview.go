@@ -26,6 +26,13 @@ type trajView struct {
 	detail bool
 	// empty is shown when there is no trajectory.
 	empty []string
+
+	// claim is the current claim of the answer (1-based, 0 for none);
+	// reading is whether its cited passage is open over the trajectory.
+	claim   int
+	reading bool
+	pkeys   passageKeys
+	passage pager.Model
 }
 
 func newTrajView(sh *shared) *trajView {
@@ -34,6 +41,8 @@ func newTrajView(sh *shared) *trajView {
 		keys:     newTrajKeys(),
 		renderer: trajectory.NewRenderer(sh.st),
 		pager:    pager.New(),
+		pkeys:    newPassageKeys(),
+		passage:  pager.New(),
 		expanded: map[string]bool{},
 		upto:     -1,
 	}
@@ -47,6 +56,7 @@ func (v *trajView) set(t *trajectory.Trajectory, follow bool) {
 	v.traj = t
 	v.expanded = map[string]bool{}
 	v.selected = ""
+	v.claim, v.reading = 0, false
 	v.pager.SetFollow(follow)
 	v.refresh()
 	if !follow {
@@ -61,9 +71,11 @@ func (v *trajView) restyle() {
 
 func (v *trajView) setSize(w, h int) {
 	v.pager.SetHeight(h)
+	v.passage.SetHeight(h)
 	if w != v.width {
 		v.width = w
 		v.refresh()
+		v.renderPassage(false)
 	}
 }
 
@@ -76,8 +88,11 @@ func (v *trajView) refresh() {
 	}
 	v.out = v.renderer.Render(v.traj, trajectory.View{
 		Width: v.width, Expanded: v.expanded, Selected: v.selected,
-		Upto: v.upto, ShowFinal: v.upto < 0, Detail: v.detail,
+		Upto: v.upto, ShowFinal: v.upto < 0, Detail: v.detail, Claim: v.claim,
 	})
+	if v.out.ClaimLine < 0 {
+		v.claim, v.reading = 0, false
+	}
 	if _, ok := v.out.DocLine[v.selected]; !ok {
 		v.selected = ""
 	}
@@ -98,15 +113,25 @@ func (v *trajView) update(msg tea.Msg) bool {
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			v.pager.ScrollBy(-3)
+			v.scroller().ScrollBy(-3)
 		case tea.MouseWheelDown:
-			v.pager.ScrollBy(3)
+			v.scroller().ScrollBy(3)
 		default:
 			return false
 		}
 		return true
 	case tea.KeyPressMsg:
+		if v.reading {
+			v.updatePassage(msg)
+			return true
+		}
 		switch {
+		case key.Matches(msg, v.keys.NextClaim):
+			v.moveClaim(1)
+		case key.Matches(msg, v.keys.PrevClaim):
+			v.moveClaim(-1)
+		case key.Matches(msg, v.keys.Open):
+			v.openPassage()
 		case key.Matches(msg, v.keys.Next):
 			v.moveDoc(1)
 		case key.Matches(msg, v.keys.Prev):
@@ -182,4 +207,17 @@ func (v *trajView) moveDoc(dir int) {
 	v.pager.ShowLine(v.out.DocLine[v.selected], 2)
 }
 
-func (v *trajView) view() string { return v.pager.View() }
+func (v *trajView) view() string {
+	if v.reading {
+		return v.passage.View()
+	}
+	return v.pager.View()
+}
+
+// scroller is the pager in front: the passage when open.
+func (v *trajView) scroller() *pager.Model {
+	if v.reading {
+		return &v.passage
+	}
+	return &v.pager
+}

@@ -75,3 +75,18 @@ func TestKeyHintsContrast(t *testing.T) {
 		}
 	}
 }
+
+// The highlighted quote of a passage reads at 4.5:1 or more (its own
+// foreground on its own background), and stands out without colours.
+func TestQuoteMarkContrast(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		st := New(dark, false)
+		fg, bg := st.QuoteMark.GetForeground(), st.QuoteMark.GetBackground()
+		if r := contrast(fg, bg); r < 4.5 {
+			t.Errorf("dark=%v: quote mark contrast %.2f:1, want at least 4.5:1", dark, r)
+		}
+	}
+	if !New(true, true).QuoteMark.GetReverse() {
+		t.Error("without colours the quote mark is not reverse video")
+	}
+}

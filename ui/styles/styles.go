@@ -44,6 +44,9 @@ type Styles struct {
 	Note        lipgloss.Style
 	Streaming   lipgloss.Style
 	Current     lipgloss.Style
+	// QuoteMark highlights a supporting quote inside its passage (dark
+	// text on yellow; reverse video without colours).
+	QuoteMark lipgloss.Style
 
 	DocTitle    lipgloss.Style
 	DocSelected lipgloss.Style
@@ -139,6 +142,10 @@ func New(isDark, noColor bool) *Styles {
 	s.Note = n().Foreground(yellow)
 	s.Streaming = n().Foreground(dim).Italic(true)
 	s.Current = n().Foreground(accent).Bold(true)
+	s.QuoteMark = n().Foreground(onBadge).Background(yellow).Bold(true)
+	if noColor {
+		s.QuoteMark = n().Reverse(true).Bold(true)
+	}
 
 	s.DocTitle = n().Foreground(fg).Bold(true)
 	s.DocSelected = n().Foreground(accent).Bold(true).Reverse(noColor)

@@ -33,6 +33,9 @@ type View struct {
 	// explains: the context before it, every retrieved document kept or
 	// discarded, and what the judge compared.
 	Detail bool
+	// Claim is the current claim of the answer (1-based; 0 for none):
+	// shown under the final answer with its verdict.
+	Claim int
 }
 
 // Output is a rendered trajectory.
@@ -48,6 +51,8 @@ type Output struct {
 	BlockLine []int
 	// FinalLine is the first line of the final answer, -1 when not shown.
 	FinalLine int
+	// ClaimLine is the line of the current claim's panel, -1 when not shown.
+	ClaimLine int
 }
 
 // Renderer renders trajectories. Completed blocks and the final answer's
@@ -140,7 +145,7 @@ func (r *Renderer) Render(t *Trajectory, v View) Output {
 		r.headKey = key
 	}
 	out := r.headOut
-	out.FinalLine = -1
+	out.FinalLine, out.ClaimLine = -1, -1
 	lines := r.head
 	var tail []string
 	if v.Upto < 0 || v.Upto >= len(t.Blocks) {
@@ -149,6 +154,10 @@ func (r *Renderer) Render(t *Trajectory, v View) Output {
 	if v.ShowFinal && t.Final != nil {
 		out.FinalLine = len(lines) + len(tail)
 		tail = append(tail, r.final(t, w)...)
+		if claims := Claims(t); v.Claim >= 1 && v.Claim <= len(claims) {
+			out.ClaimLine = len(lines) + len(tail) + 1
+			tail = append(tail, r.claimPanel(claims, v.Claim, w)...)
+		}
 		for _, e := range t.Errors {
 			tail = append(tail, r.errorLines(e, w)...)
 		}
