@@ -26,6 +26,8 @@ func TestRenderGateRefinementRewrite(t *testing.T) {
 			[]string{"Gate: answered without retrieval", "heuristic answer: Paris"}, []string{"queries"}, 2},
 		{"refinement", with(h, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1, 2}}),
 			[]string{"[2] Refinement: observations of steps 1, 2 cut from 9000 to 3000 characters"}, nil, 1},
+		{"refinement with thread documents", with(h, engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}, ThreadDocs: 4}),
+			[]string{"[2] Refinement: observations of step 1 (with 4 documents carried from the thread) cut from 9000 to 3000 characters"}, nil, 1},
 		{"rewrite", with(engine.Event{Session: "s", Seq: 30, Turn: 2}, engine.Rewrite{Original: "and his\nwife?", Rewritten: "Who was Sørensen's wife?"}),
 			[]string{"════ Turn 2 ════", "Follow-up: and his wife?", "Rewritten question: Who was Sørensen's wife?"}, nil, 4},
 		{"rewrite unchanged", with(engine.Event{Session: "s", Seq: 30, Turn: 3}, engine.Rewrite{Original: "Who is X?", Rewritten: "Who is X?"}),

@@ -192,6 +192,9 @@ type Refinement struct {
 	BeforeChars int   `json:"before_chars"`
 	AfterChars  int   `json:"after_chars"`
 	Steps       []int `json:"steps"` // [] when nil
+	// ThreadDocs is how many documents carried from a thread's earlier
+	// turns were condensed into the note (0, left out, when none).
+	ThreadDocs int `json:"thread_docs,omitempty"`
 }
 
 // Rewrite is a follow-up question rewritten into a standalone one

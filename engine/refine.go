@@ -55,6 +55,14 @@ type refineState struct {
 	// once the judge's earlier documents were cut to fit.
 	ratio       float64
 	warnedJudge bool
+	// threadDocs is the text of the documents a follow-up carried from its
+	// thread (thread.go) as it stands in the step prompt's head, and
+	// threadDocCount how many there are; threadDocs is "" once they are
+	// condensed. threadNote is the note that replaced them in the head,
+	// "" when there is none (or it was dropped).
+	threadDocs     string
+	threadDocCount int
+	threadNote     string
 }
 
 // PromptBudget is the most tokens a prompt may use: RefineBudget percent
@@ -142,15 +150,23 @@ func (r *run) fitBudget(ctx context.Context, suffix string) error {
 }
 
 // refine condenses every earlier observation not yet refined (all but the
-// newest) into one note that replaces the first of them.
+// newest) into one note that replaces the first of them. A follow-up's
+// documents carried from its thread count as the earliest observation:
+// while they are not yet condensed they go into the note too, which then
+// takes their place in the step prompt's head.
 func (r *run) refine(ctx context.Context) error {
-	if len(r.refinement.spans) < 2 {
+	thread := r.pendingThreadDocs()
+	if len(r.refinement.spans) < 2 && (!thread || len(r.refinement.spans) < 1) {
 		return nil
 	}
 	scratch := r.pad.scratch.String()
 	var idx, steps []int
 	var text strings.Builder
 	before := 0
+	if thread {
+		before += len(r.refinement.threadDocs)
+		text.WriteString(r.refinement.threadDocs)
+	}
 	for i, sp := range r.refinement.spans[:len(r.refinement.spans)-1] {
 		if sp.refined {
 			continue
@@ -163,7 +179,7 @@ func (r *run) refine(ctx context.Context) error {
 		before += len(obs)
 		text.WriteString(obs)
 	}
-	if len(idx) == 0 {
+	if len(idx) == 0 && !thread {
 		return nil
 	}
 	bare, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery})
@@ -184,11 +200,19 @@ func (r *run) refine(ctx context.Context) error {
 		r.warn(r.pad.turn, "", "the model returned an empty refinement; the observations were kept as they were")
 		return nil
 	}
-	note = fmt.Sprintf("(note condensed from the observations of steps %s)\n%s\n", joinInts(steps), note)
+	note = fmt.Sprintf("(note condensed from %s)\n%s\n", refinedFrom(thread, steps), note)
 	repl := map[int]string{}
+	threadDocs := 0
+	if thread {
+		// The note takes the carried documents' place in the head; the
+		// earlier observations of the turn point up to it.
+		r.pad.head = strings.Replace(r.pad.head, r.refinement.threadDocs, note, 1)
+		r.refinement.threadDocs, r.refinement.threadNote = "", note
+		threadDocs = r.refinement.threadDocCount
+	}
 	for j, i := range idx {
 		r.refinement.spans[i].refined = true
-		if j == 0 {
+		if j == 0 && !thread {
 			repl[i] = note
 			r.refinement.spans[i].note = true
 		} else {
@@ -197,13 +221,37 @@ func (r *run) refine(ctx context.Context) error {
 	}
 	r.replaceSpans(repl)
 	r.tally.counts.Refinements++
-	r.emit(Event{Step: r.pad.turn, Payload: Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps}})
+	r.emit(Event{Step: r.pad.turn, Payload: Refinement{BeforeChars: before, AfterChars: len(note), Steps: steps, ThreadDocs: threadDocs}})
 	return nil
+}
+
+// pendingThreadDocs reports whether a follow-up's carried documents are
+// still whole in the step prompt's head.
+func (r *run) pendingThreadDocs() bool {
+	d := r.refinement.threadDocs
+	return d != "" && strings.Contains(r.pad.head, d)
+}
+
+// refinedFrom names what a refinement note was condensed from.
+func refinedFrom(thread bool, steps []int) string {
+	obs := "the observations of steps " + joinInts(steps)
+	switch {
+	case thread && len(steps) == 0:
+		return "the documents found earlier in this conversation"
+	case thread:
+		return "the documents found earlier in this conversation and " + obs
+	}
+	return obs
 }
 
 // dropOldestNote replaces the oldest refinement note still in the
 // scratchpad; false when there is none.
 func (r *run) dropOldestNote() bool {
+	if n := r.refinement.threadNote; n != "" && strings.Contains(r.pad.head, n) {
+		r.pad.head = strings.Replace(r.pad.head, n, droppedNote, 1)
+		r.refinement.threadNote = ""
+		return true
+	}
 	for i, sp := range r.refinement.spans[:max(len(r.refinement.spans)-1, 0)] {
 		if sp.note && !sp.dropped {
 			r.refinement.spans[i].dropped = true

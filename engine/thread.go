@@ -200,6 +200,9 @@ func (r *run) primeThread(th *Thread) error {
 		}
 		data.Documents = block
 		r.ledger.obtained.WriteString(block)
+		// The carried documents are refined like an earlier observation
+		// (refine.go).
+		r.refinement.threadDocs, r.refinement.threadDocCount = block, len(obs)
 	}
 	text, err := r.prompts.ThreadContext(data)
 	if err != nil {
