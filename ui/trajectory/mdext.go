@@ -165,8 +165,11 @@ func (checkBoxParser) Parse(parent ast.Node, block text.Reader, _ parser.Context
 	if len(line) < 3 || line[0] != '[' || line[2] != ']' {
 		return nil
 	}
-	mark := line[1]
-	if mark != ' ' && mark != '\t' && mark != 'x' && mark != 'X' {
+	// The mark is white space (as a regexp's \s: a carriage return or a
+	// form feed too) or an x.
+	switch mark := line[1]; mark {
+	case ' ', '\t', '\r', '\f', 'x', 'X':
+	default:
 		return nil
 	}
 	n := 3
@@ -177,7 +180,7 @@ func (checkBoxParser) Parse(parent ast.Node, block text.Reader, _ parser.Context
 		return nil // "[x]text": not a task (GFM wants white space after)
 	}
 	block.Advance(n)
-	return &mdCheckBox{checked: mark == 'x' || mark == 'X'}
+	return &mdCheckBox{checked: line[1] == 'x' || line[1] == 'X'}
 }
 
 // isSpaceOrTab reports whether b is a space or a tab.
