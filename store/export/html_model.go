@@ -329,26 +329,10 @@ func docWhere(d sources.Document) (kind, ref, url string) {
 
 // outcomeText says how the turn ended.
 func (r *report) outcomeText() string {
-	p := r.final
-	if p == nil {
+	if r.final == nil {
 		return "The run did not finish: no final answer was recorded."
 	}
-	var parts []string
-	switch {
-	case p.Cancelled:
-		parts = append(parts, "The run was cancelled.")
-	case p.Forced:
-		parts = append(parts, "The final answer was forced: the step limit was reached, or the model's output could not be parsed, and the answer was asked for from what had been gathered so far.")
-	default:
-		parts = append(parts, "The final answer was given by the reasoning model.")
-	}
-	if p.Label != "" {
-		parts = append(parts, "Its self-evaluation: "+oneLineText(p.Label)+".")
-	}
-	if len(p.Citations) > 0 {
-		parts = append(parts, "It cites "+numberList(p.Citations)+".")
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(outcomeParts(*r.final, "The final answer was forced: the step limit was reached, or the model's output could not be parsed, and the answer was asked for from what had been gathered so far.", oneLineText), " ")
 }
 
 func noticeOf(p engine.Notice) htmlNotice {

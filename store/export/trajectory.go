@@ -206,22 +206,29 @@ func (r *report) selfEvaluated(b *strings.Builder, p engine.Answer) {
 }
 
 func (r *report) outcome(b *strings.Builder, p engine.Final) {
+	fmt.Fprintf(b, "%s\n\n", strings.Join(outcomeParts(p, "The final answer was forced.", inline), " "))
+}
+
+// outcomeParts are the sentences that say how a turn ended, shared by the
+// Markdown and HTML reports: forced is the sentence for a forced answer,
+// text writes the model's label in the report's own escaping.
+func outcomeParts(p engine.Final, forced string, text func(string) string) []string {
 	var parts []string
 	switch {
 	case p.Cancelled:
 		parts = append(parts, "The run was cancelled.")
 	case p.Forced:
-		parts = append(parts, "The final answer was forced.")
+		parts = append(parts, forced)
 	default:
 		parts = append(parts, "The final answer was given by the reasoning model.")
 	}
 	if p.Label != "" {
-		parts = append(parts, "Its self-evaluation: "+inline(p.Label)+".")
+		parts = append(parts, "Its self-evaluation: "+text(p.Label)+".")
 	}
 	if len(p.Citations) > 0 {
 		parts = append(parts, "It cites "+numberList(p.Citations)+".")
 	}
-	fmt.Fprintf(b, "%s\n\n", strings.Join(parts, " "))
+	return parts
 }
 
 func (r *report) settingsTable(b *strings.Builder) {
