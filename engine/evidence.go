@@ -96,6 +96,22 @@ func (p Evidence) QuotesOf(n int) []evidence.Quote {
 	return out
 }
 
+// Quotes is every quote of the claims, each once (by document and
+// offsets), in the order of the claims.
+func (p Evidence) Quotes() []evidence.Quote {
+	var out []evidence.Quote
+	seen := map[[3]int]bool{}
+	for _, c := range p.Claims {
+		for _, q := range c.Support {
+			if k := [3]int{q.N, q.Start, q.End}; !seen[k] {
+				seen[k] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
 // Unbacked is the claims without support: those whose cited documents say
 // nothing found about them (unsupported) and those that cite nothing
 // (uncited).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/prefrag/prefrag/evidence"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/prompts"
@@ -42,6 +43,10 @@ type PriorTurn struct {
 	Label string
 	// Cited are the document numbers its final answer cited.
 	Cited []int
+	// Quotes are the sentences of the cited documents that support the
+	// answer's claims (its evidence event), each once, in the order of
+	// the claims; N is the document's number in the thread.
+	Quotes []evidence.Quote
 }
 
 // purposeRewrite is the follow-up rewrite call: plain text, no structured
@@ -81,7 +86,7 @@ func (r *run) startTurn(ctx context.Context) error {
 func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string, error) {
 	data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
 	// The earlier turns within their share of the budget (thread_budget.go).
-	tp := planTurns(th.Turns, r.share(rewriteTurnsShare))
+	tp := planTurns(th.Turns, r.share(rewriteTurnsShare), false)
 	data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
 	prompt, err := r.prompts.Rewrite(data)
 	if err != nil {
@@ -191,7 +196,7 @@ func (r *run) primeThread(th *Thread) error {
 	for _, n := range dp.carried {
 		obs = append(obs, r.promptDoc(n, th.Docs[n-1]))
 	}
-	tp := planTurns(th.Turns, r.share(threadTurnsShare))
+	tp := planTurns(th.Turns, r.share(threadTurnsShare), true)
 	data := prompts.ThreadData{Turns: tp.turns, TurnsLeftOut: len(tp.leftOut), DocsLeftOut: len(dp.leftOut)}
 	if len(obs) > 0 {
 		block, err := r.prompts.Observation(prompts.ObservationData{Docs: obs})
@@ -212,6 +217,7 @@ func (r *run) primeThread(th *Thread) error {
 	r.emit(Event{Payload: ThreadContext{
 		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
 		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
+		QuotesCarried: tp.quotesCarried, QuotesLeftOut: tp.quotesLeftOut,
 		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
 	}})
 	return nil

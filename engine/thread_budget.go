@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prefrag/prefrag/evidence"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/prompts"
@@ -21,9 +22,11 @@ import (
 // relevant ones, then the rest, newest first — until a share of the prompt
 // budget is used; the others are left out of the prompt but keep their
 // numbers, and come back when a later question needs them (or a search
-// finds them again). The earlier turns are carried as question and
-// answer, shortened, oldest first, when they pass their own share. What
-// was carried and left out is said in a thread_context event.
+// finds them again). The earlier turns are carried as question, answer
+// and the sentences of the answer's sources that support it (its evidence
+// event's quotes, with their document numbers), shortened, oldest first,
+// when they pass their own share: quotes dropped first, then answers cut.
+// What was carried and left out is said in a thread_context event.
 
 // Shares of the prompt budget (percent).
 const (
@@ -31,6 +34,10 @@ const (
 	threadTurnsShare  = 10 // earlier turns in a follow-up's step prompt
 	rewriteTurnsShare = 50 // earlier turns in the rewrite prompt
 	shortAnswerRunes  = 300
+	// An earlier turn carries at most maxTurnQuotes supporting quotes of
+	// at most quoteRunes each.
+	maxTurnQuotes = 6
+	quoteRunes    = 400
 	// relevantShare: a document scoring below this share of the best
 	// score for the question is not counted relevant.
 	relevantShare      = 0.3
@@ -43,13 +50,16 @@ const EventThreadContext = "thread_context"
 // ThreadContext says what a follow-up's step prompt carried of its thread
 // ("thread_context"): the earlier documents carried and left out (by
 // number), the earlier turns shortened (answer cut or dropped) and left
-// out, the thread block's estimated tokens and the share of the prompt
-// budget it was given (Budget), of a prompt budget of PromptBudget.
+// out, how many of the earlier answers' supporting quotes were carried and
+// left out, the thread block's estimated tokens and the share of the
+// prompt budget it was given (Budget), of a prompt budget of PromptBudget.
 type ThreadContext struct {
 	DocsCarried    []int `json:"docs_carried"`    // [] when nil
 	DocsLeftOut    []int `json:"docs_left_out"`   // [] when nil
 	TurnsShortened []int `json:"turns_shortened"` // [] when nil
 	TurnsLeftOut   []int `json:"turns_left_out"`  // [] when nil
+	QuotesCarried  int   `json:"quotes_carried"`
+	QuotesLeftOut  int   `json:"quotes_left_out"`
 	Tokens         int   `json:"tokens"`
 	Budget         int   `json:"budget"`
 	PromptBudget   int   `json:"prompt_budget"`
@@ -87,6 +97,12 @@ func (p ThreadContext) Summary() string {
 	if len(p.TurnsLeftOut) > 0 {
 		fmt.Fprintf(&b, "; %s %s left out", plural.Noun(len(p.TurnsLeftOut), "turn", "turns"), joinInts(p.TurnsLeftOut))
 	}
+	if p.QuotesCarried > 0 || p.QuotesLeftOut > 0 {
+		fmt.Fprintf(&b, "; %d supporting %s carried", p.QuotesCarried, plural.Noun(p.QuotesCarried, "quote", "quotes"))
+		if p.QuotesLeftOut > 0 {
+			fmt.Fprintf(&b, ", %d left out", p.QuotesLeftOut)
+		}
+	}
 	if p.Budget > 0 && p.Budget < math.MaxInt/4 {
 		fmt.Fprintf(&b, "; about %d tokens of a %d-token share", p.Tokens, p.Budget)
 	} else {
@@ -113,44 +129,66 @@ func numList(ns []int) string {
 // turnPlan is the earlier turns as a prompt carries them.
 type turnPlan struct {
 	turns     []prompts.PriorTurn
-	shortened []int // turn numbers (from 1) shortened
+	shortened []int // turn numbers (from 1) shortened (answer cut or dropped)
 	leftOut   []int // turn numbers left out (the oldest)
 	tokens    int
+	// quotesCarried and quotesLeftOut count the turns' supporting quotes
+	// carried and not (dropped to fit, past maxTurnQuotes, or with their
+	// turn).
+	quotesCarried, quotesLeftOut int
 }
 
 // Levels a turn is carried at, from whole to left out.
 const (
-	turnWhole = iota
-	turnShort
-	turnQuestion
+	turnWhole    = iota // question, answer, supporting quotes
+	turnNoQuotes        // question and answer
+	turnShort           // question and a short answer
+	turnQuestion        // question
 	turnOut
 )
 
 // planTurns fits the earlier turns into budget tokens: all whole when they
-// fit; else, oldest first, answers cut short, then questions only, then
-// turns left out. The newest turn keeps at least its question and a short
-// answer.
-func planTurns(turns []PriorTurn, budget int) turnPlan {
+// fit; else, oldest first, their supporting quotes dropped, then answers
+// cut short, then questions only, then turns left out. The newest turn
+// keeps at least its question and a short answer. Quotes are carried only
+// when withQuotes is set (the step prompt's thread block; the rewrite
+// prompt shows none).
+func planTurns(turns []PriorTurn, budget int, withQuotes bool) turnPlan {
 	n := len(turns)
-	type carried struct{ q, whole, short string }
+	type carried struct {
+		q, whole, short string
+		quotes          []prompts.PriorQuote
+		extra           int // quotes past maxTurnQuotes
+	}
 	cs := make([]carried, n)
-	cost := make([][3]int, n)
+	cost := make([][turnOut]int, n)
 	for i, t := range turns {
 		q := textsafe.ForPrompt(t.Question)
 		a := textsafe.ForPrompt(t.Answer)
 		whole := textsafe.Truncate(a, priorAnswerRunes)
 		short := textsafe.Truncate(a, shortAnswerRunes)
-		cs[i] = carried{q, whole, short}
+		cs[i] = carried{q: q, whole: whole, short: short}
 		const frame = 8 // "Earlier question: " and "Earlier answer: "
 		qc := EstimateTokens(q) + frame
-		cost[i] = [3]int{qc + EstimateTokens(whole), qc + EstimateTokens(short), qc}
+		quotes := 0
+		if withQuotes {
+			cs[i].quotes, cs[i].extra = promptQuotes(t.Quotes)
+			if len(cs[i].quotes) > 0 {
+				quotes = 12 // the line before them
+			}
+			for _, pq := range cs[i].quotes {
+				quotes += EstimateTokens(pq.Text) + 4 // `[n] "…"`
+			}
+		}
+		ac := qc + EstimateTokens(whole)
+		cost[i] = [turnOut]int{ac + quotes, ac, qc + EstimateTokens(short), qc}
 	}
 	level := make([]int, n)
 	total := 0
 	for i := range turns {
 		total += cost[i][turnWhole]
 	}
-	for lv := turnShort; lv <= turnOut && total > budget; lv++ {
+	for lv := turnNoQuotes; lv <= turnOut && total > budget; lv++ {
 		for i := 0; i < n && total > budget; i++ {
 			if i == n-1 && lv > turnShort {
 				break // the newest turn keeps its question and a short answer
@@ -168,25 +206,50 @@ func planTurns(turns []PriorTurn, budget int) turnPlan {
 		}
 	}
 	p := turnPlan{tokens: total}
-	for i := range turns {
+	for i, c := range cs {
+		p.quotesLeftOut += c.extra
+		if level[i] == turnWhole {
+			p.quotesCarried += len(c.quotes)
+		} else {
+			p.quotesLeftOut += len(c.quotes)
+		}
 		switch level[i] {
 		case turnOut:
 			p.leftOut = append(p.leftOut, i+1)
-			continue
 		case turnShort:
-			if cs[i].short != cs[i].whole {
+			if c.short != c.whole {
 				p.shortened = append(p.shortened, i+1)
 			}
-			p.turns = append(p.turns, prompts.PriorTurn{Question: cs[i].q, Answer: cs[i].short})
-			continue
+			p.turns = append(p.turns, prompts.PriorTurn{Question: c.q, Answer: c.short})
 		case turnQuestion:
 			p.shortened = append(p.shortened, i+1)
-			p.turns = append(p.turns, prompts.PriorTurn{Question: cs[i].q})
-			continue
+			p.turns = append(p.turns, prompts.PriorTurn{Question: c.q})
+		case turnNoQuotes:
+			p.turns = append(p.turns, prompts.PriorTurn{Question: c.q, Answer: c.whole})
+		default:
+			p.turns = append(p.turns, prompts.PriorTurn{Question: c.q, Answer: c.whole, Quotes: c.quotes})
 		}
-		p.turns = append(p.turns, prompts.PriorTurn{Question: cs[i].q, Answer: cs[i].whole})
 	}
 	return p
+}
+
+// promptQuotes makes a turn's supporting quotes ready for a prompt: each
+// on one line, neutralised like any document (quotes are document text),
+// capped in length, empty ones skipped, at most maxTurnQuotes; extra
+// counts those past the cap.
+func promptQuotes(qs []evidence.Quote) (out []prompts.PriorQuote, extra int) {
+	for _, q := range qs {
+		text := textsafe.ForPrompt(q.Quote) // one line, labels neutralised
+		if text == "" || q.N < 1 {
+			continue
+		}
+		if len(out) == maxTurnQuotes {
+			extra++
+			continue
+		}
+		out = append(out, prompts.PriorQuote{N: q.N, Text: textsafe.Truncate(text, quoteRunes)})
+	}
+	return out, extra
 }
 
 // docPlan is the earlier documents a follow-up's step prompt carries.

@@ -65,12 +65,12 @@ func TestPlanDocsChoosesForTheQuestion(t *testing.T) {
 // questions only, then left out; the newest keeps a short answer.
 func TestPlanTurnsShortensOldestFirst(t *testing.T) {
 	th := bigThread(30, 1)
-	whole := planTurns(th.Turns, 1<<30)
+	whole := planTurns(th.Turns, 1<<30, true)
 	if len(whole.turns) != 30 || len(whole.shortened)+len(whole.leftOut) != 0 {
 		t.Fatalf("unlimited: %d turns, %v shortened, %v left out", len(whole.turns), whole.shortened, whole.leftOut)
 	}
 	for _, budget := range []int{2000, 600, 250, 60} {
-		p := planTurns(th.Turns, budget)
+		p := planTurns(th.Turns, budget, true)
 		if len(p.turns)+len(p.leftOut) != 30 {
 			t.Fatalf("budget %d: %d carried, %d left out", budget, len(p.turns), len(p.leftOut))
 		}

@@ -89,6 +89,10 @@ func ThreadFrom(events []Event) *Thread {
 					put(p.SourceNums[i], d)
 				}
 			}
+		case Evidence:
+			// The answer's supporting sentences, as stored: a thread
+			// continued in a new process carries them too.
+			pt.Quotes = p.Quotes()
 		case Retrieval:
 			for _, d := range p.Docs {
 				k := key{t, d.ID}

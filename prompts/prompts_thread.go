@@ -12,10 +12,21 @@ const (
 func init() { names = append(names, Rewrite, Thread) }
 
 // PriorTurn is one earlier question of a thread and its answer, already
-// made safe for a prompt.
+// made safe for a prompt, with the sentences of its cited sources that
+// support the answer (Quotes, empty when none is carried; the rewrite
+// prompt shows none).
 type PriorTurn struct {
 	Question string
 	Answer   string
+	Quotes   []PriorQuote
+}
+
+// PriorQuote is a supporting sentence of an earlier answer: N is its
+// source's number in the thread, Text the sentence on one line, made safe
+// for a prompt.
+type PriorQuote struct {
+	N    int
+	Text string
 }
 
 // RewriteData fills the rewrite prompt.
