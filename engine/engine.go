@@ -72,6 +72,9 @@ type Request struct {
 	// Thread makes the question a follow-up of a stored session (thread.go);
 	// nil for a new session.
 	Thread *Thread
+	// Calibration keeps the token estimate's calibration of the reasoning
+	// model across runs (calibration.go); nil learns it for this run only.
+	Calibration CalibrationKeeper
 	// Explicit names the privacy settings (PrivacyWeb, PrivacyNeverLeave)
 	// the user gave for this question itself (a flag, not the config
 	// file): only those may loosen a thread's privacy (privacy.go).

@@ -15,8 +15,9 @@ import (
 // request before it is sent: a prompt that cannot fit even after the
 // budget's measures (refinement, thread documents left out, the judge's
 // earlier documents left out) is an error, never sent. Sizes are counted
-// with the runes/4 estimate, calibrated per run from the prompt counts
-// the server reports (never below the estimate).
+// with the runes/4 estimate, calibrated from the prompt counts the server
+// reports (never below the estimate), starting from the factor kept for
+// the model by earlier runs (calibration.go).
 
 // ErrPromptTooLarge is matched when a prompt cannot fit the context.
 var ErrPromptTooLarge = errors.New("the prompt does not fit the context")
@@ -62,7 +63,7 @@ func (r *run) count(s string) int {
 
 // calibrate learns from a reply's prompt count how the server's tokenizer
 // compares with the estimate (never below it).
-func (r *run) calibrate(req llm.Request, resp llm.Response) {
+func (r *run) calibrate(model LLM, req llm.Request, resp llm.Response) {
 	if resp.PromptTokens <= 0 {
 		return
 	}
@@ -70,7 +71,9 @@ func (r *run) calibrate(req llm.Request, resp llm.Response) {
 	if est < calibrateMinTokens {
 		return
 	}
-	if q := float64(resp.PromptTokens) / float64(est); q > max(r.refinement.ratio, 1) {
+	q := float64(resp.PromptTokens) / float64(est)
+	r.measure(model, q)
+	if q > max(r.refinement.ratio, 1) {
 		r.refinement.ratio = min(q, calibrateMax)
 	}
 }
@@ -94,7 +97,9 @@ func (r *run) calibrateByTokenizer(ctx context.Context, text string) {
 	if err != nil || n <= 0 {
 		return
 	}
-	if q := float64(n) / float64(est); q > max(r.refinement.ratio, 1) {
+	q := float64(n) / float64(est)
+	r.measure(r.eng.cfg.LLM, q)
+	if q > max(r.refinement.ratio, 1) {
 		r.refinement.ratio = min(q, calibrateMax)
 	}
 }

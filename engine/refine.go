@@ -55,6 +55,11 @@ type refineState struct {
 	// once the judge's earlier documents were cut to fit.
 	ratio       float64
 	warnedJudge bool
+	// kept is the calibration factor the run started from (kept by
+	// earlier runs of its model, 0 without one), measured the largest
+	// ratio of the server's count over the estimate seen on the reasoning
+	// model's prompts (calibration.go).
+	kept, measured float64
 	// threadDocs is the text of the documents a follow-up carried from its
 	// thread (thread.go) as it stands in the step prompt's head, and
 	// threadDocCount how many there are; threadDocs is "" once they are

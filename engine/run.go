@@ -123,6 +123,7 @@ func newRun(e *Engine, req Request) *run {
 	if r.settings.Model == "" {
 		r.settings.Model = "unknown"
 	}
+	r.startCalibration()
 	return r
 }
 
@@ -177,7 +178,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		r.countCall(req.Purpose, resp)
 		r.notePrompt(req, resp)
 		if err == nil {
-			r.calibrate(req, resp)
+			r.calibrate(model, req, resp)
 		}
 		if err == nil || ctx.Err() != nil {
 			break
@@ -406,6 +407,7 @@ func (r *run) countUsed(docs []Document) {
 // finish emits the final event (or the fatal error event) and builds the
 // result.
 func (r *run) finish(ctx context.Context, err error) (Result, error) {
+	r.keepCalibration()
 	r.tally.counts.TotalMillis = r.eng.cfg.Now().Sub(r.tally.start).Milliseconds()
 	res := Result{Forced: r.outcome.forced, Counts: r.tally.counts}
 	if r.outcome.lastAnswer != nil {
