@@ -119,12 +119,8 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.Gate:
 		gateLine(w, p)
 	case engine.Refinement:
-		thread := ""
-		if p.ThreadDocs > 0 {
-			thread = fmt.Sprintf(" (with %d documents carried from the thread)", p.ThreadDocs)
-		}
 		fmt.Fprintf(w, "[%d] Refinement: observations%s%s cut from %d to %d characters to fit the context\n",
-			step, stepList(p.Steps), thread, p.BeforeChars, p.AfterChars)
+			step, stepList(p.Steps), p.ThreadNote(), p.BeforeChars, p.AfterChars)
 	case engine.Rewrite:
 		rewriteBlock(w, ev, p)
 	case engine.ThreadContext:

@@ -111,6 +111,16 @@ func (p ThreadContext) Summary() string {
 	return b.String()
 }
 
+// ThreadNote says, as every renderer writes it after "observations", how
+// many documents carried from the thread the refinement condensed:
+// " (with 4 documents carried from the thread)"; "" when none.
+func (p Refinement) ThreadNote() string {
+	if p.ThreadDocs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (with %d %s carried from the thread)", p.ThreadDocs, plural.Noun(p.ThreadDocs, "document", "documents"))
+}
+
 // numList writes document numbers as [1] [2] [5], at most twelve, then
 // how many more.
 func numList(ns []int) string {

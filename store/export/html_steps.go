@@ -254,7 +254,7 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 		s.Text = "The follow-up " + p.Summary() + "."
 	case engine.Refinement:
 		s.Title = "Observations refined"
-		s.Text = fmt.Sprintf("To fit the context, the observations%s were cut from %d to %d characters.", refinedSteps(p.Steps), p.BeforeChars, p.AfterChars)
+		s.Text = fmt.Sprintf("To fit the context, the observations%s%s were cut from %d to %d characters.", refinedSteps(p.Steps), p.ThreadNote(), p.BeforeChars, p.AfterChars)
 	default:
 		return htmlStep{}, false
 	}

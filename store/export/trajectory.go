@@ -69,8 +69,8 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 	case engine.Gate:
 		r.gate(b, p)
 	case engine.Refinement:
-		fmt.Fprintf(b, "**Refinement.** To fit the context, the observations%s were cut from %d to %d characters.\n\n",
-			refinedSteps(p.Steps), p.BeforeChars, p.AfterChars)
+		fmt.Fprintf(b, "**Refinement.** To fit the context, the observations%s%s were cut from %d to %d characters.\n\n",
+			refinedSteps(p.Steps), p.ThreadNote(), p.BeforeChars, p.AfterChars)
 	case engine.ThreadContext:
 		fmt.Fprintf(b, "**Thread context.** The follow-up %s.\n\n", inline(p.Summary()))
 	case engine.Rewrite:

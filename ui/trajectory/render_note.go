@@ -37,7 +37,7 @@ func (r *Renderer) note(b *Block, w int) []string {
 	case engine.ThreadContext:
 		label, text = "Context", p.Summary()
 	case engine.Refinement:
-		label, text = "Refined", fmt.Sprintf("observations cut from %d to %d characters to fit the context", p.BeforeChars, p.AfterChars)
+		label, text = "Refined", fmt.Sprintf("observations%s cut from %d to %d characters to fit the context", p.ThreadNote(), p.BeforeChars, p.AfterChars)
 	default:
 		return nil
 	}

@@ -41,3 +41,24 @@ func TestRenderNotes(t *testing.T) {
 	}
 	checkWidth(t, plainRenderer().Render(tr, View{Width: 30, Upto: -1}).Content(), 30)
 }
+
+// A refinement that condensed documents carried from the thread says how
+// many, in the text output's words.
+func TestRenderRefinementThreadDocs(t *testing.T) {
+	tr := FromEvents([]engine.Event{
+		{Session: "s", Seq: 1, Payload: engine.SessionStart{Question: "q"}},
+		{Session: "s", Seq: 2, Step: 1, Payload: engine.Thought{Text: "t"}},
+		{Session: "s", Seq: 3, Step: 2, Payload: engine.Refinement{BeforeChars: 9000, AfterChars: 3000, Steps: []int{1}, ThreadDocs: 4}},
+		{Session: "s", Seq: 4, Step: 3, Payload: engine.Refinement{BeforeChars: 5000, AfterChars: 2000, Steps: []int{2}, ThreadDocs: 1}},
+	})
+	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 160, Upto: -1, ShowFinal: true}).Content())
+	for _, want := range []string{
+		"Refined      observations (with 4 documents carried from the thread) cut from 9000 to 3000 characters to fit the context",
+		"Refined      observations (with 1 document carried from the thread) cut from 5000 to 2000 characters to fit the context",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+	checkWidth(t, plainRenderer().Render(tr, View{Width: 30, Upto: -1}).Content(), 30)
+}
