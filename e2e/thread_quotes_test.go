@@ -66,8 +66,11 @@ func TestFollowUpCarriesSupportingQuotes(t *testing.T) {
 		t.Fatalf("thread_context %+v: want 2 quotes carried", tcs)
 	}
 	// The text output's thread-context line says so too.
-	plain, _, code := w.run("sessions", "show", "last")
-	if code == 0 && !strings.Contains(plain, "2 supporting quotes carried") {
+	plain, errOut, code := w.run("sessions", "show", parseEvents(t, out)[0].Session)
+	if code != 0 {
+		t.Fatalf("sessions show: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(plain, "2 supporting quotes carried") {
 		t.Errorf("sessions show lacks the quotes carried:\n%s", plain)
 	}
 }
