@@ -162,3 +162,20 @@ func TestCalibrationKeepsTheReasoningModelOnly(t *testing.T) {
 		}
 	}
 }
+
+// uncomparableLLM cannot be compared with ==.
+type uncomparableLLM struct {
+	*scriptLLM
+	tags []string
+}
+
+func TestSameLLMUncomparable(t *testing.T) {
+	a, b := uncomparableLLM{scriptLLM: &scriptLLM{}}, uncomparableLLM{scriptLLM: &scriptLLM{}}
+	if sameLLM(a, b) {
+		t.Error("two uncomparable clients are the same")
+	}
+	s := &scriptLLM{}
+	if !sameLLM(s, s) || sameLLM(s, &scriptLLM{}) || sameLLM(a, s) {
+		t.Error("pointer clients compared wrong")
+	}
+}
