@@ -401,7 +401,8 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 				s.Write(t.Segment.Value(r.src))
 			}
 		}
-		code := s.String()
+		// A line ending inside a code span is a space (CommonMark).
+		code := strings.ReplaceAll(s.String(), "\n", " ")
 		if r.inCell {
 			code = strings.ReplaceAll(code, `\|`, "|")
 		}
