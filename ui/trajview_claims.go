@@ -60,15 +60,22 @@ func (v *trajView) turnInView(refs []trajectory.ClaimRef) int {
 	return turn
 }
 
-// showClaim scrolls to the current claim: its panel under the answer and
-// its sentence in the answer, the sentence first when both do not fit.
+// showClaim scrolls to the current claim: its panel under the answer, and
+// its sentence in the answer with the answer's heading (which names the
+// turn) when both fit; the sentence comes first.
 func (v *trajView) showClaim() {
 	if v.out.ClaimLine >= 0 {
 		v.pager.ShowLine(v.out.ClaimLine, 3)
 	}
-	if v.out.MarkLine >= 0 {
-		v.pager.ShowLine(max(v.out.MarkLine-1, 0), 1)
+	mark := v.out.MarkLine
+	if mark < 0 {
+		return
 	}
+	top := max(mark-1, 0)
+	if a, ok := v.out.AnswerLine[v.claim.Turn]; ok && a+1 <= mark && mark-(a+1) < v.pager.Height()-1 {
+		top = a + 1
+	}
+	v.pager.ShowLine(top, mark-top)
 }
 
 // claims is the claims of the answers shown, in reading order (none before
