@@ -74,6 +74,9 @@ func FuzzMarkdownMark(f *testing.F) {
 	}
 	f.Add("a \\*b\\* &amp; c&#39;s `x` [l](u) **d**\ne", 30, 4, 20)
 	f.Add("x &amp y &ampz \\\\* é", 20, 5, 13)
+	// A line ending inside a code span, marked: it was kept as a line
+	// break, inside the mark's styles.
+	f.Add("000`\n`", 40, -57, 60)
 	f.Fuzz(func(t *testing.T, md string, width, start, end int) {
 		width = 1 + abs(width)%120
 		for _, style := range []string{"dark", "notty"} {

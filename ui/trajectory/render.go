@@ -63,9 +63,9 @@ type Output struct {
 	AnswerLine map[int]int
 }
 
-// Renderer renders trajectories. Completed blocks and the final answer's
-// Markdown are cached by width, so a streaming run only re-renders what
-// changed. A Renderer is not safe for concurrent use.
+// Renderer renders trajectories. Completed blocks and the answers'
+// Markdown are cached by width (and, for an answer, by the claim marked in
+// it), so a streaming run only re-renders what changed. A Renderer is not safe for concurrent use.
 type Renderer struct {
 	st     *styles.Styles
 	blocks map[*Block]cachedBlock
