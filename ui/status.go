@@ -38,7 +38,7 @@ func (m *Model) statusSig() string {
 	sh := m.sh
 	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
 	if r, ok := m.statusRun(); ok {
-		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns)
+		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns, r.claim)
 	}
 	return sig
 }
@@ -74,6 +74,10 @@ func (m *Model) renderStatus() string {
 	if shown && r.failed != "" {
 		// Why the run failed; a run that never started has no counts.
 		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
+	}
+	if shown && r.claim != "" {
+		// The claim the keys ] [ e act on, and whose answer it is in.
+		segs = append(segs, statusSegment{st.StatusValue.Render(r.claim), 1})
 	}
 	if shown && !r.notRun {
 		elapsed, tps, local, webN, used := r.elapsed, r.tps, r.local, r.web, r.used
@@ -133,6 +137,8 @@ type statusRunView struct {
 	// started.
 	failed string
 	notRun bool
+	// claim is the current claim, when there is one ("turn 1 · claim 2/3").
+	claim string
 }
 
 // statusRun is the session on screen: the stepper's on the stepper, the
@@ -153,6 +159,7 @@ func (m *Model) statusRun() (statusRunView, bool) {
 			r.turn = max(s.traj.Blocks[s.pos-1].Turn, 1)
 		}
 		r.step, r.local, r.web, r.used = turnFigures(s.traj, r.turn)
+		r.claim = s.tv.claimStatus()
 		if f := turnFinal(s.traj, r.turn); f != nil && f.Counts != nil {
 			c := f.Counts
 			r.local, r.web, r.used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
@@ -169,6 +176,9 @@ func (m *Model) statusRun() (statusRunView, bool) {
 		r.traj, r.running, r.turn = a.traj, a.running, a.traj.CurrentTurn()
 		r.step, r.elapsed, r.tps, r.local, r.web, r.used = a.runState()
 		r.failed = a.failed()
+		if m.screen == screenAsk {
+			r.claim = a.tv.claimStatus()
+		}
 		r.notRun = strings.HasPrefix(r.failed, "not run")
 	default:
 		return r, false

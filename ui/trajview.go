@@ -27,9 +27,9 @@ type trajView struct {
 	// empty is shown when there is no trajectory.
 	empty []string
 
-	// claim is the current claim of the answer (1-based, 0 for none);
+	// claim is the current claim (of any answer shown; none by default);
 	// reading is whether its cited passage is open over the trajectory.
-	claim   int
+	claim   trajectory.ClaimRef
 	reading bool
 	pkeys   passageKeys
 	passage pager.Model
@@ -56,7 +56,7 @@ func (v *trajView) set(t *trajectory.Trajectory, follow bool) {
 	v.traj = t
 	v.expanded = map[string]bool{}
 	v.selected = ""
-	v.claim, v.reading = 0, false
+	v.claim, v.reading = trajectory.ClaimRef{}, false
 	v.pager.SetFollow(follow)
 	v.refresh()
 	if !follow {
@@ -86,17 +86,23 @@ func (v *trajView) refresh() {
 		v.pager.SetLines(v.empty)
 		return
 	}
-	v.out = v.renderer.Render(v.traj, trajectory.View{
-		Width: v.width, Expanded: v.expanded, Selected: v.selected,
-		Upto: v.upto, ShowFinal: v.upto < 0, Detail: v.detail, Claim: v.claim,
-	})
-	if v.out.ClaimLine < 0 {
-		v.claim, v.reading = 0, false
+	v.out = v.renderer.Render(v.traj, v.viewState())
+	if v.out.ClaimLine < 0 && !v.claim.None() {
+		// The claim's answer is no longer shown (the stepper went back).
+		v.claim, v.reading = trajectory.ClaimRef{}, false
+		v.out = v.renderer.Render(v.traj, v.viewState())
 	}
 	if _, ok := v.out.DocLine[v.selected]; !ok {
 		v.selected = ""
 	}
 	v.pager.SetLines(v.out.Lines)
+}
+
+func (v *trajView) viewState() trajectory.View {
+	return trajectory.View{
+		Width: v.width, Expanded: v.expanded, Selected: v.selected,
+		Upto: v.upto, ShowFinal: v.upto < 0, Detail: v.detail, Claim: v.claim,
+	}
 }
 
 func (v *trajView) setEmpty(lines []string) {

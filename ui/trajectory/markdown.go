@@ -6,34 +6,51 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// markdown renders complete Markdown (mdrender.go), once per text and
-// width: the last outputs are kept.
+// markdown renders complete Markdown (mdrender.go), once per text, width
+// and marked span: the last outputs are kept.
 type markdown struct {
 	theme mdTheme
-	cache map[mdKey]string
+	cache map[mdKey]mdOut
 }
 
 type mdKey struct {
 	width int
 	text  string
+	mark  mdMark
+}
+
+type mdOut struct {
+	text string
+	// markLine is the line the mark starts on, -1 without.
+	markLine int
 }
 
 // newMarkdown returns a renderer for a look: "dark", "light" or "notty".
 func newMarkdown(style string) *markdown {
-	return &markdown{theme: mdThemeFor(style), cache: map[mdKey]string{}}
+	return &markdown{theme: mdThemeFor(style), cache: map[mdKey]mdOut{}}
 }
 
 // render returns text rendered for width columns, no line wider than width.
 func (m *markdown) render(text string, width int) string {
-	k := mdKey{width, text}
+	return m.renderMarked(text, width, mdMark{}).text
+}
+
+// renderMarked renders text with the span mark marked (mdmark.go). The
+// span is in bytes of text.
+func (m *markdown) renderMarked(text string, width int, mark mdMark) mdOut {
+	k := mdKey{width, text, mark}
 	if out, ok := m.cache[k]; ok {
 		return out
 	}
 	// Invalid UTF-8 (a model's bytes cut mid-character) is shown as U+FFFD:
 	// the width of a line with stray bytes was measured and truncated
-	// inconsistently, and could pass the view's width.
+	// inconsistently, and could pass the view's width. The span is kept
+	// only where the text was valid (the answer of a final event is).
 	src := strings.ToValidUTF8(text, "\ufffd")
-	lines := strings.Split(strings.Trim(renderMarkdown(m.theme, src, width), "\n"), "\n")
+	if src != text {
+		mark = mdMark{}
+	}
+	lines := strings.Split(strings.Trim(renderMarkdown(m.theme, src, width, mark), "\n"), "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, " ")
 		if ansi.StringWidth(l) > width {
@@ -41,7 +58,14 @@ func (m *markdown) render(text string, width int) string {
 		}
 		lines[i] = l
 	}
-	out := strings.Join(lines, "\n")
+	out := mdOut{text: strings.Join(lines, "\n"), markLine: -1}
+	if !mark.none() {
+		params := m.theme.claim
+		if mark.Warn {
+			params = m.theme.claimWarn
+		}
+		out.markLine = markLine(lines, params)
+	}
 	if len(m.cache) > 16 {
 		clear(m.cache)
 	}

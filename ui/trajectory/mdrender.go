@@ -9,7 +9,6 @@ import (
 	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/util"
 	"golang.org/x/net/html"
 )
 
@@ -38,6 +37,9 @@ type mdTheme struct {
 	tableSep         string
 	// defMark starts a definition list's description.
 	defMark string
+	// claim marks the current claim's sentence in an answer; claimWarn
+	// marks it when it has no support (mdmark.go).
+	claim, claimWarn string
 }
 
 func mdThemeFor(name string) mdTheme {
@@ -45,6 +47,7 @@ func mdThemeFor(name string) mdTheme {
 		strong: "1", emph: "3", strike: "9", item: "",
 		h1Pad: true, codeWrap: "\u00a0", listIndent: 2, quoteToken: "│ ",
 		ticked: "[✓] ", unticked: "[ ] ", tableSep: "│", defMark: "🠶 ",
+		claim: "1;7", claimWarn: "1;4;38;5;221",
 	}
 	switch name {
 	case "notty":
@@ -55,10 +58,12 @@ func mdThemeFor(name string) mdTheme {
 		t.h1Pad, t.codeWrap, t.strikeWrap = false, "", "~~"
 		t.listIndent, t.quoteToken = 4, "| "
 		t.ticked, t.tableSep, t.defMark = "[x] ", "|", "* "
+		t.claimWarn = "1;4"
 	case "light":
 		t.text, t.heading, t.h1, t.h6 = "38;5;234", "1;38;5;27", "1;38;5;228;48;5;63", "38;5;27"
 		t.code, t.codeBlock = "38;5;203;48;5;254", "38;5;242"
 		t.link, t.linkText, t.image, t.imageText, t.hr = "4;38;5;36", "1;38;5;29", "4;38;5;205", "38;5;243", "38;5;249"
+		t.claimWarn = "1;4;38;5;130"
 	default: // dark
 		t.text, t.heading, t.h1, t.h6 = "38;5;252", "1;38;5;39", "1;38;5;228;48;5;63", "38;5;35"
 		t.code, t.codeBlock = "38;5;203;48;5;236", "38;5;244"
@@ -82,14 +87,17 @@ type mdRenderer struct {
 	// inCell is set while a table cell is rendered: there "\|" in a code
 	// span stands for "|" (GFM).
 	inCell bool
+	// mark is the span of the source shown marked (mdmark.go).
+	mark markState
 }
 
 // renderMarkdown renders src for width columns: every line starts with a
 // two-column margin and text wraps at width-8 columns (at least 12), as
 // glamour did with a word wrap of width-4; code blocks and tables are not
 // wrapped here.
-func renderMarkdown(th mdTheme, src string, width int) string {
+func renderMarkdown(th mdTheme, src string, width int, mark mdMark) string {
 	r := &mdRenderer{th: th, src: []byte(src)}
+	r.setMark(mark)
 	lines := r.blocks(parseMarkdown(r.src), max(width-4, 16)-4)
 	for i, l := range lines {
 		lines[i] = strings.TrimRight("  "+l, " ")
@@ -376,10 +384,13 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 	th := r.th
 	switch n := n.(type) {
 	case *ast.Text:
-		s := stdhtml.UnescapeString(string(util.UnescapePunctuations(n.Segment.Value(r.src))))
-		b.WriteString(sgr(st, s))
+		r.text(b, n.Segment.Start, n.Segment.Stop, st)
 		if n.SoftLineBreak() || n.HardLineBreak() {
-			b.WriteString(" ")
+			if r.within(n.Segment.Stop) && r.within(n.Segment.Stop-1) {
+				b.WriteString(sgr(joinSGR(st, r.mark.sgr), " "))
+			} else {
+				b.WriteString(" ")
+			}
 		}
 	case *ast.String:
 		b.WriteString(sgr(st, stdhtml.UnescapeString(string(n.Value))))
@@ -390,11 +401,12 @@ func (r *mdRenderer) inline(b *strings.Builder, n ast.Node, st string) {
 				s.Write(t.Segment.Value(r.src))
 			}
 		}
-		code := s.String()
+		// A line ending inside a code span is a space (CommonMark).
+		code := strings.ReplaceAll(s.String(), "\n", " ")
 		if r.inCell {
 			code = strings.ReplaceAll(code, `\|`, "|")
 		}
-		b.WriteString(sgr(th.code, th.codeWrap+code+th.codeWrap))
+		b.WriteString(r.markedCode(n, th.codeWrap+code+th.codeWrap, th.code))
 	case *ast.Emphasis:
 		p := th.emph
 		if n.Level >= 2 {

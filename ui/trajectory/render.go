@@ -2,6 +2,7 @@ package trajectory
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -33,9 +34,10 @@ type View struct {
 	// explains: the context before it, every retrieved document kept or
 	// discarded, and what the judge compared.
 	Detail bool
-	// Claim is the current claim of the answer (1-based; 0 for none):
-	// shown under the final answer with its verdict.
-	Claim int
+	// Claim is the current claim (none by default): its sentence is
+	// marked in its answer, and it is shown under that answer with its
+	// verdict. It may be a claim of any turn's answer shown.
+	Claim ClaimRef
 }
 
 // Output is a rendered trajectory.
@@ -53,11 +55,17 @@ type Output struct {
 	FinalLine int
 	// ClaimLine is the line of the current claim's panel, -1 when not shown.
 	ClaimLine int
+	// MarkLine is the line the current claim's sentence starts on in its
+	// answer, -1 when it is not found there.
+	MarkLine int
+	// AnswerLine is the first line of each turn's final answer shown (as
+	// FinalLine), by turn.
+	AnswerLine map[int]int
 }
 
-// Renderer renders trajectories. Completed blocks and the final answer's
-// Markdown are cached by width, so a streaming run only re-renders what
-// changed. A Renderer is not safe for concurrent use.
+// Renderer renders trajectories. Completed blocks and the answers'
+// Markdown are cached by width (and, for an answer, by the claim marked in
+// it), so a streaming run only re-renders what changed. A Renderer is not safe for concurrent use.
 type Renderer struct {
 	st     *styles.Styles
 	blocks map[*Block]cachedBlock
@@ -88,6 +96,7 @@ type headKey struct {
 	version, width, upto  int
 	detail                bool
 	selected, expandedSig string
+	claim                 ClaimRef
 	valid                 bool
 }
 
@@ -103,7 +112,14 @@ type cachedBlock struct {
 	lines          []string
 	docs           []string
 	docLine        []int
+	at             claimAt
 }
+
+// claimAt is where a block shows the current claim: its panel and its
+// sentence in the answer (lines of the block, -1 for none).
+type claimAt struct{ claim, mark int }
+
+var noClaim = claimAt{-1, -1}
 
 // NewRenderer returns a renderer with the given styles.
 func NewRenderer(st *styles.Styles) *Renderer {
@@ -139,13 +155,13 @@ func styler(st lipgloss.Style) func(string) string {
 func (r *Renderer) Render(t *Trajectory, v View) Output {
 	w := max(v.Width, 20)
 	key := headKey{t: t, version: t.Version(), width: w, upto: v.Upto, detail: v.Detail,
-		selected: v.Selected, expandedSig: expandedSig(v.Expanded), valid: true}
+		selected: v.Selected, expandedSig: expandedSig(v.Expanded), claim: v.Claim, valid: true}
 	if key != r.headKey {
 		r.head, r.headOut = r.renderHead(t, v, w)
 		r.headKey = key
 	}
 	out := r.headOut
-	out.FinalLine, out.ClaimLine = -1, -1
+	out.FinalLine = -1
 	lines := r.head
 	var tail []string
 	if v.Upto < 0 || v.Upto >= len(t.Blocks) {
@@ -153,10 +169,20 @@ func (r *Renderer) Render(t *Trajectory, v View) Output {
 	}
 	if v.ShowFinal && t.Final != nil {
 		out.FinalLine = len(lines) + len(tail)
-		tail = append(tail, r.final(t, w)...)
-		if claims := Claims(t); v.Claim >= 1 && v.Claim <= len(claims) {
+		out.AnswerLine = maps.Clone(out.AnswerLine)
+		out.AnswerLine[t.CurrentTurn()] = out.FinalLine
+		sel := 0
+		if v.Claim.Turn == t.CurrentTurn() {
+			sel = v.Claim.N
+		}
+		fl, mark := r.final(t, sel, w)
+		if mark >= 0 {
+			out.MarkLine = out.FinalLine + mark
+		}
+		tail = append(tail, fl...)
+		if _, ok := claimOf(t, v.Claim); ok && sel > 0 {
 			out.ClaimLine = len(lines) + len(tail) + 1
-			tail = append(tail, r.claimPanel(claims, v.Claim, w)...)
+			tail = append(tail, r.claimPanel(t, v.Claim, w)...)
 		}
 		for _, e := range t.Errors {
 			tail = append(tail, r.errorLines(e, w)...)
@@ -185,7 +211,7 @@ func expandedSig(m map[string]bool) string {
 // renderHead renders the question and the blocks: everything but the
 // streaming text and the final answer.
 func (r *Renderer) renderHead(t *Trajectory, v View, w int) ([]string, Output) {
-	out := Output{DocLine: map[string]int{}, FinalLine: -1}
+	out := Output{DocLine: map[string]int{}, FinalLine: -1, ClaimLine: -1, MarkLine: -1, AnswerLine: map[int]int{}}
 	var lines []string
 	lines = append(lines, r.question(t, w)...)
 	if t.Final == nil {
@@ -201,10 +227,20 @@ func (r *Renderer) renderHead(t *Trajectory, v View, w int) ([]string, Output) {
 		out.BlockLine = append(out.BlockLine, len(lines))
 		var bl, docs []string
 		var docLine []int
+		at := noClaim
 		if v.Detail && i == n-1 {
-			bl, docs, docLine = r.block(t, i, w, v, true)
+			bl, docs, docLine, at = r.block(t, i, w, v, true)
 		} else {
-			bl, docs, docLine = r.cachedBlock(t, i, w, v)
+			bl, docs, docLine, at = r.cachedBlock(t, i, w, v)
+		}
+		if k := answerTurn(t, t.Blocks[i]); k > 0 {
+			out.AnswerLine[k] = len(lines)
+		}
+		if at.claim >= 0 {
+			out.ClaimLine = len(lines) + at.claim
+		}
+		if at.mark >= 0 {
+			out.MarkLine = len(lines) + at.mark
 		}
 		for j, k := range docs {
 			out.Docs = append(out.Docs, k)
@@ -215,22 +251,26 @@ func (r *Renderer) renderHead(t *Trajectory, v View, w int) ([]string, Output) {
 	return lines, out
 }
 
-func (r *Renderer) cachedBlock(t *Trajectory, i, w int, v View) ([]string, []string, []int) {
+func (r *Renderer) cachedBlock(t *Trajectory, i, w int, v View) ([]string, []string, []int, claimAt) {
 	b := t.Blocks[i]
-	sig := blockSig(i, v)
+	sig := blockSig(t, i, v)
 	if c, ok := r.blocks[b]; ok && c.width == w && c.version == b.Version() && c.sig == sig {
-		return c.lines, c.docs, c.docLine
+		return c.lines, c.docs, c.docLine, c.at
 	}
-	lines, docs, docLine := r.block(t, i, w, v, false)
-	r.blocks[b] = cachedBlock{width: w, version: b.Version(), sig: sig, lines: lines, docs: docs, docLine: docLine}
-	return lines, docs, docLine
+	lines, docs, docLine, at := r.block(t, i, w, v, false)
+	r.blocks[b] = cachedBlock{width: w, version: b.Version(), sig: sig, lines: lines, docs: docs, docLine: docLine, at: at}
+	return lines, docs, docLine, at
 }
 
 // blockSig is the part of the view state a block's render depends on: which
-// of its documents are expanded or selected.
-func blockSig(i int, v View) string {
+// of its documents are expanded or selected, and the current claim when
+// the block shows its answer.
+func blockSig(t *Trajectory, i int, v View) string {
 	prefix := fmt.Sprintf("b%d/", i)
 	var parts []string
+	if k := answerTurn(t, t.Blocks[i]); k > 0 && v.Claim.Turn == k {
+		parts = append(parts, fmt.Sprintf("c=%d", v.Claim.N))
+	}
 	if strings.HasPrefix(v.Selected, prefix) {
 		parts = append(parts, "s="+v.Selected)
 	}

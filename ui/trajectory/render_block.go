@@ -11,16 +11,16 @@ import (
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
-func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, docs []string, docLine []int) {
+func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, docs []string, docLine []int, at claimAt) {
 	b := t.Blocks[i]
-	if lines := r.turnStart(t, b, w); lines != nil {
-		return lines, nil, nil
+	if lines, at := r.turnStart(t, b, v, w); lines != nil {
+		return lines, nil, nil, at
 	}
 	if b.Kind == KindNote {
 		lines = append(lines, "")
 		lines = append(lines, r.note(b, w)...)
 		fit(lines, w)
-		return lines, nil, nil
+		return lines, nil, nil, noClaim
 	}
 	title := fmt.Sprintf("Step %d", b.Step)
 	if b.Kind == KindSupplement {
@@ -81,7 +81,7 @@ func (r *Renderer) block(t *Trajectory, i, w int, v View, detail bool) (lines, d
 		lines = append(lines, r.errorLines(e, w)...)
 	}
 	fit(lines, w)
-	return lines, docs, docLine
+	return lines, docs, docLine, noClaim
 }
 
 // fit cuts every line to w columns; wrapping keeps text within the width,

@@ -47,11 +47,11 @@ func (r *Renderer) verdictStyle(v evidence.Verdict) lipgloss.Style {
 	return r.st.Warn
 }
 
-// claimPanel renders the current claim (i, 1-based) under the answer:
-// its number, verdict, citations and text, and the key that opens it.
-func (r *Renderer) claimPanel(claims []evidence.Result, i, w int) []string {
-	c := claims[i-1]
-	head := fmt.Sprintf("▶ Claim %d of %d", i, len(claims))
+// claimPanel renders the current claim (ref) under its answer: its turn
+// and number, verdict, citations and text, and the key that opens it.
+func (r *Renderer) claimPanel(t *Trajectory, ref ClaimRef, w int) []string {
+	c, _ := claimOf(t, ref)
+	head := "▶ " + ClaimTitle(t, ref)
 	line := r.st.Current.Render(head) + r.st.Dim.Render(" · ") + r.verdictStyle(c.Verdict).Render(verdictText(c.Verdict))
 	if len(c.Citations) > 0 {
 		line += r.st.Dim.Render(" · cites " + citeList(c.Citations))
@@ -80,19 +80,19 @@ type Passage struct {
 	QuoteLine int
 }
 
-// Passage renders claim i (1-based) of the current answer with the text
-// of each document it cites, the supporting quotes highlighted (their
-// byte offsets into the document's text, as the final event carries it).
-// A citation without support, a claim without a citation and a cited
-// number with no document are said so in place.
-func (r *Renderer) Passage(t *Trajectory, i, w int) Passage {
-	claims := Claims(t)
+// Passage renders claim ref (of any turn's answer) with the text of each
+// document it cites, the supporting quotes highlighted (their byte offsets
+// into the document's text, as the turn's final event carries it). A
+// citation without support, a claim without a citation and a cited number
+// with no document are said so in place.
+func (r *Renderer) Passage(t *Trajectory, ref ClaimRef, w int) Passage {
 	out := Passage{QuoteLine: -1}
-	if i < 1 || i > len(claims) {
+	c, ok := claimOf(t, ref)
+	if !ok {
 		return out
 	}
-	c := claims[i-1]
-	lines := []string{r.rule(fmt.Sprintf("Claim %d of %d", i, len(claims)), w, true)}
+	f, _ := turnAnswer(t, ref.Turn)
+	lines := []string{r.rule(ClaimTitle(t, ref), w, true)}
 	lines = append(lines, r.verdictStyle(c.Verdict).Render(truncate(verdictText(c.Verdict), w)))
 	for _, l := range wrap(termtext.Line(c.Text), w) {
 		lines = append(lines, r.st.Current.Render(l))
@@ -101,7 +101,7 @@ func (r *Renderer) Passage(t *Trajectory, i, w int) Passage {
 		lines = append(lines, "", r.st.Warn.Render(truncate("This claim cites no source: there is no passage to check it against.", w)))
 	}
 	docs := map[int]sources.Document{}
-	for _, ls := range t.Final.SourceList() {
+	for _, ls := range f.SourceList() {
 		if ls.Num > 0 {
 			docs[ls.Num] = ls.Doc
 		}

@@ -72,18 +72,24 @@ func (r *Renderer) live(t *Trajectory, w int) []string {
 	return out
 }
 
-func (r *Renderer) final(t *Trajectory, w int) []string {
+// final renders the current turn's final answer with its claim sel
+// (1-based, 0 for none) marked; it returns the line the mark starts on
+// (-1 without).
+func (r *Renderer) final(t *Trajectory, sel, w int) ([]string, int) {
 	title := "Final answer"
 	if n := len(t.Turns); n > 1 {
 		title = fmt.Sprintf("Final answer · turn %d", n)
 	}
-	return r.finalOf(t.Final, t.Evidence, t.FinalAt, t.Label(), title, w)
+	return r.finalOf(t.Final, t.Evidence, t.FinalAt, t.Label(), title, sel, w)
 }
 
 // finalOf renders a final event under title, with its label, and the
-// quotes of its evidence (ev, nil without) under the sources.
-func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, label, title string, w int) []string {
-	out := []string{"", r.rule(title, w, false)}
+// quotes of its evidence (ev, nil without) under the sources. Claim sel of
+// ev (1-based, 0 for none) is marked in the answer; markAt is the line it
+// starts on (-1 when not marked).
+func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, label, title string, sel, w int) (out []string, markAt int) {
+	markAt = -1
+	out = []string{"", r.rule(title, w, false)}
 	var tags []string
 	if l := label; l != "" {
 		tags = append(tags, r.st.LabelBadge(l))
@@ -100,8 +106,12 @@ func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, l
 	if f.Cancelled && strings.TrimSpace(termtext.Clean(f.Answer)) == "" {
 		out = append(out, r.st.Dim.Render("Cancelled before any answer."))
 	} else {
-		md := r.md.render(termtext.Clean(f.Answer), w)
-		out = append(out, strings.Split(md, "\n")...)
+		text := termtext.Clean(f.Answer)
+		md := r.md.renderMarked(text, w, claimMark(text, ev, sel))
+		if md.markLine >= 0 {
+			markAt = len(out) + md.markLine
+		}
+		out = append(out, strings.Split(md.text, "\n")...)
 	}
 	out = append(out, r.unbacked(ev, w)...)
 	out = append(out, r.sources(f, ev, at, w)...)
@@ -116,7 +126,7 @@ func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, l
 		out = append(out, r.field("Counts", r.st.Dim, CountsLine(*f.Counts), w)...)
 	}
 	fit(out, w)
-	return out
+	return out, markAt
 }
 
 // CountsLine summarises a session's efficiency figures in one sentence.

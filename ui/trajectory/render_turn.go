@@ -12,21 +12,33 @@ import (
 // turnStart renders the rewrite block that opens a follow-up turn: the
 // earlier turn's final answer (the trajectory's Final is the latest
 // turn's), then the turn's heading, the follow-up as asked and the
-// standalone question it was rewritten into. It returns nil for any other
-// block.
-func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
+// standalone question it was rewritten into. When the current claim is
+// one of that answer's, its sentence is marked and its panel follows the
+// answer; at says where. It returns nil for any other block.
+func (r *Renderer) turnStart(t *Trajectory, b *Block, v View, w int) (out []string, at claimAt) {
+	at = noClaim
 	if b.Kind != KindNote || b.Note == nil {
-		return nil
+		return nil, at
 	}
 	rw, ok := b.Note.Payload.(engine.Rewrite)
 	if !ok {
-		return nil
+		return nil, at
 	}
 	n := max(b.Turn, 2)
-	var out []string
-	if n-2 < len(t.Turns) {
-		if tu := t.Turns[n-2]; tu.Final != nil {
-			out = append(out, r.finalOf(tu.Final, tu.Evidence, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", n-1), w)...)
+	if k := answerTurn(t, b); k > 0 {
+		tu := t.Turns[k-1]
+		sel := 0
+		if v.Claim.Turn == k {
+			sel = v.Claim.N
+		}
+		fl, mark := r.finalOf(tu.Final, tu.Evidence, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", k), sel, w)
+		if mark >= 0 {
+			at.mark = mark
+		}
+		out = append(out, fl...)
+		if _, ok := claimOf(t, v.Claim); ok && sel > 0 {
+			at.claim = len(out) + 1
+			out = append(out, r.claimPanel(t, v.Claim, w)...)
 		}
 	}
 	head := fmt.Sprintf("══ Turn %d · follow-up ", n)
@@ -48,7 +60,7 @@ func (r *Renderer) turnStart(t *Trajectory, b *Block, w int) []string {
 		out = append(out, r.field("Privacy", style, termtext.Line(p.Describe()), w)...)
 	}
 	fit(out, w)
-	return out
+	return out, at
 }
 
 func repeatRule(n int) string {
