@@ -133,6 +133,13 @@ func (a *Aligner) AlignClaim(c Claim) Result {
 		chosen[p] = a.selectIn(p, ct, link, distinct(others), distinct(elsewhere))
 		linked[p] = link
 	}
+	compares := comparison(tokens(c.Text, nil))
+	for _, p := range cited {
+		if compares {
+			chosen[p] = a.withValue(p, chosen[p], ct, linked[p])
+		}
+		chosen[p] = a.withNext(p, chosen[p], ct)
+	}
 	best := Unsupported
 	for _, n := range c.Citations {
 		p := a.byN[n]

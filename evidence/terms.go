@@ -137,7 +137,14 @@ func hasDate(toks []token) bool {
 
 // asksDate says whether a claim speaks of time (born, died, older, first…).
 func asksDate(toks []token) bool {
+	place := false
 	for _, t := range toks {
+		place = place || t.word == "where" || t.word == "place" || t.word == "places"
+	}
+	for _, t := range toks {
+		if place && (t.term == "~born" || t.term == "~die") {
+			continue
+		}
 		if lex().dateCue[t.word] || lex().dateCue[t.term] {
 			return true
 		}
@@ -150,7 +157,7 @@ func asksDate(toks []token) bool {
 // was she born" (a place).
 func asksLifeDate(toks []token) bool {
 	for _, t := range toks {
-		if t.word == "where" {
+		if t.word == "where" || t.word == "place" || t.word == "places" {
 			return false
 		}
 	}
