@@ -207,6 +207,11 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && len(w) > 4 && hasVowel(w[:len(w)-2]):
 		w = undouble(w[:len(w)-2])
 	}
+	// A people's adjective meets its place: "African" and "Africa",
+	// "Russian" and "Russia", "Korean" and "Korea".
+	if len(w) > 5 && (strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "can") || strings.HasSuffix(w, "ean")) {
+		w = w[:len(w)-1]
+	}
 	if strings.HasSuffix(w, "e") && len(w) > 3 {
 		w = w[:len(w)-1]
 	}
