@@ -19,6 +19,7 @@ func newConcepts() map[string]string {
 		"compose: compose composed composer composers",
 		"play: play played player players plays playing",
 		"release: release released releases",
+		"publish: publish published publishes publishing publication publications",
 		"nationality: nationality nationalities citizen citizenship country countries",
 	} {
 		name, words, _ := strings.Cut(group, ":")
