@@ -5,7 +5,7 @@ package evidence
 const (
 	// nextGain: the sentence after a quoted first sentence is quoted too
 	// when it carries at least this share of the claim that no quote does.
-	nextGain = 0.10
+	nextGain = 0.12
 	// leadKeep: a comparison's quoted first sentence stays next to the
 	// sentence carrying the compared value only when it carries at least
 	// this share of the claim that the other does not.

@@ -26,6 +26,10 @@ type wterm struct {
 type claimTerms struct {
 	w     []wterm // known terms (in some passage) and their weights
 	total float64 // the weight of all terms, unknown ones included
+	// nation: the claim speaks of a nationality or a country, which an
+	// article's first sentence states without the word ("an American
+	// director", "a lake in Canada").
+	nation bool
 }
 
 func (ct claimTerms) has(id int32) bool {
@@ -62,6 +66,7 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 		toks = append(toks, token{term: qtyTerm})
 	}
 	for _, t := range toks {
+		ct.nation = ct.nation || t.term == "~nationality"
 		if t.term == "" || seen[t.term] {
 			continue
 		}
@@ -212,6 +217,17 @@ func speaks(p *passage, s *sentence, id int32, linked bool) bool {
 	return contains(s.terms, id) || (linked && contains(p.title, id))
 }
 
+// saysMore says whether sentence s of p carries one of the weighted terms w
+// other than p's title.
+func saysMore(p *passage, s *sentence, w []wterm) bool {
+	for _, t := range w {
+		if contains(s.terms, t.id) && !contains(p.title, t.id) {
+			return true
+		}
+	}
+	return false
+}
+
 // coverage is the share of the claim's weight the sentences idx of p carry
 // together.
 func coverage(p *passage, idx []int, ct claimTerms, linked bool) float64 {
@@ -288,7 +304,11 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 	for i := range order {
 		order[i] = i
 	}
-	if scores[0] > 0 {
+	// The first sentence's bonus needs a word of the claim besides the
+	// subject's name: naming the subject alone, which every sentence does
+	// when the passage is linked, says nothing of the claim. A claim about
+	// a nationality or a country is the exception.
+	if scores[0] > 0 && (ct.nation || saysMore(p, &p.sents[0], w)) {
 		scores[0] += leadBonus
 	}
 	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
