@@ -26,7 +26,7 @@ func newStopwords() map[string]bool {
 		these they this those through to too under until up very was we were what when where which while
 		who whom whose why will with would you your yours yourself s t one ones whether either neither
 		which what whose name named called also another many much may might must shall upon within
-		without yet via per among amongst across along around according`) {
+		without yet via per among amongst across along around according yes`) {
 		stopwords[w] = true
 	}
 	return stopwords
