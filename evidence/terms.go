@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // token is one word of a text: its stemmed form and what kind of word it is.
@@ -67,7 +69,7 @@ func tokens(text string, out []token) []token {
 		for i < len(text) {
 			r, n = utf8.DecodeRuneInString(text[i:])
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				b.WriteRune(unicode.ToLower(r))
+				b.WriteRune(fold(unicode.ToLower(r)))
 				i += n
 				continue
 			}
@@ -103,6 +105,19 @@ func tokens(text string, out []token) []token {
 		out = appendToken(out, w, digits && isNumber(w), unicode.IsUpper(first))
 	}
 	return out
+}
+
+// fold drops a Latin letter's accent ("é" → "e", "ì" → "i", "ł" stays):
+// names are often written without theirs ("Benitez", "Benìtez").
+func fold(r rune) rune {
+	if r < 0xC0 || r >= 0x250 {
+		return r
+	}
+	d := norm.NFD.String(string(r))
+	if c := d[0]; c < 0x80 {
+		return rune(c)
+	}
+	return r
 }
 
 // plainEnd says whether byte c may follow a plain lower-case word: not a
