@@ -267,11 +267,17 @@ func hasQty(toks []token) bool {
 }
 
 // asksQty says whether a claim speaks of an amount (how many, more, taller…).
+// "More" and "most" before a word of time ask for a date, not an amount
+// ("most recently", "more recent").
 func asksQty(toks []token) bool {
-	for _, t := range toks {
-		if lex().qtyCue[t.word] && !t.capital {
-			return true
+	for i, t := range toks {
+		if !lex().qtyCue[t.word] || t.capital {
+			continue
 		}
+		if (t.word == "more" || t.word == "most") && i+1 < len(toks) && lex().dateCue[toks[i+1].word] {
+			continue
+		}
+		return true
 	}
 	return false
 }
