@@ -30,6 +30,8 @@ type claimTerms struct {
 	// article's first sentence states without the word ("an American
 	// director", "a lake in Canada").
 	nation bool
+	// compares: the claim compares its subjects on a value (comparison).
+	compares bool
 }
 
 func (ct claimTerms) has(id int32) bool {
@@ -65,6 +67,7 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 	if asksQty(toks) {
 		toks = append(toks, token{term: qtyTerm})
 	}
+	ct.compares = comparison(toks)
 	for _, t := range toks {
 		ct.nation = ct.nation || t.term == "~nationality"
 		if t.term == "" || seen[t.term] {
@@ -138,9 +141,8 @@ func (a *Aligner) AlignClaim(c Claim) Result {
 		chosen[p] = a.selectIn(p, ct, link, distinct(others), distinct(elsewhere))
 		linked[p] = link
 	}
-	compares := comparison(tokens(c.Text, nil))
 	for _, p := range cited {
-		if compares {
+		if ct.compares {
 			chosen[p] = a.withValue(p, chosen[p], ct, linked[p])
 		}
 		chosen[p] = a.withNext(p, chosen[p], ct)
