@@ -33,14 +33,13 @@ func newConcepts() map[string]string {
 // dateCue words make a claim about time: a sentence carrying a date or a
 // year speaks to it ("which film came out first" – "released in 1974").
 func newDateCue() map[string]bool {
-	m := map[string]bool{
+	return map[string]bool{
 		"born": true, "die": true, "~born": true, "~die": true, "older": true, "oldest": true,
 		"younger": true, "youngest": true, "earlier": true, "earliest": true, "later": true,
 		"latest": true, "first": true, "recently": true, "recent": true, "when": true,
 		"date": true, "year": true, "years": true, "age": true, "old": true, "long": true,
 		"before": true, "after": true, "established": true, "founded": true, "released": true,
 	}
-	return m
 }
 
 // months and nationality adjectives mark a sentence as carrying a date or a

@@ -151,6 +151,8 @@ func hasDate(toks []token) bool {
 }
 
 // asksDate says whether a claim speaks of time (born, died, older, first…).
+// Born or died next to "where" or "place" ask for a place ("the place of
+// birth of the director"), not a date.
 func asksDate(toks []token) bool {
 	place := false
 	for _, t := range toks {
