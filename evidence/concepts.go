@@ -19,6 +19,7 @@ func newConcepts() map[string]string {
 		"compose: compose composed composer composers",
 		"play: play played player players plays playing",
 		"release: release released releases",
+		"publish: publish published publishes publishing publication publications",
 		"nationality: nationality nationalities citizen citizenship country countries",
 	} {
 		name, words, _ := strings.Cut(group, ":")
@@ -59,7 +60,7 @@ const dateTerm = "#date"
 func newQtyCue() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`many number taller tallest higher highest larger largest bigger
-		biggest smaller smallest fewer fewest height elevation population capacity`) {
+		biggest smaller smallest fewer fewest height elevation population capacity more most numerous`) {
 		m[w] = true
 	}
 	return m

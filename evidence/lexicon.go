@@ -8,7 +8,7 @@ import "sync"
 type lexicon struct {
 	concepts                                      map[string]string
 	dateCue, months, stopwords, pronouns          map[string]bool
-	qtyCue, qtyWords                              map[string]bool
+	qtyCue, qtyWords, compareWords                map[string]bool
 	titleAbbrev, numberAbbrev, endAbbrev, openers map[string]bool
 }
 
@@ -18,6 +18,6 @@ var lex = sync.OnceValue(func() *lexicon {
 		stopwords: newStopwords(), pronouns: newPronouns(),
 		titleAbbrev: newTitleAbbrev(), numberAbbrev: newNumberAbbrev(),
 		endAbbrev: newEndAbbrev(), openers: newOpeners(),
-		qtyCue: newQtyCue(), qtyWords: newQtyWords(),
+		qtyCue: newQtyCue(), qtyWords: newQtyWords(), compareWords: newCompareWords(),
 	}
 })

@@ -26,6 +26,12 @@ type wterm struct {
 type claimTerms struct {
 	w     []wterm // known terms (in some passage) and their weights
 	total float64 // the weight of all terms, unknown ones included
+	// nation: the claim speaks of a nationality or a country, which an
+	// article's first sentence states without the word ("an American
+	// director", "a lake in Canada").
+	nation bool
+	// compares: the claim compares its subjects on a value (comparison).
+	compares bool
 }
 
 func (ct claimTerms) has(id int32) bool {
@@ -61,7 +67,9 @@ func (a *Aligner) claimTerms(text string) claimTerms {
 	if asksQty(toks) {
 		toks = append(toks, token{term: qtyTerm})
 	}
+	ct.compares = comparison(toks)
 	for _, t := range toks {
+		ct.nation = ct.nation || t.term == "~nationality"
 		if t.term == "" || seen[t.term] {
 			continue
 		}
@@ -133,6 +141,12 @@ func (a *Aligner) AlignClaim(c Claim) Result {
 		chosen[p] = a.selectIn(p, ct, link, distinct(others), distinct(elsewhere))
 		linked[p] = link
 	}
+	for _, p := range cited {
+		if ct.compares {
+			chosen[p] = a.withValue(p, chosen[p], ct, linked[p])
+		}
+		chosen[p] = a.withNext(p, chosen[p], ct)
+	}
 	best := Unsupported
 	for _, n := range c.Citations {
 		p := a.byN[n]
@@ -203,6 +217,17 @@ func (a *Aligner) withTitle(ct claimTerms, p *passage, linked bool) claimTerms {
 // ("He was born …", "The film …").
 func speaks(p *passage, s *sentence, id int32, linked bool) bool {
 	return contains(s.terms, id) || (linked && contains(p.title, id))
+}
+
+// saysMore says whether sentence s of p carries one of the weighted terms w
+// other than p's title.
+func saysMore(p *passage, s *sentence, w []wterm) bool {
+	for _, t := range w {
+		if contains(s.terms, t.id) && !contains(p.title, t.id) {
+			return true
+		}
+	}
+	return false
 }
 
 // coverage is the share of the claim's weight the sentences idx of p carry
@@ -281,7 +306,11 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 	for i := range order {
 		order[i] = i
 	}
-	if scores[0] > 0 {
+	// The first sentence's bonus needs a word of the claim besides the
+	// subject's name: naming the subject alone, which every sentence does
+	// when the passage is linked, says nothing of the claim. A claim about
+	// a nationality or a country is the exception.
+	if scores[0] > 0 && (ct.nation || saysMore(p, &p.sents[0], w)) {
 		scores[0] += leadBonus
 	}
 	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // token is one word of a text: its stemmed form and what kind of word it is.
@@ -26,7 +28,7 @@ func newStopwords() map[string]bool {
 		these they this those through to too under until up very was we were what when where which while
 		who whom whose why will with would you your yours yourself s t one ones whether either neither
 		which what whose name named called also another many much may might must shall upon within
-		without yet via per among amongst across along around according`) {
+		without yet via per among amongst across along around according yes`) {
 		stopwords[w] = true
 	}
 	return stopwords
@@ -67,7 +69,7 @@ func tokens(text string, out []token) []token {
 		for i < len(text) {
 			r, n = utf8.DecodeRuneInString(text[i:])
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				b.WriteRune(unicode.ToLower(r))
+				b.WriteRune(fold(unicode.ToLower(r)))
 				i += n
 				continue
 			}
@@ -105,6 +107,19 @@ func tokens(text string, out []token) []token {
 	return out
 }
 
+// fold drops a Latin letter's accent ("é" → "e", "ì" → "i", "ł" stays):
+// names are often written without theirs ("Benitez", "Benìtez").
+func fold(r rune) rune {
+	if r < 0xC0 || r >= 0x250 {
+		return r
+	}
+	d := norm.NFD.String(string(r))
+	if c := d[0]; c < 0x80 {
+		return rune(c)
+	}
+	return r
+}
+
 // plainEnd says whether byte c may follow a plain lower-case word: not a
 // letter or digit (UTF-8 included), an apostrophe or a dot of a number.
 func plainEnd(c byte) bool {
@@ -136,8 +151,17 @@ func hasDate(toks []token) bool {
 }
 
 // asksDate says whether a claim speaks of time (born, died, older, first…).
+// Born or died next to "where" or "place" ask for a place ("the place of
+// birth of the director"), not a date.
 func asksDate(toks []token) bool {
+	place := false
 	for _, t := range toks {
+		place = place || t.word == "where" || t.word == "place" || t.word == "places"
+	}
+	for _, t := range toks {
+		if place && (t.term == "~born" || t.term == "~die") {
+			continue
+		}
 		if lex().dateCue[t.word] || lex().dateCue[t.term] {
 			return true
 		}
@@ -150,7 +174,7 @@ func asksDate(toks []token) bool {
 // was she born" (a place).
 func asksLifeDate(toks []token) bool {
 	for _, t := range toks {
-		if t.word == "where" {
+		if t.word == "where" || t.word == "place" || t.word == "places" {
 			return false
 		}
 	}
@@ -200,6 +224,11 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && len(w) > 4 && hasVowel(w[:len(w)-2]):
 		w = undouble(w[:len(w)-2])
 	}
+	// A people's adjective meets its place: "African" and "Africa",
+	// "Russian" and "Russia", "Korean" and "Korea".
+	if len(w) > 5 && (strings.HasSuffix(w, "ian") || strings.HasSuffix(w, "can") || strings.HasSuffix(w, "ean")) {
+		w = w[:len(w)-1]
+	}
 	if strings.HasSuffix(w, "e") && len(w) > 3 {
 		w = w[:len(w)-1]
 	}
@@ -240,11 +269,17 @@ func hasQty(toks []token) bool {
 }
 
 // asksQty says whether a claim speaks of an amount (how many, more, taller…).
+// "More" and "most" before a word of time ask for a date, not an amount
+// ("most recently", "more recent").
 func asksQty(toks []token) bool {
-	for _, t := range toks {
-		if lex().qtyCue[t.word] && !t.capital {
-			return true
+	for i, t := range toks {
+		if !lex().qtyCue[t.word] || t.capital {
+			continue
 		}
+		if (t.word == "more" || t.word == "most") && i+1 < len(toks) && lex().dateCue[toks[i+1].word] {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -122,8 +122,8 @@ func TestRunShared(t *testing.T) {
 		rel   string
 		floor float64
 	}{
-		{"multihop/migres-dev200/hotpot.json", 0.87},
-		{"multihop/migres-dev200/wikihop.json", 0.86},
+		{"multihop/migres-dev200/hotpot.json", 0.90},
+		{"multihop/migres-dev200/wikihop.json", 0.89},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.rel), func(t *testing.T) {
