@@ -57,3 +57,27 @@ func FuzzMarkdownRender(f *testing.F) {
 		}
 	})
 }
+
+// TestMarkdownExactFillAddsNoLine: a paragraph that fills its last line
+// exactly ends there; no empty line holding only styles follows it (with
+// a claim marked, such a line showed as an extra blank row).
+func TestMarkdownExactFillAddsNoLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		md   string
+		mark mdMark
+	}{
+		{"plain", "-000000000000000000000000000000000", mdMark{}},
+		{"marked", "-000000000000000000000000000000000", mdMark{Start: 1, End: 60}},
+		{"two lines", "aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbb\nccc -000000000000000000000000000000000", mdMark{Start: 3, End: 80}},
+	} {
+		for _, style := range []string{"notty", "dark", "light"} {
+			m := newMarkdown(style)
+			out := m.renderMarked(tc.md, 41, tc.mark).text
+			lines := strings.Split(out, "\n")
+			if last := lines[len(lines)-1]; strings.TrimSpace(ansi.Strip(last)) == "" {
+				t.Errorf("%s/%s: ends in an empty line:\n%q", tc.name, style, out)
+			}
+		}
+	}
+}
