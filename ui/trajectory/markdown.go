@@ -36,7 +36,8 @@ func (m *markdown) render(text string, width int) string {
 }
 
 // renderMarked renders text with the span mark marked (mdmark.go). The
-// span is in bytes of text.
+// span is in bytes of text, which is cleaned for the terminal first
+// (termtext.Clean), as the answer of a final event is.
 func (m *markdown) renderMarked(text string, width int, mark mdMark) mdOut {
 	k := mdKey{width, text, mark}
 	if out, ok := m.cache[k]; ok {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
 // TestMarkdownMark: a span of the source (a claim's sentence) is marked
@@ -77,7 +79,12 @@ func FuzzMarkdownMark(f *testing.F) {
 	// A line ending inside a code span, marked: it was kept as a line
 	// break, inside the mark's styles.
 	f.Add("000`\n`", 40, -57, 60)
+	// Escape bytes: the answer is cleaned before it is rendered.
+	f.Add("\x1b 0", 54, -18, 45)
 	f.Fuzz(func(t *testing.T, md string, width, start, end int) {
+		// Every caller renders the answer as cleaned for the terminal
+		// (termtext.Clean): the spans are offsets in that text.
+		md = termtext.Clean(md)
 		width = 1 + abs(width)%120
 		for _, style := range []string{"dark", "notty"} {
 			m := newMarkdown(style)
