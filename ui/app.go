@@ -49,6 +49,10 @@ type Model struct {
 	width, height int
 	quitting      bool
 
+	// held are keys typed while what they are meant for is not known yet
+	// (holding): they are replayed, in order, once it is.
+	held []tea.KeyPressMsg
+
 	statusCache, helpCache, tabsCache memo
 }
 
@@ -143,6 +147,7 @@ func (m *Model) loadCorpora() tea.Cmd {
 // Update routes one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	cmd = tea.Batch(cmd, m.settle())
 	if m.ask.traj == nil {
 		m.ask.showWelcome()
 	}
@@ -248,6 +253,46 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return m.active().update(msg)
 }
 
+// settle applies what handling a message asked to open (shared.open),
+// then replays the held keys for as long as nothing holds them: all in the
+// Update that handled the message, so the next message, a key typed right
+// after, finds the focus where the user saw it going.
+func (m *Model) settle() tea.Cmd {
+	var cmds []tea.Cmd
+	for !m.quitting {
+		switch {
+		case len(m.sh.opens) > 0:
+			o := m.sh.opens[0]
+			m.sh.opens = m.sh.opens[1:]
+			cmds = append(cmds, m.update(o))
+		case len(m.held) > 0 && !m.holding():
+			k := m.held[0]
+			m.held = m.held[1:]
+			cmds = append(cmds, m.handleKey(k))
+		default:
+			return tea.Batch(cmds...)
+		}
+	}
+	m.sh.opens, m.held = nil, nil
+	return tea.Batch(cmds...)
+}
+
+// holding reports whether a key typed now must wait: at start, until the
+// corpus list says whether a first-run dialog opens (keys typed before
+// it would otherwise go to the question box or to the dialog depending
+// on timing), and on a screen whose content is loading (a session list,
+// a stored session), so that enter opens the row the user will see.
+func (m *Model) holding() bool {
+	if m.sh.deps.Corpora != nil && !m.sh.corporaLoaded {
+		return true
+	}
+	if m.dialog != nil || m.helpOpen || m.active().isTyping() {
+		return false
+	}
+	b, ok := m.active().(interface{ busy() bool })
+	return ok && b.busy()
+}
+
 // dialogMsg gives a non-key message (a command's result) to the dialog.
 func (m *Model) dialogMsg(msg tea.Msg) (tea.Cmd, bool) {
 	o, ok := m.dialog.(interface{ owns(tea.Msg) bool })
@@ -315,6 +360,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.gkeys.Quit) {
 		m.quitting = true
 		return tea.Quit
+	}
+	if m.holding() {
+		// Earlier held keys are still held (settle replays them as soon
+		// as nothing holds), so this one goes after them.
+		m.held = append(m.held, msg)
+		return nil
 	}
 	if m.helpOpen {
 		switch {

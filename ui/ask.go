@@ -235,7 +235,8 @@ func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, a.tkeys.Quit):
 		if a.running {
-			return func() tea.Msg { return confirmQuitMsg{} }
+			a.sh.open(confirmQuitMsg{})
+			return nil
 		}
 		return tea.Quit
 	case key.Matches(msg, a.tkeys.Export):
@@ -244,7 +245,8 @@ func (a *askScreen) updateTrajectory(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		id := a.sessionID
-		return func() tea.Msg { return openExportMsg{ids: []string{id}} }
+		a.sh.open(openExportMsg{ids: []string{id}})
+		return nil
 	case key.Matches(msg, a.tkeys.NewThread):
 		a.newThread()
 		return a.focusInput()

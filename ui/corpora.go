@@ -137,7 +137,8 @@ func (c *corporaScreen) owns(msg tea.Msg) bool {
 
 // enter is called when the screen is shown.
 func (c *corporaScreen) enter() tea.Cmd {
-	return func() tea.Msg { return reloadCorporaMsg{} }
+	c.sh.open(reloadCorporaMsg{})
+	return nil
 }
 
 // listed is called when a new corpus list arrived.
@@ -167,7 +168,8 @@ func (c *corporaScreen) update(msg tea.Msg) tea.Cmd {
 			text = msg.after + " " + msg.name + " is pinned as the preferred corpus — press 1 to ask a question."
 		}
 		c.say(text, false)
-		return func() tea.Msg { return reloadCorporaMsg{} }
+		c.sh.open(reloadCorporaMsg{})
+		return nil
 	case searchMsg:
 		if msg.corpus != c.selectedCorpus() || msg.query != c.searched {
 			return nil
@@ -224,7 +226,7 @@ func (c *corporaScreen) updateList(msg tea.KeyPressMsg) tea.Cmd {
 	case corp == nil:
 		c.say("No corpus service is configured.", true)
 	case key.Matches(msg, c.keys.Reload):
-		return func() tea.Msg { return reloadCorporaMsg{} }
+		c.sh.open(reloadCorporaMsg{})
 	case key.Matches(msg, c.keys.Pin):
 		name := c.selectedCorpus()
 		if name == "" {
@@ -416,7 +418,8 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 		fmt.Fprintf(&sb, "Cancelled: %d of %s indexed into %s (%s); add the folder again to resume.", r.Indexed, plural.N(r.Files, "file"), m.corpus, passages(r.Passages))
 	case m.err != nil:
 		c.say("Indexing "+m.corpus+" failed: "+oneLine(m.err.Error()), true)
-		return func() tea.Msg { return reloadCorporaMsg{} }
+		c.sh.open(reloadCorporaMsg{})
+		return nil
 	default:
 		fmt.Fprintf(&sb, "Indexed %s: %s read, %d unchanged, %d removed, %s added in %s.",
 			m.corpus, plural.N(r.Indexed, "file"), r.Unchanged, r.Removed, passages(r.Passages), clockText(r.Duration))
@@ -431,12 +434,12 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 		fmt.Fprintf(&sb, " %d could not be read, e.g. %s.", n, oneLine(r.Failed[0]))
 	}
 	c.say(sb.String(), m.err != nil || len(r.Failed) > 0)
-	cmds := []tea.Cmd{func() tea.Msg { return reloadCorporaMsg{} }}
+	c.sh.open(reloadCorporaMsg{})
 	if c.pinAfter && m.err == nil && r.Passages > 0 {
 		corp, ctx, name, after := c.sh.deps.Corpora, c.sh.ctx, m.corpus, c.message
-		cmds = append(cmds, func() tea.Msg { return pinMsg{name: name, err: corp.Pin(ctx, name), after: after} })
+		return func() tea.Msg { return pinMsg{name: name, err: corp.Pin(ctx, name), after: after} }
 	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
 // expandHome turns a leading ~ into the home directory.

@@ -65,11 +65,11 @@ func (d *firstRunDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 				if !filepath.IsAbs(path) && d.sh.opts.WorkDir != "" {
 					path = filepath.Join(d.sh.opts.WorkDir, path)
 				}
-				req := startIndexMsg{corpus: firstRunCorpus, paths: []string{path}, pinAfter: true}
-				return func() tea.Msg { return req }, true
+				d.sh.open(startIndexMsg{corpus: firstRunCorpus, paths: []string{path}, pinAfter: true})
+				return nil, true
 			case 1:
-				req := startIndexMsg{corpus: GuideCorpus, guide: true, pinAfter: true}
-				return func() tea.Msg { return req }, true
+				d.sh.open(startIndexMsg{corpus: GuideCorpus, guide: true, pinAfter: true})
+				return nil, true
 			}
 			return nil, true
 		}

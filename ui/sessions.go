@@ -198,12 +198,11 @@ func (s *sessionsScreen) updateList(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		if len(ids) > 0 {
-			return func() tea.Msg { return openExportMsg{ids: ids} }
+			s.sh.open(openExportMsg{ids: ids})
 		}
 	case key.Matches(msg, s.keys.Open):
 		if cur, ok := s.current(); ok {
-			id := cur.ID
-			return func() tea.Msg { return openSessionMsg{id: id} }
+			s.sh.open(openSessionMsg{id: cur.ID})
 		}
 	}
 	return nil
@@ -329,3 +328,7 @@ func (s *sessionsScreen) shortHelp() []key.Binding {
 	}
 	return []key.Binding{s.keys.Open, s.keys.Filter, s.keys.Mark, s.keys.Export, s.keys.Back}
 }
+
+// busy reports whether the list shown is about to change: keys wait
+// for it (Model.holding).
+func (s *sessionsScreen) busy() bool { return s.loading }

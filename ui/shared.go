@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/ui/styles"
@@ -44,6 +46,13 @@ type shared struct {
 
 	// shortIDs are the short ids the session list gave, by id.
 	shortIDs map[string]string
+
+	// opens are what a screen or a dialog asked the root to open or switch
+	// to (a dialog, a screen, a run) while handling the current message.
+	// The root applies them in the same Update, before the next message:
+	// had they come back as a command's message, the keys typed in
+	// between would have gone to what was shown before.
+	opens []tea.Msg
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {
@@ -71,6 +80,10 @@ func (sh *shared) shortID(id string) string {
 	}
 	return id
 }
+
+// open asks the root to apply msg (one of the messages its update opens
+// a dialog or a screen with) right after the current message.
+func (sh *shared) open(msg tea.Msg) { sh.opens = append(sh.opens, msg) }
 
 func (sh *shared) webPolicy() string { return sh.policy.Load().(string) }
 

@@ -146,18 +146,15 @@ func (s *stepperScreen) update(msg tea.Msg) tea.Cmd {
 			s.goTo(s.stops())
 		case key.Matches(msg, s.keys.Reask):
 			if s.traj != nil && s.traj.Question != "" {
-				q := s.traj.Question
-				return func() tea.Msg { return reaskMsg{question: q} }
+				s.sh.open(reaskMsg{question: s.traj.Question})
 			}
 		case key.Matches(msg, s.keys.Follow):
 			if s.traj != nil && s.id != "" {
-				id, t := s.id, s.traj
-				return func() tea.Msg { return followUpMsg{id: id, traj: t} }
+				s.sh.open(followUpMsg{id: s.id, traj: s.traj})
 			}
 		case key.Matches(msg, s.keys.Export):
 			if s.id != "" {
-				id := s.id
-				return func() tea.Msg { return openExportMsg{ids: []string{id}} }
+				s.sh.open(openExportMsg{ids: []string{s.id}})
 			}
 		case key.Matches(msg, s.keys.Agree):
 			return s.verdict(VerdictCorrect)
@@ -291,3 +288,7 @@ func noteStop(p engine.Payload) string {
 	}
 	return p.EventType()
 }
+
+// busy reports whether the session is still being read: keys wait for
+// it (Model.holding).
+func (s *stepperScreen) busy() bool { return s.loading }

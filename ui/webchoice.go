@@ -63,9 +63,11 @@ func (d *webChoiceDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 		policy := webChoices[d.choice].policy
 		d.sh.settings.Web = policy
 		d.sh.policy.Store(policy)
-		return tea.Batch(d.save(policy), d.next()), true
+		d.next()
+		return d.save(policy), true
 	case key.Matches(k, d.keys.Cancel):
-		return d.next(), true
+		d.next()
+		return nil, true
 	}
 	return nil, false
 }
@@ -79,11 +81,12 @@ func (d *webChoiceDialog) save(policy string) tea.Cmd {
 	return func() tea.Msg { return webSavedMsg{policy: policy, err: p.SaveWeb(policy)} }
 }
 
-func (d *webChoiceDialog) next() tea.Cmd {
-	if !d.firstRun {
-		return nil
+// next opens the corpus first-run dialog when there is no corpus; the
+// root opens it as this dialog closes, so the next key goes to it.
+func (d *webChoiceDialog) next() {
+	if d.firstRun {
+		d.sh.open(openFirstRunMsg{})
 	}
-	return func() tea.Msg { return openFirstRunMsg{} }
 }
 
 func (d *webChoiceDialog) view(width int) string {
