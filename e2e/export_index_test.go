@@ -94,25 +94,6 @@ func corpusDocs(t *testing.T, w *world, name string) int {
 	return 0
 }
 
-// waitExport waits for the one Markdown export the workspace writes into
-// dir and checks that none landed in notHere (the working directory).
-func waitExport(t *testing.T, s *tmuxSession, dir, notHere string) string {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	var exported []string
-	for len(exported) == 0 && time.Now().Before(deadline) {
-		exported, _ = filepath.Glob(filepath.Join(dir, "prefrag-*.md"))
-		time.Sleep(100 * time.Millisecond)
-	}
-	if len(exported) != 1 {
-		t.Fatalf("no Markdown export in %s:\n%s", dir, s.screen())
-	}
-	if stray, _ := filepath.Glob(filepath.Join(notHere, "prefrag-*")); len(stray) > 0 {
-		t.Errorf("the export dialog wrote into the working directory: %v", stray)
-	}
-	return exported[0]
-}
-
 // The workspace's export dialog proposes the exports folder of the data
 // directory: started in a folder the user indexed, an export with the
 // proposed path lands outside it, and re-indexing that folder takes in
@@ -133,11 +114,8 @@ func TestTUIExportOutsideIndexedFolder(t *testing.T) {
 	list, _, _ := w.run("sessions", "list")
 	short := strings.Fields(strings.Split(list, "\n")[1])[0]
 	s.waitFor("stepper", 10*time.Second, "› session "+short+" ")
-	s.keys("x")
-	s.waitFor("export dialog", 5*time.Second, "Export this session", "path")
-	s.keys("Enter")
-	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), w.docs)
-	s.waitFor("written", 5*time.Second, "Written to")
+	pressed(t, s, "x", "Export this session", "path")
+	exported := exportWritten(t, s, filepath.Join(w.home, "data", "exports"), w.docs)
 	if rel, err := filepath.Rel(w.docs, exported); err == nil && !strings.HasPrefix(rel, "..") {
 		t.Errorf("export %s is inside the indexed folder %s", exported, w.docs)
 	}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -40,23 +39,14 @@ func TestTUILongThreadInTmux(t *testing.T) {
 	// The last follow-up's context, in the trajectory: paging up from the
 	// bottom, the first "Context" line is turn 30's.
 	s.keys("Tab", "G")
-	for i := 0; i < 60 && !strings.Contains(s.screen(), "Context      carried"); i++ {
-		s.keys("b")
-		time.Sleep(50 * time.Millisecond)
-	}
+	pageUntil(t, s, "b", 60, "Context      carried")
 	s.waitFor("thread context", 5*time.Second, "Context      carried ", "left out", "(they keep their")
 
 	// The stored thread in the stepper: the last turn's thread-context
 	// stop says what it carried and left out.
-	s.keys("2")
-	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
-	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "session ", "turn 1/30 · step 1")
-	s.keys("End")
-	s.waitFor("the last stop", 5*time.Second, "turn 30/30")
-	for i := 0; i < 20 && !strings.Contains(s.screen(), "thread context"); i++ {
-		s.keys("Left")
-		time.Sleep(100 * time.Millisecond)
-	}
+	pressed(t, s, "2", "Sessions (1)")
+	pressed(t, s, "Enter", "session ", "turn 1/30 · step 1")
+	pressed(t, s, "End", "turn 30/30")
+	stepUntil(t, s, "Left", 20, "thread context")
 	s.waitFor("the stepper's thread-context stop", 5*time.Second, "thread context", "turn 30/30", "carried")
 }

@@ -64,15 +64,13 @@ func TestTUIFirstRunWebChoiceInTmux(t *testing.T) {
 	s := startTmux(t, w, t.TempDir(), args...)
 	s.waitFor("web choice", 15*time.Second, "May questions go to the web?", "auto — search the web whenever",
 		"ask — show each query and ask", "never — never send anything", "web ask")
-	s.keys("Down")
-	s.keys("Enter")
-	s.waitFor("saved", 10*time.Second, "web never", "saved to the config file")
+	pressed(t, s, "Down", "› never")
+	pressed(t, s, "Enter", "web never", "saved to the config file")
 	b, err := os.ReadFile(w.configFile())
 	if err != nil || !strings.Contains(string(b), `web = "never"`) {
 		t.Fatalf("the choice was not saved to %s: %q %v", w.configFile(), b, err)
 	}
-	s.keys("C-c")
-	time.Sleep(300 * time.Millisecond)
+	quit(t, s)
 
 	s2 := startTmux(t, w, t.TempDir(), args...)
 	scr := s2.waitFor("second start", 15*time.Second, "Ask a question", "web never")
@@ -115,9 +113,6 @@ func TestTUINeverLeaveThreadInTmux(t *testing.T) {
 		t.Fatalf("the web engine received %d request(s) %q from a never-leave thread", n, w.search.Queries())
 	}
 	s.keys("Tab", "g")
-	for i := 0; i < 40 && !strings.Contains(s.screen(), "Turn 2 · follow-up"); i++ {
-		s.keys("f")
-		time.Sleep(100 * time.Millisecond)
-	}
+	pageUntil(t, s, "f", 40, "Turn 2 · follow-up")
 	s.waitFor("privacy line", 5*time.Second, "Turn 2 · follow-up", "Privacy", "never-leave notes (kept from earlier turns")
 }

@@ -136,23 +136,18 @@ func TestTUIInTmux(t *testing.T) {
 	s.keys("j")
 	s.keys("Enter")
 	s.waitFor("stepper", 10*time.Second, "session ")
-	s.keys("Home")
-	first := s.waitFor("first step", 5*time.Second, "step 1")
+	first := pressed(t, s, "Home", "step 1")
 	// The analyst's verdict on the judge's decision of step 1.
-	s.keys("a")
-	s.waitFor("verdict", 5*time.Second, "judge of step 1 was correct")
-	s.keys("Right", "Right")
-	s.waitFor("stepping", 5*time.Second, "step 3")
+	pressed(t, s, "a", "judge of step 1 was correct")
+	stepUntil(t, s, "Right", 2, "step 3")
 	if first == s.screen() {
 		t.Error("stepping did not change the screen")
 	}
 
 	// Export from the stepper: Markdown in the exports folder of the data
 	// directory, never the working directory (it may be indexed).
-	s.keys("x")
-	s.waitFor("export dialog", 5*time.Second, "format", "path")
-	s.keys("Enter")
-	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), work)
+	pressed(t, s, "x", "format", "path")
+	exported := exportWritten(t, s, filepath.Join(w.home, "data", "exports"), work)
 	md, _ := os.ReadFile(exported)
 	if !strings.Contains(string(md), "\n# In what year did the Danish") || !strings.Contains(string(md), "1974") {
 		t.Errorf("export:\n%s", md)
@@ -177,18 +172,14 @@ func TestTUIInTmux(t *testing.T) {
 	if _, e, code := w.run("index", "--corpus", "notes", notes); code != 0 {
 		t.Fatal(e)
 	}
-	s.keys("Escape")
-	time.Sleep(700 * time.Millisecond) // let the terminal tell a lone Esc from Alt+key
-	s.keys("3")
-	s.waitFor("corpora", 10*time.Second, "notes", "wiki")
+	pressedAway(t, s, "Escape", "Written to")
+	pressed(t, s, "3", "notes", "wiki")
 	s.keys("r")
 	s.keys("g")
 	s.waitFor("notes listed", 5*time.Second, "notes")
 	// notes sorts before wiki: the cursor is on it.
-	s.keys("p")
-	s.waitFor("pinned", 5*time.Second, "pref notes")
-	s.keys("C-c")
-	time.Sleep(300 * time.Millisecond)
+	pressed(t, s, "p", "pref notes")
+	quit(t, s)
 	s2 := startTmux(t, w, work, args...)
 	s2.waitFor("restart keeps the pin", 15*time.Second, "pref notes")
 }

@@ -32,10 +32,8 @@ func TestTUIThreadStatusNamesTheTurnInTmux(t *testing.T) {
 	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
 	s.keys("Enter")
 	s.waitFor("stepper", 10*time.Second, "session ")
-	s.keys("Home")
-	first := s.waitFor("turn 1 on screen", 5*time.Second, "turn 1/2 · step 1", "turn 1/2 │ steps 3/3")
-	s.keys("End")
-	last := s.waitFor("turn 2 on screen", 5*time.Second, "final answer", "turn 2/2 │ steps 1/3")
+	first := pressed(t, s, "Home", "turn 1/2 · step 1", "turn 1/2 │ steps 3/3")
+	last := pressed(t, s, "End", "final answer", "turn 2/2 │ steps 1/3")
 	for _, scr := range []string{first, last} {
 		if strings.Contains(scr, "│ steps") && !strings.Contains(scr, "turn ") {
 			t.Errorf("the status line does not say whose counts it shows:\n%s", scr)
@@ -63,9 +61,6 @@ func TestTUICachedEmptySearchInTmux(t *testing.T) {
 	s.waitFor("sessions", 10*time.Second, "Sessions (2)")
 	s.keys("Enter") // the newest: the cache answered its web search
 	s.waitFor("stepper", 10*time.Second, "session ")
-	for i := 0; i < 8 && !strings.Contains(s.screen(), "WEB searxng"); i++ {
-		s.keys("Right")
-		time.Sleep(150 * time.Millisecond)
-	}
+	stepUntil(t, s, "Right", 8, "WEB searxng")
 	s.waitFor("cached empty search", 5*time.Second, "0 documents · cached, no request sent")
 }

@@ -63,16 +63,10 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	// the trajectory from the top to it (the run may be over before a
 	// screenshot catches it going by).
 	s.keys("Tab", "g")
-	for i := 0; i < 40 && !strings.Contains(s.screen(), "Turn 2 · follow-up"); i++ {
-		s.keys("f")
-		time.Sleep(100 * time.Millisecond)
-	}
+	pageUntil(t, s, "f", 40, "Turn 2 · follow-up")
 	s.waitFor("rewrite", 5*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
 	// What the follow-up carried of its thread (issue 21).
-	for i := 0; i < 20 && !strings.Contains(s.screen(), "Context      carried"); i++ {
-		s.keys("f")
-		time.Sleep(100 * time.Millisecond)
-	}
+	pageUntil(t, s, "f", 20, "Context      carried")
 	s.waitFor("thread context", 5*time.Second, "Context      carried ", "earlier document")
 	if q := w.search.Queries()[webBefore:]; len(q) != 1 || q[0] != rewritten {
 		t.Errorf("the web engine received %q, want the rewritten question", q)
@@ -93,23 +87,15 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	}
 
 	// The stepper walks both turns.
-	s.keys("2")
-	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
-	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "turn 1/2 · step 1")
-	s.keys("End")
-	s.waitFor("last stop", 5*time.Second, "turn 2/2 · final answer")
-	for i := 0; i < 30 && !strings.Contains(s.screen(), "turn 2/2 · rewritten question"); i++ {
-		s.keys("Left")
-		time.Sleep(100 * time.Millisecond)
-	}
+	pressed(t, s, "2", "Sessions (1)")
+	pressed(t, s, "Enter", "turn 1/2 · step 1")
+	pressed(t, s, "End", "turn 2/2 · final answer")
+	stepUntil(t, s, "Left", 30, "turn 2/2 · rewritten question")
 	s.waitFor("turn boundary", 5*time.Second, "turn 2/2 · rewritten question", "Final answer · turn 1", "Rewritten    "+rewritten)
 
 	// Export from the stepper: both turns in the Markdown.
-	s.keys("x")
-	s.waitFor("export dialog", 5*time.Second, "format", "path")
-	s.keys("Enter")
-	exported := waitExport(t, s, filepath.Join(w.home, "data", "exports"), work)
+	pressed(t, s, "x", "format", "path")
+	exported := exportWritten(t, s, filepath.Join(w.home, "data", "exports"), work)
 	md, _ := os.ReadFile(exported)
 	for _, want := range []string{"## Turn 1: ", "## Turn 2: " + followUp, "*Rewritten as:* " + rewritten, "- " + cite + " **"} {
 		if !strings.Contains(string(md), want) {
@@ -118,10 +104,8 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	}
 
 	// ctrl+n leaves follow-up mode: the next question is a new session.
-	s.keys("Escape")
-	time.Sleep(700 * time.Millisecond) // a lone Esc, not Alt+key
-	s.keys("1")
-	s.waitFor("ask screen", 5*time.Second, "follow-up · turn 3")
+	pressedAway(t, s, "Escape", "Written to")
+	pressed(t, s, "1", "follow-up · turn 3")
 	s.keys("Tab")
 	s.keys("C-n")
 	s.waitFor("new thread", 5*time.Second, "New thread")
