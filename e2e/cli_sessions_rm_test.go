@@ -108,13 +108,7 @@ func TestSessionsRmAsksOnATerminal(t *testing.T) {
 		s.waitFor("prompt", 15*time.Second, "Delete 1 session with its events", "[y/N]")
 		s.text(answer)
 		s.keys("Enter")
-		deadline := time.Now().Add(15 * time.Second)
-		for answer == "y" && listed() && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
-		if answer == "n" {
-			time.Sleep(300 * time.Millisecond)
-		}
+		exited(t, s)
 		if listed() != (answer == "n") {
 			t.Fatalf("answer %q: session listed = %v", answer, listed())
 		}

@@ -242,13 +242,7 @@ func TestCorporaRmAsksOnATerminal(t *testing.T) {
 		s.waitFor("prompt", 15*time.Second, "Delete corpus notes", "pinned corpus", "[y/N]")
 		s.text(answer)
 		s.keys("Enter")
-		deadline := time.Now().Add(15 * time.Second)
-		for answer == "y" && !gone() && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if answer == "n" {
-			time.Sleep(300 * time.Millisecond)
-		}
+		exited(t, s)
 		if gone() != (answer == "y") {
 			t.Fatalf("answer %q: corpus gone = %v", answer, gone())
 		}

@@ -82,10 +82,17 @@ func containsAll(scr string, want []string) bool {
 func quit(t *testing.T, s *tmuxSession) {
 	t.Helper()
 	s.keys("C-c")
+	exited(t, s)
+}
+
+// exited waits until the program has exited (its tmux session ends with
+// it): what it did before exiting is done.
+func exited(t *testing.T, s *tmuxSession) {
+	t.Helper()
 	deadline := time.Now().Add(keyWait)
 	for exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("prefrag did not exit after ctrl+c:\n%s", s.screen())
+			t.Fatalf("prefrag did not exit:\n%s", s.screen())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
