@@ -46,6 +46,7 @@ func runAsk(e *env, args []string) (err error) {
 		return usagef("ask needs a question: prefrag ask \"What …?\"")
 	}
 	s := e.cfg.Settings
+	s.WebChosen = e.cfg.WebChosen()
 	switch {
 	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
 		fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebChoiceHint())

@@ -58,7 +58,8 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions import session.json"}},
 	"sessions rerun": {"Run a stored session's question again with its settings.", []string{
 		"prefrag sessions rerun 3f2a",
-		"prefrag sessions rerun 3f2a --offline"}},
+		"prefrag sessions rerun 3f2a --offline",
+		"prefrag sessions rerun 3f2a --web never"}},
 	"sessions rm": {"Delete sessions with their events and verdicts (asks on a terminal, or --yes).", []string{
 		"prefrag sessions rm 3f2a",
 		"prefrag sessions rm --older-than 30d --yes"}},
@@ -144,7 +145,7 @@ var manualPages = map[string]string{
 	"bench":           "docs/benchmarks.md",
 	"config":          "docs/configuration.md",
 	"completion":      "docs/using.md",
-	"sessions rerun":  "docs/using.md#sessions-and-exports",
+	"sessions rerun":  "docs/threads.md#rerunning-a-session",
 	"bench evidence":  "docs/benchmarks.md",
 	"bench retrieval": "docs/benchmarks.md",
 	"bench engine":    "docs/evaluation.md",
@@ -219,7 +220,7 @@ var sessionSubcommands = []struct{ name, args, help string }{
 	{"search", "search WORDS", "find sessions by words"},
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
-	{"rerun", "rerun ID [--offline] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
+	{"rerun", "rerun ID [--offline] [--web auto|ask|never] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
 	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 

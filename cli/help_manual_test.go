@@ -31,3 +31,28 @@ func TestHelpPointsToTheManual(t *testing.T) {
 		t.Errorf("sessions export: %q, want the sessions page", got)
 	}
 }
+
+// The page `sessions rerun --help` names is the section that describes
+// the re-run, its flags included.
+func TestRerunHelpNamesItsSection(t *testing.T) {
+	file, section, _ := strings.Cut(manualPage("sessions rerun"), "#")
+	raw, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ToLower(string(raw))
+	head := "## " + strings.ReplaceAll(section, "-", " ")
+	i := strings.Index(text, head)
+	if section == "" || i < 0 {
+		t.Fatalf("%s: no section %q", file, section)
+	}
+	body := text[i+len(head):]
+	if j := strings.Index(body, "\n## "); j >= 0 {
+		body = body[:j]
+	}
+	for _, want := range []string{"sessions rerun", "--offline", "--web", "web_chosen", "--llm-url", "--model"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%s#%s does not describe %s", file, section, want)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
-const rerunUsage = "sessions rerun ID [--offline] [--llm B] [--llm-url URL] [--model M] [--json]"
+const rerunUsage = "sessions rerun ID [--offline] [--web auto|ask|never] [--llm B] [--llm-url URL] [--model M] [--json]"
 
 func sessionsRerun(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions rerun", flag.ContinueOnError)
@@ -22,6 +22,7 @@ func sessionsRerun(e *env, args []string) error {
 	var o config.RerunOverrides
 	fs.StringVar(&o.LLM, "llm", "", "LLM backend: ollama, llamacpp or openai (default: the recorded one)")
 	fs.StringVar(&o.LLMURL, "llm-url", "", "LLM server address (default: llm_url from the config file or OLLAMA_HOST when set for the same backend, else the recorded one)")
+	fs.StringVar(&o.Web, "web", "", "web policy: auto, ask or never (default: the recorded one when it was chosen, else the configured one)")
 	fs.StringVar(&o.Model, "model", "", "model for reasoning steps, and for the judge when it was the same (default: the recorded one)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -51,6 +52,13 @@ func sessionsRerun(e *env, args []string) error {
 	for _, c := range changed {
 		fmt.Fprintf(e.stderr, "prefrag: re-run with %s %s (recorded: %s; from %s)\n", c.Setting,
 			textsafe.ForTerminal(c.To), textsafe.ForTerminal(c.From), c.Origin)
+	}
+	if s.Web == engine.WebAsk {
+		if s.WebChosen {
+			fmt.Fprintln(e.stderr, "prefrag: --web ask needs the interactive app to ask in; headless it acts as --web never")
+		} else {
+			fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebChoiceHint())
+		}
 	}
 	// The same corpora, in the same order, and the same web engine as the
 	// recorded run.

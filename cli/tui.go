@@ -60,6 +60,7 @@ func runTUI(e *env, args []string) error {
 		Health:   tuiHealth{a},
 		Prefs:    e.cfg,
 	}
+	e.cfg.Settings.WebChosen = e.cfg.WebChosen()
 	return ui.Run(e.ctx, deps, ui.Options{Settings: e.cfg.Settings, AskWebChoice: !e.cfg.WebChosen(), ExportDir: e.cfg.ExportsDir()})
 }
 

@@ -13,6 +13,9 @@ import (
 // session's settings; "" leaves a setting as recorded.
 type RerunOverrides struct {
 	LLM, LLMURL, Model string
+	// Web is --web: the web policy of the re-run, over the recorded one
+	// and the configured one.
+	Web string
 	// OllamaHost is $OLLAMA_HOST ("" when unset).
 	OllamaHost string
 }
@@ -30,8 +33,11 @@ type RerunChange struct {
 // Rerun returns the settings a re-run of a session recorded with rec uses,
 // and what changed. The flags come first; the server's address, which moves
 // with the machine, then comes from the config file or the environment
-// (OLLAMA_HOST) when they name one for the same backend, as for `ask`; the
-// rest is as recorded.
+// (OLLAMA_HOST) when they name one for the same backend, as for `ask`. The
+// web policy is the recorded one only when the user chose it then
+// (web_chosen); a policy that was only the default of the time gives way
+// to today's configured one, so a re-run never sends to the web what
+// nobody allowed. The rest is as recorded.
 func (c *Config) Rerun(rec engine.RunConfig, o RerunOverrides) (engine.RunConfig, []RerunChange, error) {
 	s := rec
 	origin := map[string]string{}
@@ -54,6 +60,24 @@ func (c *Config) Rerun(rec engine.RunConfig, o RerunOverrides) (engine.RunConfig
 	case s.LLM != rec.LLM:
 		s.LLMURL, origin["llm_url"] = llm.BackendOf(s.LLM).DefaultURL, "the default of --llm "+s.LLM
 	}
+	switch {
+	case o.Web != "":
+		switch o.Web {
+		case engine.WebAuto, engine.WebAsk, engine.WebNever:
+		default:
+			return s, nil, fmt.Errorf("%w: --web must be auto, ask or never, not %q", ErrConfig, o.Web)
+		}
+		s.Web, s.WebChosen, origin["web"] = o.Web, true, "flag --web"
+	case rec.WebChosen:
+		// Chosen then: as recorded.
+	default:
+		s.Web, s.WebChosen = c.Settings.Web, c.WebChosen()
+		origin["web"] = originText(c.Origin("web"))
+		if !s.WebChosen {
+			origin["web"] = "the default, no web policy having been chosen"
+		}
+		origin["web"] += "; the recorded policy was a default, not a choice"
+	}
 	if o.Model != "" {
 		if s.JudgeModel == "" || s.JudgeModel == rec.Model {
 			s.JudgeModel, origin["judge_model"] = o.Model, "flag --model"
@@ -69,6 +93,7 @@ func (c *Config) Rerun(rec engine.RunConfig, o RerunOverrides) (engine.RunConfig
 			out = append(out, RerunChange{Setting: key, From: from, To: to, Origin: origin[key]})
 		}
 	}
+	add("web", rec.Web, s.Web)
 	add("llm", rec.LLM, s.LLM)
 	add("llm_url", llm.WithoutCredentials(rec.LLMURL), llm.WithoutCredentials(s.LLMURL))
 	add("model", rec.Model, s.Model)

@@ -108,7 +108,9 @@ func TestTUINeverLeaveThreadInTmux(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("consent dialog", 20*time.Second, "Search the web?", "marked never-leave")
 	s.keys("x")
-	s.waitFor("answer", 20*time.Second, "Final answer · turn 2")
+	// Over (the input offers turn 3): a run still going scrolls the
+	// trajectory to its end after g.
+	s.waitFor("answer", 20*time.Second, "Final answer · turn 2", "follow-up · turn 3")
 	if n := w.search.Requests(); n != 0 {
 		t.Fatalf("the web engine received %d request(s) %q from a never-leave thread", n, w.search.Queries())
 	}

@@ -13,10 +13,16 @@ import (
 // what it uses); it only records it in the session event, inside the
 // run's RunConfig. Config resolution, the app and the manifest read it.
 type Wiring struct {
-	Corpora   []string `json:"corpora"`
-	WebEngine string   `json:"web_engine"`
-	LLM       string   `json:"llm"`
-	LLMURL    string   `json:"llm_url"`
+	Corpora []string `json:"corpora"`
+	// WebChosen is true when the web policy (Settings.Web) was chosen by
+	// the user (a flag, the environment, the config file, the workspace)
+	// rather than left at its default. `sessions rerun` reuses a recorded
+	// policy only when it was chosen. Absent (false) in sessions recorded
+	// before it existed.
+	WebChosen bool   `json:"web_chosen,omitempty"`
+	WebEngine string `json:"web_engine"`
+	LLM       string `json:"llm"`
+	LLMURL    string `json:"llm_url"`
 	// JudgeModel is the model the judge client was built with; empty
 	// means the reasoning model.
 	JudgeModel string `json:"judge_model"`
@@ -48,6 +54,7 @@ func DefaultRunConfig() RunConfig {
 // named Settings key, as the object was written when both were one struct.
 var wiringBefore = map[string]string{
 	"corpora":     "web",
+	"web_chosen":  "model",
 	"web_engine":  "model",
 	"llm":         "model",
 	"llm_url":     "model",

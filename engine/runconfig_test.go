@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -72,7 +73,7 @@ func TestRunConfigKeysDeclaredOnce(t *testing.T) {
 		}
 		return out
 	}
-	all := RunConfig{Wiring: Wiring{ProxyModel: "p"}, Settings: Settings{PerSourceTools: true, Seed: new(int), ServerCtx: 1,
+	all := RunConfig{Wiring: Wiring{ProxyModel: "p", WebChosen: true}, Settings: Settings{PerSourceTools: true, Seed: new(int), ServerCtx: 1,
 		NeverLeave: []string{"x"}, WebOnly: true, CorpusChoice: "c", RefineBudget: 1}}
 	settings, wiring := keys(all.Settings), keys(all.Wiring)
 	for k := range wiring {
@@ -86,5 +87,34 @@ func TestRunConfigKeysDeclaredOnce(t *testing.T) {
 	}
 	if len(wiringBefore) != len(wiring) {
 		t.Errorf("wiringBefore has %d keys, Wiring %d", len(wiringBefore), len(wiring))
+	}
+}
+
+// web_chosen only extends the config object: a config with it is the
+// golden one with "web_chosen":true after "web", and the golden lines,
+// written before it existed, read back as not chosen.
+func TestRunConfigWebChosenIsAdditive(t *testing.T) {
+	b, err := os.ReadFile("testdata/runconfig.golden.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var c RunConfig
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.WebChosen {
+			t.Errorf("golden %d reads as web chosen", i)
+		}
+		c.WebChosen = true
+		got, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := strings.Index(line, `"web_engine":`)
+		want := line[:at] + `"web_chosen":true,` + line[at:]
+		if string(got) != want {
+			t.Errorf("config %d chosen:\n got %s\nwant %s", i, got, want)
+		}
 	}
 }

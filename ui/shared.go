@@ -95,7 +95,7 @@ func (sh *shared) cycleWeb() string {
 	if next == "" {
 		next = engine.WebAuto
 	}
-	sh.settings.Web = next
+	sh.settings.Web, sh.settings.WebChosen = next, true
 	sh.policy.Store(next)
 	sh.webChanges++
 	return next

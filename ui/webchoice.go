@@ -61,7 +61,7 @@ func (d *webChoiceDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 		d.choice = (d.choice + n - 1) % n
 	case key.Matches(k, d.keys.Submit):
 		policy := webChoices[d.choice].policy
-		d.sh.settings.Web = policy
+		d.sh.settings.Web, d.sh.settings.WebChosen = policy, true
 		d.sh.policy.Store(policy)
 		d.next()
 		return d.save(policy), true
