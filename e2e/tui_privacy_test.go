@@ -114,7 +114,8 @@ func TestTUINeverLeaveThreadInTmux(t *testing.T) {
 	if n := w.search.Requests(); n != 0 {
 		t.Fatalf("the web engine received %d request(s) %q from a never-leave thread", n, w.search.Queries())
 	}
-	s.keys("Tab", "g")
+	pressed(t, s, "Tab", "] next claim")
+	pressed(t, s, "g", "Question     "+vaultQuestion)
 	pageUntil(t, s, "f", 40, "Turn 2 · follow-up")
 	s.waitFor("privacy line", 5*time.Second, "Turn 2 · follow-up", "Privacy", "never-leave notes (kept from earlier turns")
 }
