@@ -40,3 +40,50 @@ func TestRenderEvidenceQuotes(t *testing.T) {
 		t.Errorf("unsupported claim not marked:\n%s", final)
 	}
 }
+
+// TestRenderModelDoubt: when the judge model's claim check (--verify-claims)
+// doubts a claim the aligner found supported, the workspace says so under
+// the answer with the model's reason, and the claim's passage view says it
+// too; a claim the model agrees with is not marked under the answer.
+func TestRenderModelDoubt(t *testing.T) {
+	a := sources.Document{ID: "a", Title: "Velloran", Source: "local:kb", Text: "The institute was founded in 1887. It draws historical maps."}
+	tr := New()
+	for _, ev := range []engine.Event{
+		{Payload: engine.SessionStart{Question: "Q?"}},
+		{Payload: engine.Evidence{Claims: []evidence.Result{
+			{Text: "Founded in 1887.", Citations: []int{1}, Verdict: evidence.Supported,
+				Support: []evidence.Quote{{N: 1, Quote: "The institute was founded in 1887.", End: 34, Score: 0.8}}},
+			{Text: "It maps only the coast.", Citations: []int{1}, Verdict: evidence.Supported,
+				Support: []evidence.Quote{{N: 1, Quote: "It draws historical maps.", Start: 35, End: 60, Score: 0.7}}},
+		}, Checks: []engine.ClaimCheck{
+			{Claim: 0, Verdict: "supported", Analysis: "The quote gives 1887."},
+			{Claim: 1, Verdict: "unsupported", Analysis: "The quote says historical maps, not only of the coast."},
+		}}},
+		{Payload: engine.Final{Answer: "Founded in 1887 [1]. It maps only the coast [1].", Citations: []int{1},
+			Sources: []sources.Document{a}, SourceNums: []int{1}}},
+	} {
+		tr.Apply(ev)
+	}
+	r := plainRenderer()
+	screen := ansi.Strip(r.Render(tr, View{Width: 100, Upto: -1, ShowFinal: true}).Content())
+	final := screen[strings.Index(screen, "Final answer"):]
+	for _, want := range []string{
+		"⚠ the judge model doubts the quotes for: It maps only the coast.",
+		"The quote says historical maps, not only of the coast.",
+	} {
+		if !strings.Contains(final, want) {
+			t.Errorf("the workspace lacks %q:\n%s", want, final)
+		}
+	}
+	if strings.Contains(final, "doubts the quotes for: Founded") {
+		t.Errorf("a claim the model agrees with is marked:\n%s", final)
+	}
+	p := ansi.Strip(strings.Join(r.Passage(tr, ClaimRef{Turn: 1, N: 2}, 80).Lines, "\n"))
+	if !strings.Contains(p, "⚠ the judge model doubts the quotes support it") || !strings.Contains(p, "not only of the coast") {
+		t.Errorf("the passage view lacks the model's doubt:\n%s", p)
+	}
+	p = ansi.Strip(strings.Join(r.Passage(tr, ClaimRef{Turn: 1, N: 1}, 80).Lines, "\n"))
+	if !strings.Contains(p, "✓ the judge model finds the quotes support it") {
+		t.Errorf("the passage view lacks the model's agreement:\n%s", p)
+	}
+}
