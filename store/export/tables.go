@@ -54,6 +54,9 @@ func countsRows(c *engine.Counts) []kv {
 	if c.RewriteCalls > 0 {
 		row("follow-up rewrite calls", strconv.Itoa(c.RewriteCalls))
 	}
+	if c.VerifyCalls > 0 {
+		row("claim check calls", strconv.Itoa(c.VerifyCalls))
+	}
 	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
 	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))
 	row("documents used", strconv.Itoa(c.UsedDocs))

@@ -87,3 +87,21 @@ func TestRenderModelDoubt(t *testing.T) {
 		t.Errorf("the passage view lacks the model's agreement:\n%s", p)
 	}
 }
+
+// TestRenderCountsNameClaimCheck: the workspace's counts name the claim
+// check (--verify-claims) among the LLM calls, and a follow-up's rewrite;
+// without them the line is as before.
+func TestRenderCountsNameClaimCheck(t *testing.T) {
+	for _, tc := range []struct {
+		counts engine.Counts
+		want   string
+	}{
+		{engine.Counts{LLMCalls: 5, JudgeCalls: 2, VerifyCalls: 1}, "5 LLM calls (2 judge, 0 forced, 1 claim check) ·"},
+		{engine.Counts{LLMCalls: 7, JudgeCalls: 2, RewriteCalls: 1, VerifyCalls: 2}, "7 LLM calls (2 judge, 0 forced, 1 rewrite, 2 claim checks) ·"},
+		{engine.Counts{LLMCalls: 4, JudgeCalls: 2, ForcedCalls: 1}, "4 LLM calls (2 judge, 1 forced) ·"},
+	} {
+		if got := CountsLine(tc.counts); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("CountsLine(%+v) = %q, want it to start %q", tc.counts, got, tc.want)
+		}
+	}
+}
