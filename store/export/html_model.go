@@ -199,6 +199,7 @@ func (r *report) metaRows(turns int) []kv {
 		add("Strategy", r.settings.Strategy)
 	}
 	add("Corpora", strings.Join(s.Corpora, ", "))
+	add("Privacy", privacyText(privacyOf(r.rec)))
 	return rows
 }
 

@@ -19,6 +19,9 @@ func settingsRows(s *engine.RunConfig) []kv {
 	row("strategy", s.Strategy)
 	row("corpora (preference order)", strings.Join(s.Corpora, ", "))
 	row("web policy", s.Web)
+	if len(s.NeverLeave) > 0 {
+		row("never-leave corpora", strings.Join(s.NeverLeave, ", "))
+	}
 	row("web engine", s.WebEngine)
 	row("LLM backend", s.LLM)
 	if s.LLMURL != "" {
