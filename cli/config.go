@@ -15,6 +15,7 @@ import (
 func runConfig(e *env, args []string) error {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
+	markOutputFlags(fs, "config")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "config [ask flags]")
@@ -27,6 +28,9 @@ func runConfig(e *env, args []string) error {
 		return usagef("config takes no positional arguments, not %q", pos[0])
 	}
 	verr := rf.Apply()
+	if err := refuseOutputFlags(rf, "`prefrag config`", "prints the settings as text"); err != nil {
+		return err
+	}
 	fmt.Fprint(e.stdout, e.cfg.Describe())
 	return verr
 }

@@ -94,3 +94,41 @@ func TestConfigCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputFlagsOnlyWhereUsed: --json and --tokens, output flags of `ask`,
+// are refused (exit 2) by `config` and by the interactive app, where they
+// would do nothing, with where they apply; their help there says so, and
+// `ask` keeps them.
+func TestOutputFlagsOnlyWhereUsed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"config", "--json"}, ExitUsage, "`prefrag config` prints the settings as text, so --json does nothing there: --json applies to `prefrag ask`"},
+		{[]string{"config", "--model", "m", "--tokens"}, ExitUsage, "so --tokens does nothing there"},
+		{[]string{"--json"}, ExitUsage, "the interactive app (`prefrag` alone) has no event output, so --json does nothing there: --json applies to `prefrag ask`"},
+		{[]string{"--web", "never", "--tokens"}, ExitUsage, "so --tokens does nothing there"},
+		{[]string{"config"}, ExitOK, ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			configWorld(t, "")
+			var stdout, stderr bytes.Buffer
+			code := Main(tc.args, strings.NewReader(""), &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d (want %d), stderr %q, want it to hold %q", code, tc.code, stderr.String(), tc.want)
+			}
+			if tc.code != ExitOK && stdout.Len() > 0 {
+				t.Errorf("refused, yet printed: %s", stdout.String())
+			}
+		})
+	}
+	for cmd, want := range map[string]string{"config": "refused by config: --json applies to `prefrag ask`", "ask": "JSON Lines events on stdout"} {
+		configWorld(t, "")
+		var stdout, stderr bytes.Buffer
+		Main([]string{cmd, "--help"}, strings.NewReader(""), &stdout, &stderr)
+		if help := strings.Join(strings.Fields(stdout.String()), " "); !strings.Contains(help, want) {
+			t.Errorf("%s --help lacks %q:\n%s", cmd, want, stdout.String())
+		}
+	}
+}
