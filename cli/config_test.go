@@ -132,3 +132,35 @@ func TestOutputFlagsOnlyWhereUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlessAskPolicyNamesItsOrigin: headless, a chosen web policy "ask"
+// acts as never, and the notice names where the policy came from — the
+// flag, or the config file with its path — and how to change it there.
+func TestHeadlessAskPolicyNamesItsOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+		want       func(dir string) string
+		not        string
+	}{
+		{"flag", "", []string{"--web", "ask"}, func(string) string {
+			return "prefrag: --web ask (flag) needs the interactive app to ask in; headless it acts as never"
+		}, "config.toml"},
+		{"config file", "web = \"ask\"\n", nil, func(dir string) string {
+			return "prefrag: web = \"ask\" (from " + filepath.Join(dir, "config.toml") + ") needs the interactive app to ask in; headless it acts as never (nothing is sent to the web); pass --web auto for this run, or set web = \"auto\" there"
+		}, "--web ask (flag)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := configWorld(t, tc.file)
+			args := append([]string{"ask", "--llm-url", "http://127.0.0.1:1"}, tc.args...)
+			var stdout, stderr bytes.Buffer
+			Main(append(args, "Who founded it?"), strings.NewReader(""), &stdout, &stderr)
+			if want := tc.want(dir); !strings.Contains(stderr.String(), want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+			}
+			if strings.Contains(stderr.String(), tc.not) {
+				t.Errorf("stderr names %q:\n%s", tc.not, stderr.String())
+			}
+		})
+	}
+}
