@@ -164,3 +164,56 @@ func TestHeadlessAskPolicyNamesItsOrigin(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigSaysWhatEmptyCorporaSearch: with no corpora in the settings,
+// `prefrag config` says on the corpora line what `ask` searches: nothing
+// while no corpus exists, nothing while none is pinned (naming those to
+// pin), the pinned corpus once one is; a named list gets no note.
+func TestConfigSaysWhatEmptyCorporaSearch(t *testing.T) {
+	dir := configWorld(t, "")
+	docs := filepath.Join(dir, "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "a.md"), []byte("# Velloran\n\nThe Velloran Institute was founded in 1887.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+		return stdout.String()
+	}
+	corporaLine := func(args ...string) string {
+		t.Helper()
+		for _, l := range strings.Split(run(append([]string{"config"}, args...)...), "\n") {
+			if strings.HasPrefix(l, "corpora = ") {
+				return l
+			}
+		}
+		t.Fatal("no corpora line")
+		return ""
+	}
+	steps := []struct {
+		before func()
+		args   []string
+		want   string
+	}{
+		{nil, nil, "corpora = []  (default)  # none named and none exists yet: ask searches no corpus and sends nothing to the web (without --web-only); create one with `prefrag index --corpus NAME FOLDER`"},
+		{func() { run("index", "--corpus", "wiki", docs); run("corpora", "unpin") }, nil,
+			"# none named and none pinned: ask searches no corpus and sends nothing to the web (without --web-only); pin one with `prefrag corpora pin NAME` (wiki) or pass --corpus NAME"},
+		{func() { run("corpora", "pin", "wiki") }, nil, `corpora = []  (default)  # none named: ask and the app search the pinned corpus, "wiki"`},
+		{nil, []string{"--corpus", "wiki"}, `corpora = ["wiki"]  (flag --corpus)`},
+	}
+	for i, st := range steps {
+		if st.before != nil {
+			st.before()
+		}
+		got := corporaLine(st.args...)
+		if !strings.Contains(got, st.want) || (st.args != nil && strings.Contains(got, "#")) {
+			t.Errorf("step %d: %q, want %q", i+1, got, st.want)
+		}
+	}
+}
