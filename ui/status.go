@@ -36,7 +36,7 @@ func (m *Model) statusView() string {
 // message, tokens included).
 func (m *Model) statusSig() string {
 	sh := m.sh
-	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
+	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p|%s", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st, sh.flash)
 	if r, ok := m.statusRun(); ok {
 		sig += "|" + effectiveWeb(r, ok, sh.webPolicy())
 		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns, r.claim)
@@ -77,6 +77,11 @@ func (m *Model) renderStatus() string {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
+	if sh.flash != "" {
+		// A one-off message (an export written): it outlasts every
+		// figure but the web policy.
+		segs = append(segs, statusSegment{st.OK.Render(truncateTo(sh.flash, max(m.width-24, 24))), 0})
+	}
 	if shown && r.failed != "" {
 		// Why the run failed; a run that never started has no counts.
 		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
