@@ -316,6 +316,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitting = true
 		return tea.Quit
 	}
+	// A one-off status message lasts until the next key.
+	m.sh.flash = ""
 	if m.helpOpen {
 		switch {
 		case key.Matches(msg, m.hkeys.Close):

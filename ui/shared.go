@@ -44,6 +44,10 @@ type shared struct {
 
 	// shortIDs are the short ids the session list gave, by id.
 	shortIDs map[string]string
+
+	// flash is a one-off message the status line shows until the next
+	// key (e.g. where an export was written, after its dialog closed).
+	flash string
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {
