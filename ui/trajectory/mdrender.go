@@ -80,45 +80,6 @@ func sgr(p, s string) string {
 	return "\x1b[" + p + "m" + s + "\x1b[m"
 }
 
-// joinRuns joins neighbouring runs of one style ("\x1b[Pm a\x1b[m\x1b[Pm
-// b\x1b[m" becomes "\x1b[Pm ab\x1b[m"): the inline nodes are styled one by
-// one, and a reset between two runs of the same style would part a letter
-// from an accent that follows it in the next node, so the text would wrap
-// differently with a claim marked (every node then has a style) than
-// without. The runs sgr writes are never nested.
-func joinRuns(s string) string {
-	const reset = "\x1b[m"
-	if !strings.Contains(s, reset+"\x1b[") {
-		return s
-	}
-	var b strings.Builder
-	open := ""
-	for len(s) > 0 {
-		i := strings.Index(s, "\x1b[")
-		if i < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:i])
-		s = s[i:]
-		end := strings.IndexByte(s, 'm')
-		if end < 0 {
-			b.WriteString(s)
-			break
-		}
-		params := s[2:end]
-		if params == "" && open != "" && strings.HasPrefix(s[end+1:], "\x1b["+open+"m") {
-			// A reset and the same style again: neither is written.
-			s = s[end+1+len(open)+3:]
-			continue
-		}
-		open = params
-		b.WriteString(s[:end+1])
-		s = s[end+1:]
-	}
-	return b.String()
-}
-
 // mdRenderer renders one document for one width.
 type mdRenderer struct {
 	th  mdTheme
@@ -200,7 +161,7 @@ func wrapAt(s string, width int, breaks string) []string {
 	if strings.TrimSpace(ansi.Strip(s)) == "" {
 		return nil
 	}
-	lines := strings.Split(lipgloss.Wrap(joinRuns(s), width, breaks), "\n")
+	lines := strings.Split(lipgloss.Wrap(keepClusters(s), width, breaks), "\n")
 	// Text that fills the last line exactly leaves an empty line behind,
 	// holding only the styles that were open: it is no line of the text.
 	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {

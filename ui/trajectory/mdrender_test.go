@@ -86,21 +86,3 @@ func TestMarkdownExactFillAddsNoLine(t *testing.T) {
 		}
 	}
 }
-
-// TestJoinRuns: neighbouring runs of one style become one run; runs of
-// other styles, and text between runs, stay as they are.
-func TestJoinRuns(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain", "plain"},
-		{"\x1b[1mab\x1b[m\x1b[1mc\u0301d\x1b[m", "\x1b[1mabc\u0301d\x1b[m"},
-		{"\x1b[1ma\x1b[m\x1b[1mb\x1b[m\x1b[1mc\x1b[m", "\x1b[1mabc\x1b[m"},
-		{"\x1b[1ma\x1b[m\x1b[3mb\x1b[m", "\x1b[1ma\x1b[m\x1b[3mb\x1b[m"},
-		{"\x1b[1ma\x1b[m \x1b[1mb\x1b[m", "\x1b[1ma\x1b[m \x1b[1mb\x1b[m"},
-		{"\x1b[1;7ma\x1b[m\x1b[1mb\x1b[m", "\x1b[1;7ma\x1b[m\x1b[1mb\x1b[m"},
-		{"x\x1b[m\x1b[m", "x\x1b[m\x1b[m"},
-	} {
-		if got := joinRuns(tc.in); got != tc.want {
-			t.Errorf("joinRuns(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
