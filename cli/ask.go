@@ -51,7 +51,7 @@ func runAsk(e *env, args []string) (err error) {
 	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
 		fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebChoiceHint())
 	case s.Web == engine.WebAsk:
-		fmt.Fprintln(e.stderr, "prefrag: --web ask needs the interactive app to ask in; headless it acts as --web never")
+		fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebAskHeadlessHint())
 	}
 	a, err := openApp(e)
 	if err != nil {

@@ -22,9 +22,14 @@ func runBench(e *env, args []string) error {
 	case retrieval.ChildCommand: // hidden: one process of --scale
 		return retrieval.Child(e.ctx, args[1:], e.stdout)
 	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, "Usage: prefrag bench retrieval [flags]   retrieval quality and speed on the shared IR collections")
-		fmt.Fprintln(e.stdout, "       prefrag bench engine [flags]      engine overhead per LLM call and prompt reuse")
-		fmt.Fprintln(e.stdout, "       prefrag bench evidence --file F   supporting-sentence P/R/F1 of the evidence aligner")
+		// The same rows as `prefrag help` lists (benchSubcommands).
+		fmt.Fprintln(e.stdout, "Usage:")
+		rows := make([][2]string, len(benchSubcommands))
+		for i, sc := range benchSubcommands {
+			rows[i] = [2]string{"prefrag bench " + sc[0], sc[1]}
+		}
+		writeColumns(e.stdout, rows, 40)
+		fmt.Fprintln(e.stdout, "\nRun `prefrag bench SUBCOMMAND --help` for its flags.")
 		return nil
 	}
 	if near := suggest.Closest(args[0], []string{"retrieval", "engine", "evidence"}); near != "" {

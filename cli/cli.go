@@ -171,6 +171,7 @@ var corporaSubcommands = [][2]string{
 var benchSubcommands = [][2]string{
 	{"retrieval [flags]", "retrieval quality and speed on the shared IR collections"},
 	{"engine [flags]", "engine overhead per LLM call and prompt reuse"},
+	{"evidence --file F [flags]", "supporting-sentence precision/recall/F1 of the evidence aligner (HotpotQA, 2WikiMultiHopQA)"},
 }
 
 // writeColumns prints rows in two aligned columns, indented by two spaces;

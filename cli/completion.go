@@ -33,7 +33,7 @@ func completionWords(cfg *config.Config) (cmds []string, flags map[string]string
 		"search":   "--corpus -k --json --help",
 		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --llm --llm-url --model --older-than --yes --help",
 		"eval":     "--data --dataset --strategies --limit --parallel --out --holdout-supporting --store-sessions --report " + askFlags + " --help",
-		"bench":    "--data --datasets --limit --strategies --hops --holdout --no-tokens --large --json --help",
+		"bench":    "--data --datasets --limit --strategies --hops --holdout --no-tokens --large --file --systems --json --help",
 	}
 	return cmds, flags
 }

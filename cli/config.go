@@ -4,8 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/sources/catalog"
 )
 
 // runConfig prints the config file path and every effective setting with
@@ -15,6 +18,7 @@ import (
 func runConfig(e *env, args []string) error {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
+	markOutputFlags(fs, "config")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "config [ask flags]")
@@ -27,6 +31,42 @@ func runConfig(e *env, args []string) error {
 		return usagef("config takes no positional arguments, not %q", pos[0])
 	}
 	verr := rf.Apply()
-	fmt.Fprint(e.stdout, e.cfg.Describe())
+	if err := refuseOutputFlags(rf, "`prefrag config`", "prints the settings as text"); err != nil {
+		return err
+	}
+	out := e.cfg.Describe()
+	if len(e.cfg.Settings.Corpora) == 0 {
+		// An empty list names no corpus: say on its line what `ask`
+		// searches then (a TOML comment).
+		lines := strings.SplitAfter(out, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "corpora = ") {
+				lines[i] = strings.TrimSuffix(l, "\n") + "  # " + emptyCorporaNote(e.cfg.CorporaDir()) + "\n"
+			}
+		}
+		out = strings.Join(lines, "")
+	}
+	fmt.Fprint(e.stdout, out)
 	return verr
+}
+
+// emptyCorporaNote says what `ask` and the app search when the corpora
+// setting names none: the corpus pinned now, or none at all (and why).
+func emptyCorporaNote(dir string) string {
+	pinned, err := catalog.Pinned(dir)
+	if err != nil {
+		return "none named: ask searches the pinned corpus, which could not be read (" + line(err.Error()) + ")"
+	}
+	if pinned != "" {
+		return "none named: ask and the app search the pinned corpus, " + strconv.Quote(pinned)
+	}
+	infos, err := catalog.List(dir)
+	if err == nil && len(infos) == 0 {
+		return "none named and none exists yet: ask searches no corpus and sends nothing to the web (without --web-only); create one with `prefrag index --corpus NAME FOLDER`"
+	}
+	names := make([]string, len(infos))
+	for i, in := range infos {
+		names[i] = in.Name
+	}
+	return "none named and none pinned: ask searches no corpus and sends nothing to the web (without --web-only); pin one with `prefrag corpora pin NAME` (" + strings.Join(names, ", ") + ") or pass --corpus NAME"
 }

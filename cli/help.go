@@ -72,6 +72,9 @@ var helpTexts = map[string]cmdHelp{
 	"bench engine": {"Benchmark the engine: overhead per LLM call and prompt reuse.", []string{
 		"prefrag bench engine --limit 10",
 		"prefrag bench engine --strategies prefrag,naive --json"}},
+	"bench evidence": {"Benchmark the evidence aligner: supporting-sentence precision, recall and F1 on multi-hop QA questions.", []string{
+		"prefrag bench evidence --file hotpot.json",
+		"prefrag bench evidence --file 2wiki.jsonl --systems aligner --limit 100 --json"}},
 	"config": {"Print the config file path and every effective setting with its origin.", []string{
 		"prefrag config",
 		"prefrag config --model qwen3:8b"}},

@@ -158,3 +158,15 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsBenchEvidence: `prefrag help`, `prefrag bench --help` and
+// `prefrag help bench evidence` all show `bench evidence`, with its --file.
+func TestHelpListsBenchEvidence(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"bench", "--help"}, {"bench", "help"}, {"help", "bench", "evidence"}, {"bench", "evidence", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		if code != ExitOK || !strings.Contains(stdout.String(), "prefrag bench evidence --file F") {
+			t.Errorf("%v: exit %d, output lacks bench evidence:\n%s%s", args, code, stdout.String(), stderr.String())
+		}
+	}
+}

@@ -52,3 +52,33 @@ func TestRenderEvidenceQuotesUnderSources(t *testing.T) {
 		t.Errorf("second final block shows stale evidence:\n%s", second)
 	}
 }
+
+// TestCountsLineNamesClaimCheck: the counts line names the claim check
+// (--verify-claims) it counts among the LLM calls, and the follow-up
+// rewrite; a run without them names neither.
+func TestCountsLineNamesClaimCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		counts engine.Counts
+		want   string
+		absent []string
+	}{
+		{"claim check", engine.Counts{LLMCalls: 5, JudgeCalls: 2, VerifyCalls: 1}, "LLM calls 5 (judge 2, claim check 1) ·", nil},
+		{"rewrite and check", engine.Counts{LLMCalls: 6, JudgeCalls: 2, RewriteCalls: 1, VerifyCalls: 1}, "LLM calls 6 (judge 2, rewrite 1, claim check 1) ·", nil},
+		{"neither", engine.Counts{LLMCalls: 4, JudgeCalls: 2}, "LLM calls 4 (judge 2) ·", []string{"claim check", "rewrite"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			c := tc.counts
+			newEventWriter(&b, false, false).write(engine.Event{Payload: engine.Final{Answer: "1887.", Counts: &c}})
+			if !strings.Contains(b.String(), tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, b.String())
+			}
+			for _, a := range tc.absent {
+				if strings.Contains(b.String(), a) {
+					t.Errorf("output names %q:\n%s", a, b.String())
+				}
+			}
+		})
+	}
+}

@@ -37,10 +37,24 @@ func (r textRenderer) finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 		if n := engine.TurnOf(ev); n > 1 || r.thread {
 			fmt.Fprintf(w, "Turn %d: ", n)
 		}
-		fmt.Fprintf(w, "LLM calls %d (judge %d) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
-			c.LLMCalls, c.JudgeCalls, c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
+		fmt.Fprintf(w, "LLM calls %d (%s) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
+			c.LLMCalls, callKinds(*c), c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
 			c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)
 	}
+}
+
+// callKinds names the calls counted besides the reasoning steps: the
+// judge's always, the follow-up rewrites and the claim checks
+// (--verify-claims) when there were any.
+func callKinds(c engine.Counts) string {
+	kinds := fmt.Sprintf("judge %d", c.JudgeCalls)
+	if c.RewriteCalls > 0 {
+		kinds += fmt.Sprintf(", rewrite %d", c.RewriteCalls)
+	}
+	if c.VerifyCalls > 0 {
+		kinds += fmt.Sprintf(", claim check %d", c.VerifyCalls)
+	}
+	return kinds
 }
 
 // gateLine prints the retrieval gate's decision and why, then the queries

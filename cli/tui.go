@@ -29,6 +29,7 @@ func runTUI(e *env, args []string) error {
 	answerStyle := e.cfg.TUIAnswerStyle
 	e.cfg.Settings.AnswerStyle = answerStyle
 	rf := config.BindRunFlags(fs, e.cfg)
+	markOutputFlags(fs, "the interactive app")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "[ask flags]")
@@ -41,6 +42,9 @@ func runTUI(e *env, args []string) error {
 		return usagef("unexpected argument %q: to ask from the command line use `prefrag ask %q`", pos[0], pos[0])
 	}
 	if err := rf.Apply(); err != nil {
+		return err
+	}
+	if err := refuseOutputFlags(rf, "the interactive app (`prefrag` alone)", "has no event output"); err != nil {
 		return err
 	}
 	if err := needTerminal(e.stdin, e.stdout); err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
@@ -169,4 +170,23 @@ func (c *Config) WebChoiceHint() string {
 		where = "web = \"auto\" in " + c.FilePath
 	}
 	return "no web policy chosen yet, so nothing is sent to the web (headless, there is no one to ask); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
+}
+
+// WebAskHeadlessHint is the one line that says, headless, that the chosen
+// web policy "ask" cannot ask anyone and acts as "never" — naming where
+// the policy came from (the --web flag, an environment variable, or the
+// config file with its path) and how to change it there.
+func (c *Config) WebAskHeadlessHint() string {
+	const acts = "needs the interactive app to ask in; headless it acts as never (nothing is sent to the web)"
+	switch o := c.Origin("web"); o.Kind {
+	case FromEnv:
+		return fmt.Sprintf("the web policy ask (from $%s) %s; set %s=auto to allow web searches here, or pass --web auto for this run", o.Name, acts, o.Name)
+	case FromFile:
+		file := "the config file"
+		if c.FilePath != "" {
+			file = c.FilePath
+		}
+		return fmt.Sprintf("web = \"ask\" (from %s) %s; pass --web auto for this run, or set web = \"auto\" there", file, acts)
+	}
+	return "--web ask (flag) " + acts + "; pass --web auto to allow web searches"
 }

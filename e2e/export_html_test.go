@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/chromium"
 )
 
@@ -47,7 +48,8 @@ func wireEvents(t *testing.T, out string) []wireEvent {
 // TestExportHTMLThreadInBrowser: a two-question thread whose first
 // question switched to the web, exported with --format html, opened in
 // headless Chromium offline: the page shows both questions, the answers,
-// the judge's reason for the switch and the web source's URL; a
+// the judge's reason for the switch, the web source's URL and the
+// follow-up's supporting quote (its evidence event's); a
 // screenshot is not blank; printed to PDF it holds the answer's text, the
 // second question on a page of its own.
 func TestExportHTMLThreadInBrowser(t *testing.T) {
@@ -81,9 +83,30 @@ func TestExportHTMLThreadInBrowser(t *testing.T) {
 		t.Fatalf("the first question did not switch to the web as scripted: reason %q, web URL %q, [%d]", reason, webURL, num)
 	}
 	cite := "[" + itoa(num) + "]"
-	script.add(followUpSteps(cite), nil)
-	if _, errOut, code := w.run(w.askArgs("--json", "--continue", "last", followUp)...); code != 0 {
+	// The follow-up's answer cites the passage on Sørensen for what it
+	// says of him: its quote is on the page.
+	answer2 := "At the Carlsberg Laboratory in Copenhagen, assisting Sørensen, who introduced the concept of pH " + cite + "."
+	steps := followUpSteps(cite)
+	steps[len(steps)-1] = strings.Replace(steps[len(steps)-1], "assisting Sørensen "+cite+".", answer2[len("At the Carlsberg Laboratory in Copenhagen, "):], 1)
+	if !strings.Contains(steps[len(steps)-1], answer2) {
+		t.Fatalf("the scripted answer is not %q: %s", answer2, steps[len(steps)-1])
+	}
+	script.add(steps, nil)
+	second, errOut, code := w.run(w.askArgs("--json", "--continue", "last", followUp)...)
+	if code != 0 {
 		t.Fatalf("follow-up: exit %d\n%s", code, errOut)
+	}
+	// The follow-up's supporting quote, as the evidence event gives it.
+	quote := ""
+	for _, ev := range payloadsOf[engine.Evidence](parseEvents(t, second)) {
+		for _, c := range ev.Claims {
+			if len(c.Support) > 0 && quote == "" {
+				quote = c.Support[0].Quote
+			}
+		}
+	}
+	if quote == "" {
+		t.Fatal("the follow-up's answer has no supporting quote to look for")
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "thread.html")
@@ -107,7 +130,6 @@ func TestExportHTMLThreadInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer2 := "At the Carlsberg Laboratory in Copenhagen, assisting Sørensen " + cite + "."
 	t.Run("dom", func(t *testing.T) {
 		doc, err := html.Parse(strings.NewReader(dom))
 		if err != nil {
@@ -115,10 +137,13 @@ func TestExportHTMLThreadInBrowser(t *testing.T) {
 		}
 		text, hrefs := visible(doc)
 		// The settings and the manifest are there too (collapsed).
-		for _, want := range []string{caseQuestion, followUp, rewritten, "1974", answer2, reason, webURL, "documents per retrieval (k)", `"prompts_hash"`} {
+		for _, want := range []string{caseQuestion, followUp, rewritten, "1974", answer2, reason, webURL, quote, "documents per retrieval (k)", `"prompts_hash"`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the page in the browser does not show %q", want)
 			}
+		}
+		if !supportQuoted(doc, quote) {
+			t.Errorf("the page does not quote %q as a claim's support", quote)
 		}
 		if !contains(hrefs, webURL) {
 			t.Errorf("the web source %s is not a link (links %q)", webURL, hrefs)
@@ -202,4 +227,28 @@ func visible(doc *html.Node) (string, []string) {
 	}
 	walk(doc)
 	return b.String(), hrefs
+}
+
+// supportQuoted reports whether a claim's support quote on the page (a
+// blockquote of class "support") holds quote.
+func supportQuoted(doc *html.Node, quote string) bool {
+	var found bool
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, in bool) {
+		if n.Type == html.ElementNode && n.Data == "blockquote" {
+			for _, a := range n.Attr {
+				if a.Key == "class" && strings.Contains(" "+a.Val+" ", " support ") {
+					in = true
+				}
+			}
+		}
+		if in && n.Type == html.TextNode && strings.Contains(n.Data, quote) {
+			found = true
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, in)
+		}
+	}
+	walk(doc, false)
+	return found
 }

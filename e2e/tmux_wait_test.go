@@ -98,8 +98,9 @@ func exited(t *testing.T, s *tmuxSession) {
 	}
 }
 
-// exportWritten presses enter in the export dialog, waits until the dialog
-// says the file is written and returns the one Markdown export in dir; no
+// exportWritten presses enter in the export dialog, waits until the screen
+// says the file is written ("Written to", in the status line once the
+// dialog closed) and returns the one Markdown export in dir; no
 // export may land in notHere (the working directory).
 func exportWritten(t *testing.T, s *tmuxSession, dir, notHere string) string {
 	t.Helper()
@@ -118,8 +119,8 @@ func exportWritten(t *testing.T, s *tmuxSession, dir, notHere string) string {
 }
 
 // pressedAway presses key and waits until gone is no longer on the
-// screen (a dialog closed): a key sent after it is then read on its own,
-// not as Alt+key after a lone Esc.
+// screen (a dialog, a one-off status message): a key sent after it is then
+// read on its own, not as Alt+key after a lone Esc.
 func pressedAway(t *testing.T, s *tmuxSession, key, gone string) string {
 	t.Helper()
 	s.keys(key)

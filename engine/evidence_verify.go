@@ -63,8 +63,13 @@ func (r *run) verifyClaims(ctx context.Context, ev Evidence) Evidence {
 		return ev
 	}
 	checks, ok := parseChecks(resp.Text, asked)
-	if !ok {
-		r.warn(0, "", "the claim check's reply was not the requested JSON; the aligner's verdicts stand alone")
+	switch {
+	case strings.TrimSpace(resp.Text) == "":
+		r.warn(0, "", "the claim check gave nothing usable: the judge model's reply was empty; the aligner's verdicts stand alone")
+	case !ok:
+		r.warn(0, "", "the claim check gave nothing usable: its reply was not the requested JSON; the aligner's verdicts stand alone")
+	case len(checks) == 0:
+		r.warn(0, "", fmt.Sprintf("the claim check gave nothing usable: its reply judged none of the %d claims asked about; the aligner's verdicts stand alone", len(asked)))
 	}
 	ev.Checks = checks
 	return ev

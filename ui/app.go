@@ -367,6 +367,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.held = append(m.held, msg)
 		return nil
 	}
+	// A one-off status message lasts until the next key.
+	m.sh.flash = ""
 	if m.helpOpen {
 		switch {
 		case key.Matches(msg, m.hkeys.Close):

@@ -46,7 +46,6 @@ type exportDialog struct {
 
 	busy    bool
 	confirm bool // the file exists: overwrite?
-	written string
 	err     error
 }
 
@@ -86,7 +85,7 @@ func (d *exportDialog) defaultPath() string {
 }
 
 // typing reports whether the path field takes the keys.
-func (d *exportDialog) typing() bool { return d.field == 1 && !d.busy && !d.confirm && d.written == "" }
+func (d *exportDialog) typing() bool { return d.field == 1 && !d.busy && !d.confirm }
 
 func (d *exportDialog) owns(msg tea.Msg) bool {
 	_, ok := msg.(exportDoneMsg)
@@ -103,7 +102,10 @@ func (d *exportDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 		case msg.err != nil:
 			d.err = msg.err
 		default:
-			d.written, d.err = msg.path, nil
+			// Written: the dialog closes and the status line says where
+			// (until the next key).
+			d.sh.flash = "✓ Written to " + oneLine(msg.path)
+			return nil, true
 		}
 		return nil, false
 	case tea.PasteMsg:
@@ -120,10 +122,6 @@ func (d *exportDialog) update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	if d.written != "" {
-		// Done: any of enter/esc closes.
-		return nil, key.Matches(msg, d.keys.Submit) || key.Matches(msg, d.keys.Cancel)
-	}
 	if d.busy {
 		return nil, false
 	}
@@ -233,8 +231,6 @@ func (d *exportDialog) view(width int) string {
 	lines = append(lines, label("path   ", d.field == 1)+d.path.View())
 	lines = append(lines, "")
 	switch {
-	case d.written != "":
-		lines = append(lines, st.OK.Render(truncateTo("✓ Written to "+oneLine(d.written), inner)), st.Dim.Render("enter or esc closes"))
 	case d.busy:
 		lines = append(lines, st.Dim.Render("Exporting…"))
 	case d.confirm:

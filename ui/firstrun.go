@@ -110,7 +110,9 @@ func (d *firstRunDialog) view(width int) string {
 		if i == d.choice {
 			mark, style = "› ", st.Accent
 		}
-		lines = append(lines, style.Render(mark+c))
+		for _, l := range wrapHanging(mark, c, inner) {
+			lines = append(lines, style.Render(l))
+		}
 		if i == 0 {
 			lines = append(lines, "    "+d.path.View())
 			if d.hint && d.choice == 0 && strings.TrimSpace(d.path.Value()) == "" {

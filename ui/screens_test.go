@@ -65,7 +65,12 @@ func TestExportDialog(t *testing.T) {
 	h.keys("enter")
 	h.golden("exists", "Overwrite it? y / n")
 	h.keys("y")
-	h.golden("written", "Written to "+want)
+	// Written: the dialog closes and the status line says where, until
+	// the next key.
+	h.golden("written", "✓ Written to "+want)
+	if strings.Contains(h.plain(), "Export this session") {
+		t.Error("the export dialog stays open after writing the file")
+	}
 	calls := h.sessions.calls()
 	if len(calls) != 2 {
 		t.Fatalf("export called %d times, want 2 (refused, then forced)", len(calls))
@@ -75,8 +80,8 @@ func TestExportDialog(t *testing.T) {
 			t.Errorf("export call %d = %+v", i, c)
 		}
 	}
-	h.keys("enter")
-	h.waitFor("1/6")
+	h.keys("right")
+	waitUntil(t, func() bool { return !strings.Contains(h.plain(), "Written to") })
 }
 
 func TestExportMarkedSessions(t *testing.T) {
@@ -184,8 +189,8 @@ func TestNoLLMServer(t *testing.T) {
 	// Without an LLM the rest of the app still works.
 	h.keys("tab", "2")
 	h.waitFor("Sessions (3)")
-	h.keys("enter")
-	h.waitFor("1/6")
+	h.keys("right")
+	waitUntil(t, func() bool { return !strings.Contains(h.plain(), "Written to") })
 }
 
 func TestModelMissing(t *testing.T) {

@@ -53,6 +53,9 @@ type shared struct {
 	// had they come back as a command's message, the keys typed in
 	// between would have gone to what was shown before.
 	opens []tea.Msg
+	// flash is a one-off message the status line shows until the next
+	// key (e.g. where an export was written, after its dialog closed).
+	flash string
 }
 
 func newShared(ctx context.Context, deps Deps, opts Options) *shared {

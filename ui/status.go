@@ -36,8 +36,9 @@ func (m *Model) statusView() string {
 // message, tokens included).
 func (m *Model) statusSig() string {
 	sh := m.sh
-	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st)
+	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p|%s", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st, sh.flash)
 	if r, ok := m.statusRun(); ok {
+		sig += "|" + effectiveWeb(r, ok, sh.webPolicy())
 		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns, r.claim)
 	}
 	return sig
@@ -66,11 +67,21 @@ func (m *Model) renderStatus() string {
 	if web != "auto" {
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(web)
 	}
+	if eff := effectiveWeb(r, shown, web); eff != web {
+		// A thread turn running under its thread's stricter policy: the
+		// policy that holds for it, not the app's.
+		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(eff+" (thread)")
+	}
 	if sh.webNeedsOptIn() {
 		// No corpus to search first: nothing leaves without --web-only.
 		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
 	}
 	segs = append(segs, statusSegment{webText, 1})
+	if sh.flash != "" {
+		// A one-off message (an export written): it outlasts every
+		// figure but the web policy.
+		segs = append(segs, statusSegment{st.OK.Render(truncateTo(sh.flash, max(m.width-24, 24))), 0})
+	}
 	if shown && r.failed != "" {
 		// Why the run failed; a run that never started has no counts.
 		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
@@ -121,6 +132,37 @@ func (m *Model) renderStatus() string {
 		}
 		segs = append(segs[:drop], segs[drop+1:]...)
 	}
+}
+
+// effectiveWeb is the web policy that holds for the run on the status
+// line while it runs: the app's (web), or the stricter one its turn of a
+// thread ran under (the thread keeps its strictest privacy, recorded on
+// the turn's rewrite event). The engine asks the app's policy only within
+// the turn's own, so the stricter of the two applies.
+func effectiveWeb(r statusRunView, shown bool, web string) string {
+	if !shown || !r.running || r.traj == nil {
+		return web
+	}
+	for _, b := range r.traj.Blocks {
+		if b.Kind != trajectory.KindNote || b.Note == nil || max(b.Turn, 1) != r.turn {
+			continue
+		}
+		if rw, ok := b.Note.Payload.(engine.Rewrite); ok && rw.Privacy != nil && webStrictness(rw.Privacy.Web) > webStrictness(web) {
+			return rw.Privacy.Web
+		}
+	}
+	return web
+}
+
+// webStrictness orders the web policies: never is the strictest.
+func webStrictness(p string) int {
+	switch p {
+	case engine.WebNever:
+		return 2
+	case engine.WebAsk:
+		return 1
+	}
+	return 0
 }
 
 // statusRunView is the run the status line describes: in a thread, one

@@ -95,3 +95,38 @@ func TestIndexMessageCountsSkippedExports(t *testing.T) {
 		t.Errorf("index message %q", c.message)
 	}
 }
+
+// TestStatusLineShowsTheThreadsStricterWeb: while a follow-up runs under
+// its thread's stricter web policy (kept from an earlier turn), the status
+// line shows that policy, not the app's; once it ended, the app's policy
+// (the next question's) is back.
+func TestStatusLineShowsTheThreadsStricterWeb(t *testing.T) {
+	for _, tc := range []struct {
+		app, turn, want string
+	}{
+		{engine.WebAuto, engine.WebNever, "web never (thread)"},
+		{engine.WebAsk, engine.WebNever, "web never (thread)"},
+		{engine.WebAuto, engine.WebAsk, "web ask (thread)"},
+		{engine.WebNever, engine.WebAuto, "web never"},
+		{engine.WebAuto, engine.WebAuto, "web auto"},
+	} {
+		set := scripted.Settings()
+		set.Web = tc.app
+		set.Corpora = []string{"wiki"}
+		m := New(context.Background(), Deps{}, Options{Settings: set, NoColor: true, Now: func() time.Time { return testStart.Add(time.Minute) }})
+		m.resize(200, 30)
+		evs := scripted.Stored(testStart)
+		evs = append(evs, engine.Event{Seq: evs[len(evs)-1].Seq + 1, Turn: 2, Session: scripted.SessionID, Time: testStart.Add(40 * time.Second),
+			Payload: engine.Rewrite{Original: "and when?", Rewritten: "When was Franz Kafka born?", Privacy: &engine.Privacy{Web: tc.turn, Kept: []string{engine.PrivacyWeb}}}})
+		m.screen = screenAsk
+		m.ask.traj, m.ask.running, m.ask.started = trajectory.FromEvents(evs), true, testStart
+		s := ansi.Strip(m.statusView())
+		if !strings.Contains(s, tc.want) || (!strings.Contains(tc.want, "thread") && strings.Contains(s, "(thread)")) {
+			t.Errorf("app %s, turn %s: status %q, want %q", tc.app, tc.turn, s, tc.want)
+		}
+		m.ask.running = false
+		if s := ansi.Strip(m.statusView()); !strings.Contains(s, "web "+tc.app) || strings.Contains(s, "(thread)") {
+			t.Errorf("app %s, turn %s, ended: status %q", tc.app, tc.turn, s)
+		}
+	}
+}

@@ -21,6 +21,22 @@ func wrapText(s string, width int) []string {
 	return strings.Split(ansi.Wrap(s, max(width, 10), ""), "\n")
 }
 
+// wrapHanging word-wraps text to width columns after lead (a choice's
+// mark and name, say): the lines after the first are indented to where
+// the text began, so a long option reads as one item.
+func wrapHanging(lead, text string, width int) []string {
+	pad := strings.Repeat(" ", ansi.StringWidth(lead))
+	lines := wrapText(text, width-len(pad))
+	for i, l := range lines {
+		if i == 0 {
+			lines[i] = lead + l
+		} else {
+			lines[i] = pad + l
+		}
+	}
+	return lines
+}
+
 // padTo pads s with spaces to width columns.
 func padTo(s string, width int) string { return termtext.Pad(s, width) }
 

@@ -107,7 +107,9 @@ func (d *webChoiceDialog) view(width int) string {
 		if i == d.choice {
 			mark, style = "› ", st.Accent
 		}
-		add(mark+c.policy+" — "+c.text, style.Render)
+		for _, l := range wrapHanging(mark+c.policy+" — ", c.text, inner) {
+			lines = append(lines, style.Render(l))
+		}
 	}
 	lines = append(lines, "")
 	add("w changes the policy for the questions of a session; web = \"…\" in the config file changes the saved choice.", st.Dim.Render)

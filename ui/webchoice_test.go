@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"context"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prefrag/prefrag/engine"
 )
@@ -57,5 +61,54 @@ func TestFirstRunWebChoice(t *testing.T) {
 				t.Errorf("saved %v, want %q (save %v)", got, tt.want, tt.save)
 			}
 		})
+	}
+}
+
+// TestFirstRunOptionsHangTheirLines: on a narrow terminal the first-run
+// web choice's options that wrap keep their later lines under the option's
+// text (a hanging indent), not at the dialog's margin, and no line is
+// wider than the terminal.
+func TestFirstRunOptionsHangTheirLines(t *testing.T) {
+	sh := newShared(context.Background(), Deps{}, Options{NoColor: true})
+	for _, width := range []int{40, 48, 60} {
+		frame := ansi.Strip(newWebChoiceDialog(sh, true).view(width))
+		var body []string // each line inside the border, from its first column
+		for _, l := range strings.Split(frame, "\n") {
+			if ansi.StringWidth(l) > width {
+				t.Errorf("width %d: line wider than the terminal: %q", width, l)
+			}
+			l = strings.TrimSuffix(strings.TrimRight(l, " "), "│")
+			if rest, ok := strings.CutPrefix(l, "│"); ok {
+				body = append(body, strings.TrimRight(rest, " "))
+			}
+		}
+		wrapped := 0
+		for _, c := range webChoices {
+			first := -1
+			for i, l := range body {
+				if strings.Contains(l, c.policy+" — ") {
+					first = i
+					break
+				}
+			}
+			if first < 0 {
+				t.Fatalf("width %d: no line for %s:\n%s", width, c.policy, frame)
+			}
+			l := body[first]
+			col := ansi.StringWidth(l[:strings.Index(l, " — ")+len(" — ")])
+			for _, next := range body[first+1:] {
+				if strings.TrimSpace(next) == "" || strings.Contains(next, " — ") {
+					break
+				}
+				wrapped++
+				text := strings.TrimLeft(next, " ")
+				if indent := ansi.StringWidth(next) - ansi.StringWidth(text); indent != col {
+					t.Errorf("width %d: %s's line %q is indented %d, not under its text (%d)", width, c.policy, next, indent, col)
+				}
+			}
+		}
+		if width == 40 && wrapped == 0 {
+			t.Errorf("width 40: no option wrapped, the test tests nothing:\n%s", frame)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,5 +45,26 @@ func TestMarkdownQuotesEvidence(t *testing.T) {
 	}
 	if i, j := strings.Index(md, "[1] **Velloran**"), strings.Index(md, "founded in"); j < i || j > strings.Index(md, "[2] **Harbour**") {
 		t.Errorf("quote not under its source:\n%s", md)
+	}
+}
+
+// TestExportCountsNameClaimCheck: the exports' counts (Markdown and HTML
+// share them) give the claim check calls a row of their own when there
+// were any.
+func TestExportCountsNameClaimCheck(t *testing.T) {
+	rows := countsRows(&engine.Counts{LLMCalls: 5, StepCalls: 2, JudgeCalls: 2, VerifyCalls: 1})
+	found := false
+	for _, r := range rows {
+		if fmt.Sprint(r) == fmt.Sprint(kv{"claim check calls", "1"}) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no claim check row in %v", rows)
+	}
+	for _, r := range countsRows(&engine.Counts{LLMCalls: 4, StepCalls: 2, JudgeCalls: 2}) {
+		if strings.Contains(fmt.Sprint(r), "claim check") {
+			t.Errorf("a claim check row without a claim check: %v", r)
+		}
 	}
 }

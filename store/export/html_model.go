@@ -77,15 +77,29 @@ type htmlSeg struct {
 	Href string
 }
 
-// htmlClaim is one claim of an answer: its text, the sources it cites and
-// the supporting quote (Quote "" with Verdict "unsupported" or "uncited"
-// when none was found).
+// htmlClaim is one claim of an answer: its text, the sources it cites,
+// every supporting quote (none with Verdict "unsupported" or "uncited"),
+// and the judge model's check of those quotes when --verify-claims asked
+// for one (Check nil otherwise).
 type htmlClaim struct {
 	Text    string
 	Cites   []htmlSeg
-	Quote   string
-	QuoteOf int
+	Quotes  []htmlQuote
 	Verdict string
+	Check   *htmlCheck
+}
+
+// htmlQuote is one supporting sentence, from source N.
+type htmlQuote struct {
+	N    int
+	Text string
+}
+
+// htmlCheck is the judge model's verdict on a claim's quotes: Doubt when it
+// found no support in them, with its reason (Analysis).
+type htmlCheck struct {
+	Doubt    bool
+	Analysis string
 }
 
 // htmlSource is a numbered document of a turn's context.
@@ -185,6 +199,7 @@ func (r *report) metaRows(turns int) []kv {
 		add("Strategy", r.settings.Strategy)
 	}
 	add("Corpora", strings.Join(s.Corpora, ", "))
+	add("Privacy", privacyText(privacyOf(r.rec)))
 	return rows
 }
 
@@ -270,8 +285,12 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 	if r.tr == nil || r.tr.Evidence == nil {
 		return nil
 	}
+	checks := map[int]engine.ClaimCheck{}
+	for _, ck := range r.tr.Evidence.Checks {
+		checks[ck.Claim] = ck
+	}
 	var out []htmlClaim
-	for _, c := range r.tr.Evidence.Claims {
+	for i, c := range r.tr.Evidence.Claims {
 		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(string(c.Verdict))}
 		for _, n := range c.Citations {
 			seg := htmlSeg{Cite: n}
@@ -282,9 +301,11 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 		}
 		for _, sup := range c.Support {
 			if q := oneLineText(sup.Quote); q != "" {
-				h.Quote, h.QuoteOf = q, sup.N
-				break
+				h.Quotes = append(h.Quotes, htmlQuote{N: sup.N, Text: q})
 			}
+		}
+		if ck, ok := checks[i]; ok {
+			h.Check = &htmlCheck{Doubt: ck.Verdict != "supported", Analysis: oneLineText(ck.Analysis)}
 		}
 		switch h.Verdict {
 		case "supported", "weak", "unsupported", "uncited":

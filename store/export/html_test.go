@@ -428,3 +428,39 @@ func TestHTMLEmptySession(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLClaimsModelChecksAndEveryQuote: a claim supported by several
+// sentences shows each of them, and the judge model's check of the quotes
+// (--verify-claims) shows under its claim: its doubt with its reason, or
+// its agreement.
+func TestHTMLClaimsModelChecksAndEveryQuote(t *testing.T) {
+	rec := storeCaseStudy(t, openStore(t), caseID)
+	line := `{"type":"evidence","session":"` + caseID + `","seq":99,"time":"2025-03-14T09:27:34Z","claims":[` +
+		`{"text":"Olsen was a Danish ecologist who died in 1974","citations":[6,7],"support":[` +
+		`{"n":6,"quote":"Carsten Erik Olsen (1891–1974) was a Danish plant ecologist.","start":0,"end":60,"score":0.9},` +
+		`{"n":7,"quote":"He worked in Copenhagen until his death.","start":0,"end":40,"score":0.6}],"verdict":"supported"},` +
+		`{"text":"He assisted Sørensen","citations":[6],"support":[{"n":6,"quote":"Olsen met Sørensen once.","start":0,"end":24,"score":0.5}],"verdict":"weak"}],` +
+		`"model_checks":[{"claim":0,"verdict":"supported","analysis":"Both quotes give it."},{"claim":1,"verdict":"unsupported","analysis":"Meeting is not <b>assisting</b>."}]}`
+	var ev engine.Event
+	if err := json.Unmarshal([]byte(line), &ev); err != nil {
+		t.Fatal(err)
+	}
+	rec.Lines = append(rec.Lines, json.RawMessage(line))
+	rec.Events = append(rec.Events, ev)
+	page := string(renderHTML(t, rec))
+	checkInert(t, page)
+	for _, want := range []string{
+		`<span class="support-n">[6]</span> Carsten Erik Olsen (1891–1974) was a Danish plant ecologist.</blockquote>`,
+		`<span class="support-n">[7]</span> He worked in Copenhagen until his death.</blockquote>`,
+		`The judge model finds the claim supported by these quotes: Both quotes give it.`,
+		`The judge model doubts these quotes support the claim: Meeting is not &lt;b&gt;assisting&lt;/b&gt;.`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	// The doubt sits under its own claim, not the first one.
+	if i, j := strings.Index(page, "He assisted Sørensen"), strings.Index(page, "doubts these quotes"); i < 0 || j < i {
+		t.Error("the doubt is not under the claim it is about")
+	}
+}

@@ -70,7 +70,10 @@ func Write(w io.Writer, format string, recs ...*store.Record) error {
 
 // document is one session of a JSON export.
 type document struct {
-	Session store.Session     `json:"session"`
+	Session store.Session `json:"session"`
+	// Privacy is what each turn could send off the machine (privacy.go),
+	// as its session and rewrite events recorded it.
+	Privacy []turnPrivacy     `json:"privacy,omitempty"`
 	Events  []json.RawMessage `json:"events"`
 	// Extensions: what else the store holds about the session.
 	Verdicts  map[int]string `json:"judge_verdicts,omitempty"`
@@ -78,7 +81,7 @@ type document struct {
 }
 
 func toDocument(rec *store.Record) document {
-	d := document{Session: rec.Session, Events: rec.Lines, CacheKeys: rec.CacheKeys}
+	d := document{Session: rec.Session, Privacy: privacyOf(rec), Events: rec.Lines, CacheKeys: rec.CacheKeys}
 	if d.Events == nil {
 		d.Events = []json.RawMessage{}
 	}
@@ -126,6 +129,14 @@ func writeDocument(buf *bytes.Buffer, d document, indent string) error {
 	fmt.Fprintf(buf, "{\n%s  %q: %d,", indent, exportmark.Key, exportmark.Version)
 	buf.WriteString("\n" + indent + `  "session": `)
 	buf.Write(session)
+	if len(d.Privacy) > 0 {
+		p, err := marshalIndent(d.Privacy, indent+"  ")
+		if err != nil {
+			return fmt.Errorf("export session %s: %w", d.Session.ID, err)
+		}
+		buf.WriteString(",\n" + indent + `  "privacy": `)
+		buf.Write(p)
+	}
 	buf.WriteString(",\n" + indent + `  "events": [`)
 	for i, line := range d.Events {
 		if i > 0 {
@@ -175,18 +186,20 @@ func marshalIndent(v any, prefix string) ([]byte, error) {
 
 // jsonlLine is one session of a JSON Lines export.
 type jsonlLine struct {
-	Mark       int               `json:"prefrag_export"` // exportmark.Version
-	ID         string            `json:"id"`
-	Question   string            `json:"question"`
-	Answer     string            `json:"answer"`
-	Label      string            `json:"label"`
-	Status     string            `json:"status"`
-	Counts     json.RawMessage   `json:"counts"`
-	Model      string            `json:"model"`
-	Started    time.Time         `json:"started"`
-	Finished   *time.Time        `json:"finished"`
-	Corpora    []string          `json:"corpora"`
-	Turns      int               `json:"turns"` // questions in the session's thread
+	Mark     int             `json:"prefrag_export"` // exportmark.Version
+	ID       string          `json:"id"`
+	Question string          `json:"question"`
+	Answer   string          `json:"answer"`
+	Label    string          `json:"label"`
+	Status   string          `json:"status"`
+	Counts   json.RawMessage `json:"counts"`
+	Model    string          `json:"model"`
+	Started  time.Time       `json:"started"`
+	Finished *time.Time      `json:"finished"`
+	Corpora  []string        `json:"corpora"`
+	Turns    int             `json:"turns"` // questions in the session's thread
+	// Privacy is what each turn could send off the machine (privacy.go).
+	Privacy    []turnPrivacy     `json:"privacy,omitempty"`
 	Trajectory []json.RawMessage `json:"trajectory"`
 }
 
@@ -197,7 +210,7 @@ func JSONL(w io.Writer, recs ...*store.Record) error {
 		s := rec.Session
 		line := jsonlLine{Mark: exportmark.Version, ID: s.ID, Question: s.Question, Answer: s.Answer, Label: s.Label, Status: s.Status,
 			Counts: s.Counts, Model: s.Model, Started: s.Started, Finished: s.Finished, Corpora: s.Corpora,
-			Turns: max(s.Turns, 1), Trajectory: rec.Lines}
+			Turns: max(s.Turns, 1), Privacy: privacyOf(rec), Trajectory: rec.Lines}
 		if line.Trajectory == nil {
 			line.Trajectory = []json.RawMessage{}
 		}

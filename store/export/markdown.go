@@ -203,6 +203,7 @@ func (r *report) header(b *strings.Builder) {
 		row("Strategy", cell(r.settings.Strategy))
 	}
 	row("Corpora", cell(strings.Join(s.Corpora, ", ")))
+	row("Privacy", cell(privacyText(privacyOf(r.rec))))
 	b.WriteString("\n")
 }
 

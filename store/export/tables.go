@@ -19,6 +19,9 @@ func settingsRows(s *engine.RunConfig) []kv {
 	row("strategy", s.Strategy)
 	row("corpora (preference order)", strings.Join(s.Corpora, ", "))
 	row("web policy", s.Web)
+	if len(s.NeverLeave) > 0 {
+		row("never-leave corpora", strings.Join(s.NeverLeave, ", "))
+	}
 	row("web engine", s.WebEngine)
 	row("LLM backend", s.LLM)
 	if s.LLMURL != "" {
@@ -53,6 +56,9 @@ func countsRows(c *engine.Counts) []kv {
 	row("LLM calls", fmt.Sprintf("%d (reasoning %d, judge %d, forced %d)", c.LLMCalls, c.StepCalls, c.JudgeCalls, c.ForcedCalls))
 	if c.RewriteCalls > 0 {
 		row("follow-up rewrite calls", strconv.Itoa(c.RewriteCalls))
+	}
+	if c.VerifyCalls > 0 {
+		row("claim check calls", strconv.Itoa(c.VerifyCalls))
 	}
 	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
 	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))

@@ -59,6 +59,15 @@ func (m *markdown) renderMarked(text string, width int, mark mdMark) mdOut {
 		}
 		lines[i] = l
 	}
+	// Lines with no text at either end (a code span's leading spaces
+	// wrapped alone; with a claim marked they keep the mark's styles) are
+	// no lines of the answer.
+	for len(lines) > 1 && blank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 1 && blank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
 	out := mdOut{text: strings.Join(lines, "\n"), markLine: -1}
 	if !mark.none() {
 		params := m.theme.claim
@@ -73,3 +82,6 @@ func (m *markdown) renderMarked(text string, width int, mark mdMark) mdOut {
 	m.cache[k] = out
 	return out
 }
+
+// blank reports whether a rendered line shows nothing.
+func blank(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }

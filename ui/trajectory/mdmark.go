@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/clipperhouse/uax29/v2/graphemes"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 )
@@ -109,11 +110,36 @@ func unescapeText(src []byte) string {
 }
 
 // cutAt moves a cut at byte i of the text src[start:stop] to a place that
-// splits no character, backslash escape or entity: onto the start of the
-// rune, the escape's backslash or the entity's ampersand.
+// splits no character, grapheme cluster, backslash escape or entity: onto
+// the start of the rune, the cluster (a letter and its combining marks, an
+// emoji sequence), the escape's backslash or the entity's ampersand. Each
+// move only goes left, so they are repeated until none moves the cut.
 func cutAt(src []byte, start, stop, i int) int {
+	for {
+		j := cutAtOnce(src, start, stop, i)
+		if j == i {
+			return i
+		}
+		i = j
+	}
+}
+
+func cutAtOnce(src []byte, start, stop, i int) int {
 	for i > start && i < stop && !utf8.RuneStart(src[i]) {
 		i--
+	}
+	if i > start && i < stop {
+		// Inside a grapheme cluster: cut before it (a mark's styles
+		// between a letter and its accent part them on the screen).
+		g := graphemes.FromBytes(src[start:stop])
+		for g.Next() {
+			if s := start + g.Start(); s >= i {
+				break
+			} else if i < start+g.End() {
+				i = s
+				break
+			}
+		}
 	}
 	if i > start && i < stop && src[i-1] == '\\' && util.IsPunct(src[i]) {
 		// An escaped character: the backslash goes with it (an even run

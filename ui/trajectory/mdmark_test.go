@@ -113,3 +113,26 @@ func trimLines(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestCutAtKeepsClusters: a mark's end never parts a character, a letter
+// from its combining accent, an emoji sequence, an escape or an entity.
+func TestCutAtKeepsClusters(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		i    int
+		want int
+	}{
+		{"ab", 1, 1},
+		{"aé", 2, 1},                       // inside the two-byte é
+		{"ae\u0301x", 3, 1},                // between e and its accent
+		{"ae\u0301x", 4, 4},                // after the accent
+		{"a👍🏽b", 5, 1},                     // between an emoji and its skin tone
+		{"a\\*b", 2, 1},                    // between a backslash and what it escapes
+		{"a&amp;b", 3, 1},                  // inside an entity
+		{"\u0635\u0300\u0301\u0302", 4, 0}, // accents stacked on one letter
+	} {
+		if got := cutAt([]byte(tc.src), 0, len(tc.src), tc.i); got != tc.want {
+			t.Errorf("cutAt(%q, %d) = %d, want %d", tc.src, tc.i, got, tc.want)
+		}
+	}
+}

@@ -161,7 +161,7 @@ func wrapAt(s string, width int, breaks string) []string {
 	if strings.TrimSpace(ansi.Strip(s)) == "" {
 		return nil
 	}
-	lines := strings.Split(lipgloss.Wrap(s, width, breaks), "\n")
+	lines := strings.Split(lipgloss.Wrap(keepClusters(s), width, breaks), "\n")
 	// Text that fills the last line exactly leaves an empty line behind,
 	// holding only the styles that were open: it is no line of the text.
 	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {

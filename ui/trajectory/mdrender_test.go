@@ -59,8 +59,9 @@ func FuzzMarkdownRender(f *testing.F) {
 }
 
 // TestMarkdownExactFillAddsNoLine: a paragraph that fills its last line
-// exactly ends there; no empty line holding only styles follows it (with
-// a claim marked, such a line showed as an extra blank row).
+// exactly ends there, and one whose first word wraps alone starts with
+// text: no empty line holding only styles is left at either end (with a
+// claim marked, such a line showed as an extra blank row).
 func TestMarkdownExactFillAddsNoLine(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -70,6 +71,7 @@ func TestMarkdownExactFillAddsNoLine(t *testing.T) {
 		{"plain", "-000000000000000000000000000000000", mdMark{}},
 		{"marked", "-000000000000000000000000000000000", mdMark{Start: 1, End: 60}},
 		{"two lines", "aaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbb\nccc -000000000000000000000000000000000", mdMark{Start: 3, End: 80}},
+		{"code span's leading spaces", "`\t" + strings.Repeat("0", 60) + "`", mdMark{Start: 0, End: 80}},
 	} {
 		for _, style := range []string{"notty", "dark", "light"} {
 			m := newMarkdown(style)
@@ -77,6 +79,9 @@ func TestMarkdownExactFillAddsNoLine(t *testing.T) {
 			lines := strings.Split(out, "\n")
 			if last := lines[len(lines)-1]; strings.TrimSpace(ansi.Strip(last)) == "" {
 				t.Errorf("%s/%s: ends in an empty line:\n%q", tc.name, style, out)
+			}
+			if strings.TrimSpace(ansi.Strip(lines[0])) == "" {
+				t.Errorf("%s/%s: starts with an empty line:\n%q", tc.name, style, out)
 			}
 		}
 	}

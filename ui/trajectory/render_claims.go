@@ -60,6 +60,11 @@ func (r *Renderer) claimPanel(t *Trajectory, ref ClaimRef, w int) []string {
 	for _, l := range wrap(termtext.Line(c.Text), w-2) {
 		out = append(out, "  "+r.st.Current.Render(l))
 	}
+	if _, ev := turnAnswer(t, ref.Turn); ev != nil {
+		if ck, ok := modelCheck(ev, ref.N-1); ok {
+			out = append(out, r.modelCheckLines(ck, 2, w)...)
+		}
+	}
 	out = append(out, r.st.Dim.Render(truncate("  e: open the cited passage · [ ]: previous/next claim", w)))
 	return out
 }
@@ -91,11 +96,14 @@ func (r *Renderer) Passage(t *Trajectory, ref ClaimRef, w int) Passage {
 	if !ok {
 		return out
 	}
-	f, _ := turnAnswer(t, ref.Turn)
+	f, ev := turnAnswer(t, ref.Turn)
 	lines := []string{r.rule(ClaimTitle(t, ref), w, true)}
 	lines = append(lines, r.verdictStyle(c.Verdict).Render(truncate(verdictText(c.Verdict), w)))
 	for _, l := range wrap(termtext.Line(c.Text), w) {
 		lines = append(lines, r.st.Current.Render(l))
+	}
+	if ck, ok := modelCheck(ev, ref.N-1); ok {
+		lines = append(lines, r.modelCheckLines(ck, 0, w)...)
 	}
 	if len(c.Citations) == 0 {
 		lines = append(lines, "", r.st.Warn.Render(truncate("This claim cites no source: there is no passage to check it against.", w)))

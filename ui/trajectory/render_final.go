@@ -132,7 +132,7 @@ func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, l
 // CountsLine summarises a session's efficiency figures in one sentence.
 func CountsLine(c engine.Counts) string {
 	parts := []string{
-		fmt.Sprintf("%d LLM calls (%d judge, %d forced)", c.LLMCalls, c.JudgeCalls, c.ForcedCalls),
+		fmt.Sprintf("%d LLM calls (%s)", c.LLMCalls, strings.Join(callKinds(c), ", ")),
 		fmt.Sprintf("searches: %d local, %d web, %d used", c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals),
 		fmt.Sprintf("tokens: %s prompt (%s cached), %s generated", plural.Thousands(c.PromptTokens), plural.Thousands(c.CachedPromptTokens), plural.Thousands(c.OutputTokens)),
 	}
@@ -140,6 +140,20 @@ func CountsLine(c engine.Counts) string {
 		parts = append(parts, fmt.Sprintf("%.1f s", float64(c.TotalMillis)/1000))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// callKinds names the calls counted in LLMCalls besides the reasoning
+// steps: the judge's and the forced ones always, the follow-up rewrites and
+// the claim checks (--verify-claims) when there were any.
+func callKinds(c engine.Counts) []string {
+	kinds := []string{fmt.Sprintf("%d judge", c.JudgeCalls), fmt.Sprintf("%d forced", c.ForcedCalls)}
+	if c.RewriteCalls > 0 {
+		kinds = append(kinds, plural.N(c.RewriteCalls, "rewrite"))
+	}
+	if c.VerifyCalls > 0 {
+		kinds = append(kinds, plural.N(c.VerifyCalls, "claim check"))
+	}
+	return kinds
 }
 
 func (r *Renderer) contextBefore(t *Trajectory, i, w int) []string {
