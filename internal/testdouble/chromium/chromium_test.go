@@ -2,9 +2,13 @@ package chromium
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +55,59 @@ func TestInk(t *testing.T) {
 	}
 	if _, _, err := Ink([]byte("not a png")); err == nil {
 		t.Error("no error for a file that is not a PNG")
+	}
+}
+
+// TestOverflowProbe: laid out at phone widths in a real browser, a page
+// with a 2000 px wide <pre> or a long unbroken word scrolls sideways and
+// the probe names what is too wide; a plain page, and a wide <pre> that
+// scrolls on its own, do not.
+func TestOverflowProbe(t *testing.T) {
+	b := New(t)
+	const head = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><style>body { margin: 0 } .own { overflow-x: auto }</style></head><body>\n"
+	long := strings.Repeat("unbroken", 60)
+	for _, c := range []struct {
+		name    string
+		body    string
+		scrolls bool
+		wide    string // the path of an element the probe must name
+	}{
+		{"plain", "<main><h1>A title</h1><p>Some words that wrap as a paragraph does, at any width at all.</p></main>", false, ""},
+		{"wide pre", `<main><p>Before.</p><pre style="width: 2000px">code</pre></main>`, true, "main > pre"},
+		{"long word", `<main><p class="x">` + long + `</p></main>`, true, "main > p.x"},
+		{"pre that scrolls on its own", `<main><div class="own"><pre style="width: 2000px">code</pre></div></main>`, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "page.html")
+			if err := os.WriteFile(file, []byte(head+c.body+"\n</body></html>\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, width := range []int{PhoneWidth, NarrowWidth} {
+				o, err := b.Overflow(context.Background(), file, width)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Log(o)
+				if o.ClientWidth != width {
+					t.Errorf("the page was laid out %d px wide, want %d", o.ClientWidth, width)
+				}
+				if o.Scrolls() != c.scrolls {
+					t.Errorf("scrolls sideways = %v, want %v: %s", o.Scrolls(), c.scrolls, o)
+				}
+				if c.scrolls && o.ScrollWidth < 700 && c.name == "wide pre" {
+					t.Errorf("the 2000 px pre: the page spans only %d px", o.ScrollWidth)
+				}
+				found := false
+				for _, w := range o.Wide {
+					found = found || w.Path == c.wide
+				}
+				if c.wide != "" && !found {
+					t.Errorf("the probe does not name %s: %s", c.wide, o)
+				}
+				if c.wide == "" && len(o.Wide) > 0 {
+					t.Errorf("the probe names elements of a page that fits: %s", o)
+				}
+			}
+		})
 	}
 }
