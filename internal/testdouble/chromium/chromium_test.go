@@ -60,22 +60,26 @@ func TestInk(t *testing.T) {
 
 // TestOverflowProbe: laid out at phone widths in a real browser, a page
 // with a 2000 px wide <pre> or a long unbroken word scrolls sideways and
-// the probe names what is too wide; a plain page, and a wide <pre> that
-// scrolls on its own, do not.
+// the probe names what is too wide, as it names text pushed past the left
+// edge (nothing scrolls to it); a plain page and a wide <pre> that scrolls
+// on its own fit, and a word its box cuts off fits but is named as cut off.
 func TestOverflowProbe(t *testing.T) {
 	b := New(t)
-	const head = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><style>body { margin: 0 } .own { overflow-x: auto }</style></head><body>\n"
+	const head = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><style>body { margin: 0 } .own { overflow-x: auto } .cut { overflow: hidden } .left { margin-left: -80px }</style></head><body>\n"
 	long := strings.Repeat("unbroken", 60)
 	for _, c := range []struct {
 		name    string
 		body    string
 		scrolls bool
-		wide    string // the path of an element the probe must name
+		wide    string // the path of an element the probe must name as past the edge
+		clipped string // … or as cut off
 	}{
-		{"plain", "<main><h1>A title</h1><p>Some words that wrap as a paragraph does, at any width at all.</p></main>", false, ""},
-		{"wide pre", `<main><p>Before.</p><pre style="width: 2000px">code</pre></main>`, true, "main > pre"},
-		{"long word", `<main><p class="x">` + long + `</p></main>`, true, "main > p.x"},
-		{"pre that scrolls on its own", `<main><div class="own"><pre style="width: 2000px">code</pre></div></main>`, false, ""},
+		{"plain", "<main><h1>A title</h1><p>Some words that wrap as a paragraph does, at any width at all.</p></main>", false, "", ""},
+		{"wide pre", `<main><p>Before.</p><pre style="width: 2000px">code</pre></main>`, true, "main > pre", ""},
+		{"long word", `<main><p class="x">` + long + `</p></main>`, true, "main > p.x", ""},
+		{"pre that scrolls on its own", `<main><div class="own"><pre style="width: 2000px">code</pre></div></main>`, false, "", ""},
+		{"word cut off by its box", `<main><p class="cut">` + long + `</p></main>`, false, "", "main > p.cut"},
+		{"text past the left edge", `<main><p class="left">Words pushed out to the left.</p></main>`, false, "main > p.left", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "page.html")
@@ -94,18 +98,26 @@ func TestOverflowProbe(t *testing.T) {
 				if o.Scrolls() != c.scrolls {
 					t.Errorf("scrolls sideways = %v, want %v: %s", o.Scrolls(), c.scrolls, o)
 				}
-				if c.scrolls && o.ScrollWidth < 700 && c.name == "wide pre" {
-					t.Errorf("the 2000 px pre: the page spans only %d px", o.ScrollWidth)
+				if c.name == "wide pre" && o.ScrollWidth != 2000 {
+					t.Errorf("the 2000 px pre: the page spans %d px", o.ScrollWidth)
 				}
-				found := false
-				for _, w := range o.Wide {
-					found = found || w.Path == c.wide
+				if fits := c.wide == "" && !c.scrolls; o.Fits() != fits {
+					t.Errorf("fits = %v, want %v: %s", o.Fits(), fits, o)
 				}
-				if c.wide != "" && !found {
-					t.Errorf("the probe does not name %s: %s", c.wide, o)
-				}
-				if c.wide == "" && len(o.Wide) > 0 {
-					t.Errorf("the probe names elements of a page that fits: %s", o)
+				for _, l := range []struct {
+					want string
+					got  []Wide
+				}{{c.wide, o.Wide}, {c.clipped, o.Clipped}} {
+					found := false
+					for _, w := range l.got {
+						found = found || w.Path == l.want
+					}
+					if l.want != "" && !found {
+						t.Errorf("the probe does not name %s: %s", l.want, o)
+					}
+					if l.want == "" && len(l.got) > 0 {
+						t.Errorf("the probe names elements it should not: %s", o)
+					}
 				}
 			}
 		})

@@ -31,12 +31,16 @@ type Overflow struct {
 	// ClientWidth, the page scrolls sideways.
 	ClientWidth int `json:"clientWidth"`
 	ScrollWidth int `json:"scrollWidth"`
-	// Wide lists what reaches past the viewport's right edge (first ones
-	// only; More counts the others): elements and runs of text, except
-	// those inside an element that scrolls sideways on its own
-	// (overflow-x auto or scroll) — that element itself must fit.
-	Wide []Wide `json:"wide"`
-	More int    `json:"more"`
+	// Wide lists what reaches past the viewport's right edge (the page
+	// scrolls sideways to it) or its left edge (nothing scrolls to it):
+	// elements and runs of text, except those inside an element that
+	// scrolls sideways on its own (overflow-x auto or scroll) — that
+	// element itself must fit — or one that cuts them off (overflow-x
+	// hidden or clip), which Clipped lists instead. Only the first ones
+	// are listed; More counts the others.
+	Wide    []Wide `json:"wide"`
+	Clipped []Wide `json:"clipped"`
+	More    int    `json:"more"`
 }
 
 // Wide is one element, or one element's text, that reaches past the
@@ -59,16 +63,26 @@ type Wide struct {
 // Scrolls tells whether the page scrolls sideways.
 func (o Overflow) Scrolls() bool { return o.ScrollWidth > o.ClientWidth }
 
+// Fits tells whether the page reads at its width without scrolling
+// sideways: it does not scroll, and nothing but what is cut off on purpose
+// or scrolls on its own reaches past an edge.
+func (o Overflow) Fits() bool { return !o.Scrolls() && len(o.Wide) == 0 }
+
 // String is a report for a test's failure message.
 func (o Overflow) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "at %d px: the page spans %d px in a %d px viewport", o.Width, o.ScrollWidth, o.ClientWidth)
-	for _, w := range o.Wide {
-		what := "box"
-		if w.Text {
-			what = "text"
+	for _, l := range []struct {
+		what string
+		list []Wide
+	}{{"past the edge", o.Wide}, {"cut off", o.Clipped}} {
+		for _, w := range l.list {
+			what := "box"
+			if w.Text {
+				what = "text"
+			}
+			fmt.Fprintf(&b, "\n  %s: %s (%s), %.0f px wide, %.0f–%.0f px: %q", l.what, w.Path, what, w.Width, w.Left, w.Right, w.Sample)
 		}
-		fmt.Fprintf(&b, "\n  %s (%s): %.0f px wide, %.0f–%.0f px: %q", w.Path, what, w.Width, w.Left, w.Right, w.Sample)
 	}
 	if o.More > 0 {
 		fmt.Fprintf(&b, "\n  … and %d more", o.More)
@@ -79,11 +93,12 @@ func (o Overflow) String() string {
 // probeScript runs in the wrapper page, never in the page probed: once the
 // frame has loaded, it opens every <details> of the framed page (a reader
 // may open any of them), measures the page and every element and text run
-// in it, and writes the result, URI-encoded JSON between markers, into
+// in it (what reaches past an edge, and whether an ancestor scrolls or
+// cuts it off), and writes the result, URI-encoded JSON between markers, into
 // the wrapper's DOM, which --dump-dom prints.
 const probeScript = `
 window.addEventListener('load', function () {
-  var out = {wide: [], more: 0};
+  var out = {wide: [], clipped: [], more: 0};
   try {
     var f = document.getElementById('probed');
     var d = f.contentDocument, win = f.contentWindow;
@@ -92,12 +107,15 @@ window.addEventListener('load', function () {
     var vw = de.clientWidth;
     out.clientWidth = vw;
     out.scrollWidth = Math.max(de.scrollWidth, body ? body.scrollWidth : 0);
-    var scrolls = function (el) {
+    // How an element's ancestors hold it: 'scroll' inside one that scrolls
+    // sideways on its own, 'clip' inside one that cuts it off, '' neither.
+    var held = function (el) {
       for (var a = el; a && a !== body && a !== de; a = a.parentElement) {
         var o = win.getComputedStyle(a).overflowX;
-        if (o === 'auto' || o === 'scroll') return true;
+        if (o === 'auto' || o === 'scroll') return 'scroll';
+        if (o === 'hidden' || o === 'clip') return 'clip';
       }
-      return false;
+      return '';
     };
     var name = function (el) {
       var s = el.tagName.toLowerCase();
@@ -110,22 +128,32 @@ window.addEventListener('load', function () {
       for (var a = el; a && a !== body && a !== de; a = a.parentElement) parts.unshift(name(a));
       return parts.join(' > ');
     };
-    var add = function (el, r, text, sample) {
-      if (out.wide.length >= 40) { out.more++; return; }
-      out.wide.push({path: path(el), text: text, left: r.left, right: r.right, width: r.width,
+    var record = function (how, el, r, text, sample) {
+      var list = how === 'clip' ? out.clipped : out.wide;
+      if (list.length >= 40) { out.more++; return; }
+      list.push({path: path(el), text: text, left: r.left, right: r.right, width: r.width,
         sample: (sample || '').replace(/\s+/g, ' ').trim().slice(0, 80)});
     };
+    var past = function (r) { return r.width > 0 && (r.right > vw + 0.5 || r.left < -0.5); };
     var walker = d.createTreeWalker(body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     for (var n = walker.nextNode(); n; n = walker.nextNode()) {
       if (n.nodeType === 1) {
+        // An element's own box is held by its ancestors only: a code block
+        // that scrolls on its own must itself fit.
         var r = n.getBoundingClientRect();
-        if (r.width > 0 && r.right > vw + 0.5 && !scrolls(n.parentElement)) add(n, r, false, n.textContent);
+        if (past(r)) {
+          var how = held(n.parentElement);
+          if (how !== 'scroll') record(how, n, r, false, n.textContent);
+        }
       } else if (n.data.trim()) {
         var range = d.createRange();
         range.selectNodeContents(n);
         var rr = range.getBoundingClientRect();
         var el = n.parentElement;
-        if (rr.width > 0 && rr.right > vw + 0.5 && !scrolls(el)) add(el, rr, true, n.data);
+        if (past(rr)) {
+          var h = held(el);
+          if (h !== 'scroll') record(h, el, rr, true, n.data);
+        }
       }
     }
   } catch (e) {
