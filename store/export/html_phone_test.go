@@ -22,12 +22,16 @@ var (
 	longPath = "notes/" + strings.Repeat("deeply-nested-folder/", 10) + "a_file_with_a_long_name_and_no_spaces.md#0"
 	longCode = "```go\nfunc main() { fmt.Println(\"" + strings.Repeat("x", 150) + "\") }\n```"
 	longRow  = "| " + strings.Repeat("column-heading-without-spaces | ", 8) + "\n|" + strings.Repeat("---|", 8) + "\n| " + strings.Repeat(longWord[:40]+" | ", 8)
+	// Preserved white space: a code block indented with tabs, a table
+	// padded with spaces.
+	longSpace = "```\n" + strings.Repeat("\t", 12) + "deeply_indented()\n```\n|" + strings.Repeat(" ", 90) + "padded" + strings.Repeat(" ", 90) + "|"
 )
 
-// storeLong stores a session whose every text is too long for a phone's
-// width: the question, thought, query, judge analysis, notice, document
-// titles, URLs and locators, an answer with a code block and a table, its
-// claims and their quotes, the settings and the manifest.
+// storeLong stores a thread whose every text is too long for a phone's
+// width: the questions (as asked and rewritten), thought, query, judge
+// analysis, notice, document titles, URLs and locators, an answer with
+// code blocks and tables, its claims and their quotes, the settings and
+// the manifest.
 func storeLong(t testing.TB, s *store.Store) *store.Record {
 	t.Helper()
 	const id = "long"
@@ -43,7 +47,7 @@ func storeLong(t testing.TB, s *store.Store) *store.Record {
 	}
 	web := map[string]any{"id": longURL, "url": longURL, "title": "Web " + longWord, "text": longWord, "source": "web:duckduckgo", "score": 1}
 	local := map[string]any{"id": longPath, "locator": longPath, "title": "Local " + longWord, "text": longWord, "source": "local:" + settings.Corpora[0], "score": 3}
-	answer := "It is " + longWord + " [1][2], see " + longURL + ".\n\n" + longCode + "\n\n" + longRow
+	answer := "It is " + longWord + " [1][2], see " + longURL + ".\n\n" + longCode + "\n\n" + longRow + "\n\n" + longSpace
 	f := false
 	webSrc := "web:duckduckgo"
 	return storeLines(t, s, id, answer, []map[string]any{
@@ -64,6 +68,11 @@ func storeLong(t testing.TB, s *store.Store) *store.Record {
 				"support": []any{map[string]any{"n": 1, "quote": longWord + " " + longURL, "start": 0, "end": 10, "score": 0.9}}},
 			map[string]any{"text": longURL, "citations": []int{2}, "verdict": "unsupported", "support": []any{}},
 		}},
+		{"type": "rewrite", "turn": 2, "original": "and " + longWord + "?", "rewritten": "What about " + longWord + " at " + longURL + "?"},
+		{"type": "thought", "turn": 2, "step": 1, "text": longSpace},
+		{"type": "answer", "turn": 2, "step": 1, "text": longSpace + " [1]", "label": "CORRECT"},
+		{"type": "final", "turn": 2, "answer": longSpace + " [1]", "forced": false, "label": "CORRECT", "citations": []int{1},
+			"sources": []any{web}, "source_nums": []int{1}, "counts": map[string]any{"llm_calls": 1}},
 	})
 }
 

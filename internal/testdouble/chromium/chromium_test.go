@@ -61,11 +61,13 @@ func TestInk(t *testing.T) {
 // TestOverflowProbe: laid out at phone widths in a real browser, a page
 // with a 2000 px wide <pre> or a long unbroken word scrolls sideways and
 // the probe names what is too wide, as it names text pushed past the left
-// edge (nothing scrolls to it); a plain page and a wide <pre> that scrolls
-// on its own fit, and a word its box cuts off fits but is named as cut off.
+// edge (nothing scrolls to it) or a word that white space pushes out; a
+// plain page, a wide <pre> that scrolls on its own and white space hanging
+// at a line's end fit, and a word its box cuts off fits but is named as
+// cut off.
 func TestOverflowProbe(t *testing.T) {
 	b := New(t)
-	const head = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><style>body { margin: 0 } .own { overflow-x: auto } .cut { overflow: hidden } .left { margin-left: -80px }</style></head><body>\n"
+	const head = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><style>body { margin: 0 } .own { overflow-x: auto } .cut { overflow: hidden } .left { margin-left: -80px } .pw { white-space: pre-wrap } .pre { white-space: pre }</style></head><body>\n"
 	long := strings.Repeat("unbroken", 60)
 	for _, c := range []struct {
 		name    string
@@ -80,6 +82,8 @@ func TestOverflowProbe(t *testing.T) {
 		{"pre that scrolls on its own", `<main><div class="own"><pre style="width: 2000px">code</pre></div></main>`, false, "", ""},
 		{"word cut off by its box", `<main><p class="cut">` + long + `</p></main>`, false, "", "main > p.cut"},
 		{"text past the left edge", `<main><p class="left">Words pushed out to the left.</p></main>`, false, "main > p.left", ""},
+		{"spaces hanging at a line's end", `<main><p class="pw">Words` + strings.Repeat(" ", 300) + `and more words.</p></main>`, false, "", ""},
+		{"a word pushed out by spaces", `<main><p class="pre">` + strings.Repeat(" ", 300) + `word</p></main>`, true, "main > p.pre", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "page.html")

@@ -50,7 +50,9 @@ type Wide struct {
 	// up to the body ("main > article > section.answer > div.answer-text").
 	Path string `json:"path"`
 	// Text is set when it is the element's own text, not its box, that
-	// reaches past the edge.
+	// reaches past the edge: its visible characters (the span from the
+	// first word past an edge to the last; Sample starts at that word),
+	// not the white space that hangs at a line's end.
 	Text bool `json:"text"`
 	// Left and Right are the box's edges, Width its width, in CSS pixels.
 	Left  float64 `json:"left"`
@@ -148,11 +150,26 @@ window.addEventListener('load', function () {
       } else if (n.data.trim()) {
         var range = d.createRange();
         range.selectNodeContents(n);
-        var rr = range.getBoundingClientRect();
-        var el = n.parentElement;
-        if (past(rr)) {
-          var h = held(el);
-          if (h !== 'scroll') record(h, el, rr, true, n.data);
+        if (!past(range.getBoundingClientRect())) continue;
+        // The text as a whole reaches past an edge; its words may not:
+        // preserved spaces at the end of a line (pre-wrap) hang past the
+        // edge unseen and scroll nothing. Measure each run of visible
+        // characters, and report the span of those past an edge.
+        var el = n.parentElement, h = held(el);
+        if (h === 'scroll') continue;
+        var words = /\S+/g, m, span = null, first = '';
+        while ((m = words.exec(n.data)) !== null) {
+          range.setStart(n, m.index);
+          range.setEnd(n, m.index + m[0].length);
+          var wr = range.getBoundingClientRect();
+          if (!past(wr)) continue;
+          if (span === null) { span = {left: wr.left, right: wr.right}; first = n.data.slice(m.index); }
+          span.left = Math.min(span.left, wr.left);
+          span.right = Math.max(span.right, wr.right);
+        }
+        if (span !== null) {
+          span.width = span.right - span.left;
+          record(h, el, span, true, first);
         }
       }
     }
