@@ -215,11 +215,13 @@ func (b *Browser) Overflow(ctx context.Context, file string, width int) (Overflo
 	if err != nil {
 		return Overflow{}, err
 	}
-	m := probeResult.FindSubmatch(out)
-	if m == nil {
+	// The result is the wrapper's last element: a framed page that holds
+	// the markers itself comes before it, in the frame's srcdoc.
+	all := probeResult.FindAllSubmatch(out, -1)
+	if len(all) == 0 {
 		return Overflow{}, fmt.Errorf("the overflow probe wrote no result (did the frame load?):\n%s", tail(string(out), 2000))
 	}
-	raw, err := url.PathUnescape(string(m[1]))
+	raw, err := url.PathUnescape(string(all[len(all)-1][1]))
 	if err != nil {
 		return Overflow{}, fmt.Errorf("the overflow probe's result: %w", err)
 	}
