@@ -2,8 +2,9 @@
 // Debian's chromium in headless mode, offline (every request goes to a
 // proxy on a closed port, so any fetch fails), reading back the DOM the
 // browser built (--dump-dom), a screenshot (--screenshot) and the page
-// printed to PDF (--print-to-pdf), and checking the PDF with poppler's
-// pdfinfo and pdftotext.
+// printed to PDF (--print-to-pdf), checking the PDF with poppler's
+// pdfinfo and pdftotext, and measuring whether a page laid out at a phone's
+// width scrolls sideways (Overflow, overflow.go).
 //
 // Tests skip (t.Skip, saying what is missing) where chromium or poppler is
 // not installed: `apt-get install chromium poppler-utils` (.ci/run does).
