@@ -27,7 +27,10 @@ func pressed(t *testing.T, s *tmuxSession, key string, want ...string) string {
 
 // pageUntil presses key, one press at a time, until the screen shows every
 // want: each press is waited for (the screen changes) before the next, so
-// paging stops where want first shows. At most max presses.
+// paging stops where want first shows. At most max presses. The screen
+// must already show what every key sent before did: a change still on its
+// way would be taken for the first press's, and the second press would
+// then go past what is looked for.
 func pageUntil(t *testing.T, s *tmuxSession, key string, max int, want ...string) string {
 	t.Helper()
 	scr := s.screen()

@@ -38,7 +38,10 @@ func TestTUILongThreadInTmux(t *testing.T) {
 	}
 	// The last follow-up's context, in the trajectory: paging up from the
 	// bottom, the first "Context" line is turn 30's.
+	// The focus is waited for first (the view is at the bottom already):
+	// paging tells b's effect by the screen changing.
 	s.keys("Tab", "G")
+	s.waitFor("trajectory focus", keyWait, "next doc")
 	pageUntil(t, s, "b", 60, "Context      carried")
 	s.waitFor("thread context", 5*time.Second, "Context      carried ", "left out", "(they keep their")
 

@@ -114,8 +114,11 @@ func TestTUINeverLeaveThreadInTmux(t *testing.T) {
 	if n := w.search.Requests(); n != 0 {
 		t.Fatalf("the web engine received %d request(s) %q from a never-leave thread", n, w.search.Queries())
 	}
-	pressed(t, s, "Tab", "] next claim")
-	pressed(t, s, "g", "Question     "+vaultQuestion)
+	// Tab and g in one write, as a fast typist sends them: both act (the
+	// focus moves, the view goes to the top). Their effect is waited for
+	// before paging, which tells f's effect by the screen changing.
+	s.keys("Tab", "g")
+	s.waitFor("top", keyWait, "] next claim", "Question     "+vaultQuestion)
 	pageUntil(t, s, "f", 40, "Turn 2 · follow-up")
 	s.waitFor("privacy line", 5*time.Second, "Turn 2 · follow-up", "Privacy", "never-leave notes (kept from earlier turns")
 }

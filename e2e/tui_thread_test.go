@@ -62,7 +62,10 @@ func TestTUIFollowUpInTmux(t *testing.T) {
 	// The rewrite is its own block, after the first turn's answer: scroll
 	// the trajectory from the top to it (the run may be over before a
 	// screenshot catches it going by).
+	// Tab and g's top is waited for first: paging tells f's effect by the
+	// screen changing.
 	s.keys("Tab", "g")
+	s.waitFor("top", keyWait, "next doc", "Question     In what year")
 	pageUntil(t, s, "f", 40, "Turn 2 · follow-up")
 	s.waitFor("rewrite", 5*time.Second, "Turn 2 · follow-up", "Follow-up    "+followUp, "Rewritten    "+rewritten)
 	// What the follow-up carried of its thread (issue 21).
