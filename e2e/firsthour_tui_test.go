@@ -29,7 +29,7 @@ func TestTUITypingAfterStepperGoesToTheQuestion(t *testing.T) {
 	s.keys("2")
 	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
 	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "session ")
+	stepperOpened(t, s)
 	s.keys("1")
 	const q = "summarize the paper quickly"
 	s.text(q)

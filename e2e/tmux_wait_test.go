@@ -139,3 +139,22 @@ func pressedAway(t *testing.T, s *tmuxSession, key, gone string) string {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// stepperOpened waits until the stepper shows a stored session: its tab
+// is there and the session is no longer loading (keys pressed while it
+// loads are held and replayed, and the loaded frame would be taken for
+// the first key's effect by pageUntil and stepUntil).
+func stepperOpened(t *testing.T, s *tmuxSession) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		scr := s.screen()
+		if strings.Contains(scr, "session ") && !strings.Contains(scr, "Loading session") {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stepper did not open a session in 10s:\n%s", scr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -135,7 +135,7 @@ func TestTUIInTmux(t *testing.T) {
 	s.waitFor("sessions", 10*time.Second, "Sessions (2)", "SLOW QUESTION", "In what year did the Danish")
 	s.keys("j")
 	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "session ")
+	stepperOpened(t, s)
 	first := pressed(t, s, "Home", "step 1")
 	// The analyst's verdict on the judge's decision of step 1.
 	pressed(t, s, "a", "judge of step 1 was correct")

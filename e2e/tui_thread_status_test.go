@@ -31,7 +31,7 @@ func TestTUIThreadStatusNamesTheTurnInTmux(t *testing.T) {
 	s.keys("2")
 	s.waitFor("sessions", 10*time.Second, "Sessions (1)")
 	s.keys("Enter")
-	s.waitFor("stepper", 10*time.Second, "session ")
+	stepperOpened(t, s)
 	first := pressed(t, s, "Home", "turn 1/2 · step 1", "turn 1/2 │ steps 3/3")
 	last := pressed(t, s, "End", "final answer", "turn 2/2 │ steps 1/3")
 	for _, scr := range []string{first, last} {
@@ -60,7 +60,7 @@ func TestTUICachedEmptySearchInTmux(t *testing.T) {
 	s.keys("2")
 	s.waitFor("sessions", 10*time.Second, "Sessions (2)")
 	s.keys("Enter") // the newest: the cache answered its web search
-	s.waitFor("stepper", 10*time.Second, "session ")
+	stepperOpened(t, s)
 	stepUntil(t, s, "Right", 8, "WEB searxng")
 	s.waitFor("cached empty search", 5*time.Second, "0 documents · cached, no request sent")
 }
