@@ -40,10 +40,11 @@ func TestLlamaServerRefusesTheJudgeSchema(t *testing.T) {
 	}
 }
 
-// A server killed in the middle of a run cannot be reached; nothing says
+// A server killed in the middle of a run, whichever backend speaks to it,
+// cannot be reached; nothing says
 // "connection reset by peer".
 func TestKilledServerCannotBeReached(t *testing.T) {
-	for _, backend := range []string{"ollama", "llamacpp"} {
+	for _, backend := range []string{"ollama", "llamacpp", "openai"} {
 		t.Run(backend, func(t *testing.T) {
 			w := newWorld(t, fakellm.Rules{List: []fakellm.Rule{{Reply: fakellm.Reply{Text: strings.Repeat("thinking ", 40)}}}}, fakellm.KillAfter(5))
 			_, errOut, code := w.run(w.noWebArgs("--llm", backend, "--model", "fake-model", caseQuestion)...)
