@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -70,9 +71,32 @@ func (r *run) verifyClaims(ctx context.Context, ev Evidence) Evidence {
 		r.warn(0, "", "the claim check gave nothing usable: its reply was not the requested JSON; the aligner's verdicts stand alone")
 	case len(checks) == 0:
 		r.warn(0, "", fmt.Sprintf("the claim check gave nothing usable: its reply judged none of the %d claims asked about; the aligner's verdicts stand alone", len(asked)))
+	case len(checks) < len(asked):
+		r.warn(0, "", fmt.Sprintf("the claim check judged %d of the %d claims asked about; for %s the aligner's verdict stands alone", len(checks), len(asked), unjudged(checks, asked)))
 	}
 	ev.Checks = checks
 	return ev
+}
+
+// unjudged names the claims asked about that checks has no verdict for
+// ("claim 2", "claims 1 and 3"), numbered as the answer's claims are shown.
+func unjudged(checks []ClaimCheck, asked []int) string {
+	judged := map[int]bool{}
+	for _, c := range checks {
+		judged[c.Claim] = true
+	}
+	var nums []string
+	for _, i := range asked {
+		if !judged[i] {
+			nums = append(nums, strconv.Itoa(i+1))
+		}
+	}
+	switch len(nums) {
+	case 1:
+		return "claim " + nums[0]
+	default:
+		return "claims " + strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
+	}
 }
 
 // parseChecks reads the judge's reply: claim numbers count from 1 among
