@@ -42,8 +42,8 @@ func webStrictness(p string) int {
 	return 0
 }
 
-// stricterWeb is the stricter of two web policies ("" counts as none).
-func stricterWeb(a, b string) string {
+// StricterWeb is the stricter of two web policies ("" counts as none).
+func StricterWeb(a, b string) string {
 	if a == "" {
 		return b
 	}
@@ -66,7 +66,7 @@ func unionNames(a, b []string) []string {
 
 // tighten makes p at least as strict as q.
 func (p *Privacy) tighten(q Privacy) {
-	p.Web = stricterWeb(p.Web, q.Web)
+	p.Web = StricterWeb(p.Web, q.Web)
 	p.NeverLeave = unionNames(p.NeverLeave, q.NeverLeave)
 }
 
@@ -92,7 +92,7 @@ func applyThreadPrivacy(s *Settings, th *Thread, explicit []string) Privacy {
 		if webStrictness(own.Web) < webStrictness(prior.Web) {
 			p.Loosened = append(p.Loosened, PrivacyWeb)
 		}
-	} else if w := stricterWeb(own.Web, prior.Web); w != own.Web {
+	} else if w := StricterWeb(own.Web, prior.Web); w != own.Web {
 		p.Web = w
 		p.Kept = append(p.Kept, PrivacyWeb)
 	}

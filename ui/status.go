@@ -147,22 +147,11 @@ func effectiveWeb(r statusRunView, shown bool, web string) string {
 		if b.Kind != trajectory.KindNote || b.Note == nil || max(b.Turn, 1) != r.turn {
 			continue
 		}
-		if rw, ok := b.Note.Payload.(engine.Rewrite); ok && rw.Privacy != nil && webStrictness(rw.Privacy.Web) > webStrictness(web) {
-			return rw.Privacy.Web
+		if rw, ok := b.Note.Payload.(engine.Rewrite); ok && rw.Privacy != nil {
+			return engine.StricterWeb(web, rw.Privacy.Web)
 		}
 	}
 	return web
-}
-
-// webStrictness orders the web policies: never is the strictest.
-func webStrictness(p string) int {
-	switch p {
-	case engine.WebNever:
-		return 2
-	case engine.WebAsk:
-		return 1
-	}
-	return 0
 }
 
 // statusRunView is the run the status line describes: in a thread, one
