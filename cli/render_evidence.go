@@ -59,10 +59,7 @@ func unbackedLines(w io.Writer, ev *engine.Evidence) {
 		}
 		fmt.Fprintf(w, "  ! no support found in %s: %s\n", citeList(c.Citations), claim)
 	}
-	for _, ck := range ev.Checks {
-		if ck.Verdict == "supported" || ck.Claim < 0 || ck.Claim >= len(ev.Claims) {
-			continue
-		}
+	for _, ck := range ev.Doubted() {
 		fmt.Fprintf(w, "  ! judge model: no support in the quotes for: %s\n", textsafe.ElideMiddle(ev.Claims[ck.Claim].Text, 80))
 	}
 }

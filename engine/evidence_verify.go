@@ -33,6 +33,32 @@ type ClaimCheck struct {
 	Analysis string `json:"analysis,omitempty"`
 }
 
+// Doubt reports whether the judge model found no support in the quotes.
+func (c ClaimCheck) Doubt() bool { return c.Verdict != "supported" }
+
+// CheckOf is the judge model's check of claim i (from 0), false when the
+// claim was not asked about.
+func (p Evidence) CheckOf(i int) (ClaimCheck, bool) {
+	for _, ck := range p.Checks {
+		if ck.Claim == i {
+			return ck, true
+		}
+	}
+	return ClaimCheck{}, false
+}
+
+// Doubted are the judge model's checks that doubt a claim's quotes, each
+// naming one of p's claims (a check of a claim p lacks is left out).
+func (p Evidence) Doubted() []ClaimCheck {
+	var out []ClaimCheck
+	for _, ck := range p.Checks {
+		if ck.Doubt() && ck.Claim >= 0 && ck.Claim < len(p.Claims) {
+			out = append(out, ck)
+		}
+	}
+	return out
+}
+
 // verifyClaims asks the judge model about the claims that have quotes and
 // records its verdicts in ev.Checks. Claims without quotes are not asked
 // about: nothing was found to check.

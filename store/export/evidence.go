@@ -27,10 +27,8 @@ func (r *report) unbacked(b *strings.Builder) {
 		}
 		lines = append(lines, fmt.Sprintf("- ⚠ %s — *%s*\n", inline(c.Text), why))
 	}
-	for _, ck := range ev.Checks {
-		if ck.Verdict != "supported" && ck.Claim >= 0 && ck.Claim < len(ev.Claims) {
-			lines = append(lines, fmt.Sprintf("- ⚠ %s — *the judge model finds no support in its quotes: %s*\n", inline(ev.Claims[ck.Claim].Text), inline(ck.Analysis)))
-		}
+	for _, ck := range ev.Doubted() {
+		lines = append(lines, fmt.Sprintf("- ⚠ %s — *the judge model finds no support in its quotes: %s*\n", inline(ev.Claims[ck.Claim].Text), inline(ck.Analysis)))
 	}
 	if len(lines) == 0 {
 		return

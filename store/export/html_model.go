@@ -285,10 +285,6 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 	if r.tr == nil || r.tr.Evidence == nil {
 		return nil
 	}
-	checks := map[int]engine.ClaimCheck{}
-	for _, ck := range r.tr.Evidence.Checks {
-		checks[ck.Claim] = ck
-	}
 	var out []htmlClaim
 	for i, c := range r.tr.Evidence.Claims {
 		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(string(c.Verdict))}
@@ -304,8 +300,8 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 				h.Quotes = append(h.Quotes, htmlQuote{N: sup.N, Text: q})
 			}
 		}
-		if ck, ok := checks[i]; ok {
-			h.Check = &htmlCheck{Doubt: ck.Verdict != "supported", Analysis: oneLineText(ck.Analysis)}
+		if ck, ok := r.tr.Evidence.CheckOf(i); ok {
+			h.Check = &htmlCheck{Doubt: ck.Doubt(), Analysis: oneLineText(ck.Analysis)}
 		}
 		switch h.Verdict {
 		case "supported", "weak", "unsupported", "uncited":

@@ -39,10 +39,7 @@ func (r *Renderer) unbacked(ev *engine.Evidence, w int) []string {
 		}
 		out = append(out, r.st.Note.Render(truncate("⚠ "+why+": "+termtext.Line(c.Text), w)))
 	}
-	for _, ck := range ev.Checks {
-		if ck.Verdict == "supported" || ck.Claim < 0 || ck.Claim >= len(ev.Claims) {
-			continue
-		}
+	for _, ck := range ev.Doubted() {
 		out = append(out, r.st.Note.Render(truncate("⚠ the judge model doubts the quotes for: "+termtext.Line(ev.Claims[ck.Claim].Text), w)))
 		out = append(out, r.doubtReason(ck, 2, w)...)
 	}
@@ -55,19 +52,14 @@ func modelCheck(ev *engine.Evidence, i int) (engine.ClaimCheck, bool) {
 	if ev == nil {
 		return engine.ClaimCheck{}, false
 	}
-	for _, ck := range ev.Checks {
-		if ck.Claim == i {
-			return ck, true
-		}
-	}
-	return engine.ClaimCheck{}, false
+	return ev.CheckOf(i)
 }
 
 // modelCheckLines say the judge model's verdict on a claim's quotes, with
 // its reason wrapped under it.
 func (r *Renderer) modelCheckLines(ck engine.ClaimCheck, indent, w int) []string {
 	pad := strings.Repeat(" ", indent)
-	if ck.Verdict == "supported" {
+	if !ck.Doubt() {
 		return []string{r.st.OK.Render(truncate(pad+"✓ the judge model finds the quotes support it", w))}
 	}
 	return append([]string{r.st.Warn.Render(truncate(pad+"⚠ the judge model doubts the quotes support it", w))}, r.doubtReason(ck, indent+2, w)...)
