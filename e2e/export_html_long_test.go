@@ -20,14 +20,7 @@ import (
 // note reports them).
 func TestExportHTMLTwentyTurnThreadInBrowser(t *testing.T) {
 	browser := chromium.New(t)
-	cs := caseStudyScript()
-	script := &queue{}
-	script.add(cs.Steps, cs.Judges)
-	w := newWorld(t, script)
-	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
-	if code != 0 {
-		t.Fatalf("first question: exit %d\n%s", code, errOut)
-	}
+	w, script, out := caseStudyTurn1(t)
 	id := wireEvents(t, out)[0].Session
 	dir := t.TempDir()
 	export := func(name string) string {

@@ -54,14 +54,7 @@ func wireEvents(t *testing.T, out string) []wireEvent {
 // second question on a page of its own.
 func TestExportHTMLThreadInBrowser(t *testing.T) {
 	browser := chromium.New(t)
-	cs := caseStudyScript()
-	script := &queue{}
-	script.add(cs.Steps, cs.Judges)
-	w := newWorld(t, script)
-	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
-	if code != 0 {
-		t.Fatalf("first question: exit %d\n%s", code, errOut)
-	}
+	w, script, out := caseStudyTurn1(t)
 	first := wireEvents(t, out)
 	id := first[0].Session
 	reason, webURL, num := "", "", 0

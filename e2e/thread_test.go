@@ -75,14 +75,7 @@ func (q *queue) Respond(c fakellm.Call) fakellm.Reply {
 // stored thread shows both turns in `sessions show`, `sessions list`, the
 // exports, and re-runs as a thread offline.
 func TestAskContinueThread(t *testing.T) {
-	cs := caseStudyScript()
-	script := &queue{}
-	script.add(cs.Steps, cs.Judges)
-	w := newWorld(t, script)
-	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
-	if code != 0 {
-		t.Fatalf("first question: exit %d\n%s", code, errOut)
-	}
+	w, script, out := caseStudyTurn1(t)
 	first := parseEvents(t, out)
 	id := first[0].Session
 	final1 := payloadsOf[engine.Final](first)[0]
@@ -205,6 +198,7 @@ func TestAskContinueThread(t *testing.T) {
 	}
 
 	// A re-run of the thread, offline: both turns again, the web from the cache.
+	cs := caseStudyScript()
 	script.add(cs.Steps, cs.Judges)
 	script.add(followUpSteps(cite), nil)
 	webBefore = len(w.search.Queries())
@@ -275,4 +269,20 @@ func TestAskContinueErrors(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// caseStudyTurn1 asks the case study's question with --json in a new world
+// whose script can be extended with later turns, and returns the world,
+// the script and the question's event lines (turn 1 of a thread).
+func caseStudyTurn1(t *testing.T) (*world, *queue, string) {
+	t.Helper()
+	cs := caseStudyScript()
+	script := &queue{}
+	script.add(cs.Steps, cs.Judges)
+	w := newWorld(t, script)
+	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
+	if code != 0 {
+		t.Fatalf("first question: exit %d\n%s", code, errOut)
+	}
+	return w, script, out
 }

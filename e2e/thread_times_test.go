@@ -14,14 +14,7 @@ import (
 // question to the last answer, each labelled, instead of one "took" that
 // mixes them.
 func TestThreadTimesAreLabelled(t *testing.T) {
-	cs := caseStudyScript()
-	script := &queue{}
-	script.add(cs.Steps, cs.Judges)
-	w := newWorld(t, script)
-	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
-	if code != 0 {
-		t.Fatalf("first question: exit %d\n%s", code, errOut)
-	}
+	w, script, out := caseStudyTurn1(t)
 	id := parseEvents(t, out)[0].Session
 	script.add(followUpSteps("[1]"), nil)
 	text, errOut, code := w.run(w.askArgs("--continue", id, followUp)...)

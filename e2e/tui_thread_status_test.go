@@ -12,14 +12,7 @@ import (
 // status line on a turn-1 stop shows turn 1 (labelled "turn 1/2") and on
 // the final answer turn 2 ("turn 2/2"), each with its own step count.
 func TestTUIThreadStatusNamesTheTurnInTmux(t *testing.T) {
-	cs := caseStudyScript()
-	script := &queue{}
-	script.add(cs.Steps, cs.Judges)
-	w := newWorld(t, script)
-	out, errOut, code := w.run(w.askArgs("--json", caseQuestion)...)
-	if code != 0 {
-		t.Fatalf("first question: exit %d\n%s", code, errOut)
-	}
+	w, script, out := caseStudyTurn1(t)
 	id := parseEvents(t, out)[0].Session
 	script.add(followUpSteps("[1]"), nil)
 	if _, errOut, code := w.run(w.askArgs("--continue", id, followUp)...); code != 0 {
