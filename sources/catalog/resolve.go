@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/internal/suggest"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local"
 )
 
@@ -66,8 +67,8 @@ type Resolved struct {
 // name none.
 func Resolve(dir, given string) (Resolved, error) {
 	name := strings.TrimSpace(given)
-	if p, rest, ok := strings.Cut(name, ":"); ok && strings.EqualFold(p, "local") {
-		name = strings.TrimSpace(rest)
+	if n, ok := sources.ParseName(name); ok && n.Kind.IsCorpus() {
+		name = strings.TrimSpace(n.ID)
 	}
 	if local.ValidateName(name) == nil && registered(dir, name) {
 		return Resolved{Name: name}, nil

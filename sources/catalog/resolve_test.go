@@ -24,7 +24,7 @@ func TestResolve(t *testing.T) {
 		{given: "notes", want: "notes"},
 		{given: "  notes ", want: "notes"},
 		{given: "local:notes", want: "notes"},
-		{given: "LOCAL: notes", want: "notes"},
+		{given: "local: notes", want: "notes"},
 		{given: "Notes", want: "notes", note: `"Notes" is read as corpus "notes"`},
 		{given: "local:WIKI", want: "wiki", note: `is read as corpus "wiki"`},
 		{given: "papers", want: "papers"},
