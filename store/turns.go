@@ -84,18 +84,6 @@ func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) 
 	return nil
 }
 
-// importTurn is recordTurn for an imported event line.
-func importTurn(ctx context.Context, tx *sql.Tx, typ, line string, timeNs int64) error {
-	if typ != engine.EventRewrite && typ != engine.EventFinal {
-		return nil
-	}
-	var ev engine.Event
-	if err := json.Unmarshal([]byte(line), &ev); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	return recordTurn(ctx, tx, ev, timeNs)
-}
-
 // ContinueSession makes a stored session running again, owned by this
 // process, for a follow-up question: its events go on after the last
 // stored one and FinishSession ends it again. A session whose process is
