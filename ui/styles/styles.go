@@ -9,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
+
+	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
 // Styles holds every style the screens use. Build it with New; it is
@@ -256,7 +258,8 @@ func (s *Styles) LabelBadge(label string) string {
 	case "":
 		return s.badge(s.badgeNeutral, "UNLABELLED")
 	}
-	return s.badge(s.badgeNeutral, strings.ToUpper(label))
+	// Any other label is recorded text (an imported session's too).
+	return s.badge(s.badgeNeutral, strings.ToUpper(textsafe.OneLine(label)))
 }
 
 // Badge renders a neutral badge with the given text.
