@@ -109,6 +109,9 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 		buf = tokens(stripDisambiguation(p.Title), buf[:0])
 		pp.title = a.ids(buf, true)
 		for _, sp := range Sentences(p.Text) {
+			if !Quotable(p.Text[sp.Start:sp.End]) {
+				continue // a heading or a fragment is never a quote
+			}
 			buf = tokens(p.Text[sp.Start:sp.End], buf[:0])
 			if hasDate(buf) {
 				buf = append(buf, token{term: dateTerm})
