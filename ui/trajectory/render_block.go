@@ -343,10 +343,13 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	return out
 }
 
+// answer renders an Answer event: its label, the answer's Markdown
+// rendered as the final answer's is (no raw "**bold**"), the
+// self-evaluation's explanation and suggestions.
 func (r *Renderer) answer(a engine.Answer, w int) []string {
 	out := []string{r.labelled("Answer", r.st.LabelBadge(a.Label))}
-	if text := termtext.Clean(a.Text); text != "" {
-		out = append(out, r.under(r.st.Bold, text, w)...)
+	if text := termtext.Clean(a.Text); strings.TrimSpace(text) != "" {
+		out = append(out, r.markdownUnder(text, w)...)
 	}
 	if e := termtext.Clean(a.Explanation); e != "" {
 		out = append(out, r.field("Explanation", r.st.Dim, e, w)...)
@@ -406,4 +409,19 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 		return full, room
 	}
 	return "", avail
+}
+
+// markdownUnder renders complete Markdown in the field column: the
+// renderer's own two-column margin takes the last two columns of the
+// label's, and its text fills the column (it wraps 8 columns short of the
+// width it is given, as glamour did).
+func (r *Renderer) markdownUnder(text string, w int) []string {
+	pad := strings.Repeat(" ", labelWidth-2)
+	lines := strings.Split(r.md.render(text, max(w-labelWidth+8, 24)), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = ansi.Truncate(pad+l, w, "")
+		}
+	}
+	return lines
 }
