@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
 	"time"
@@ -80,10 +81,11 @@ type htmlDoc struct {
 }
 
 type htmlStepAnswer struct {
-	What        string
-	Label       string
-	LabelClass  string
-	Text        string
+	What       string
+	Label      string
+	LabelClass string
+	// Text is the answer's Markdown rendered (markdownHTML).
+	Text        template.HTML
 	Explanation string
 	Suggestions string
 }
@@ -153,7 +155,7 @@ func (r *report) loopStep(b *fold.Block) htmlStep {
 		s.Discarded = append(s.Discarded, htmlDocOf(d, 0, time.Time{}))
 	}
 	if a, ok := blockAnswer(b); ok {
-		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: blockText(a.Text),
+		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: markdownHTML(a.Text, nil),
 			Explanation: blockText(a.Explanation), Suggestions: blockText(a.Suggestions)}
 		if a.Role == "forced" {
 			sa.What = "Forced answer"
