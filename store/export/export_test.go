@@ -277,7 +277,7 @@ func TestPreferencePairs(t *testing.T) {
 		{Mark: 1, Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
 			Query: "Danish chemist who introduced the concept of pH", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[4].Payload.(engine.Selection).Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
-		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
+		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2, JudgeRepeated: fixture.JudgeRepeated2,
 			Query: "Danish plant ecologist who assisted Søren Peder Lauritz Sørensen", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[9].Payload.(engine.Selection).Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
 	}

@@ -61,6 +61,9 @@ type htmlSearch struct {
 }
 
 type htmlJudge struct {
+	// Label is "Judge", or "Nothing new" for a search that brought only
+	// documents seen before (no judge was asked).
+	Label string
 	// Class is "kept", "switch" or "stay" (not useful, nowhere to go).
 	Class   string
 	Source  string
@@ -68,6 +71,9 @@ type htmlJudge struct {
 	Reason  string
 	// Analyst is the analyst's verdict on this decision, if any.
 	Analyst string
+	// Repeated names the documents retrieved again, which the judge was
+	// told were obtained before.
+	Repeated string
 }
 
 type htmlDoc struct {
@@ -210,7 +216,7 @@ func failedSearchText(outcome, note string) string {
 }
 
 func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
-	j := &htmlJudge{Source: oneLineText(p.Source), Reason: blockText(p.Analysis)}
+	j := &htmlJudge{Label: "Judge", Source: oneLineText(p.Source), Reason: blockText(p.Analysis), Repeated: oneLineText(p.JudgeRepeated)}
 	if j.Source == "" {
 		j.Source = "the retrieval"
 	}
@@ -221,6 +227,9 @@ func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
 		j.Class, j.Verdict = "switch", "not useful, switching to "+oneLineText(*p.NextSource)
 	default:
 		j.Class, j.Verdict = "stay", "not useful, but there is no other source to switch to"
+	}
+	if p.NothingNew {
+		j.Label, j.Verdict, j.Reason = "Nothing new", strings.TrimPrefix(j.Verdict, "not useful, "), blockText(p.NothingNewReason())
 	}
 	if v, ok := r.rec.Verdicts[seq]; ok {
 		j.Analyst = oneLineText(v)

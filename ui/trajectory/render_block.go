@@ -209,7 +209,13 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if stayed {
 			verdict = "✗ local not enough · " + target + " not used"
 		}
-		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render(verdict)))
+		label := "Judge"
+		if e.NothingNew {
+			// No judge was asked: the search brought only documents
+			// seen before (or none).
+			label, analysis = "Nothing new", termtext.Clean(e.NothingNewReason())
+		}
+		out = append(out, r.labelled(label, r.st.JudgeSwitch.Render(verdict)))
 		if analysis != "" {
 			out = append(out, r.under(r.st.JudgeSwitch.UnsetBold(), analysis, w)...)
 		}
@@ -222,6 +228,10 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if e.JudgeNew != "" {
 			out = append(out, r.under(r.st.FieldLabel, "with the new documents:", w)...)
 			out = append(out, r.under(r.st.Dim, excerpt(termtext.Clean(e.JudgeNew), 8, w-labelWidth), w)...)
+		}
+		if e.JudgeRepeated != "" {
+			out = append(out, r.under(r.st.FieldLabel, "and was told these came back, obtained before (not new):", w)...)
+			out = append(out, r.under(r.st.Dim, termtext.Line(e.JudgeRepeated), w)...)
 		}
 	}
 	return out
