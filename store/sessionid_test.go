@@ -29,7 +29,7 @@ func TestImportRefusesForeignIDs(t *testing.T) {
 		{"path of 32", "../../../../../../../../etc/pass", "character 1 is '.'"},
 		{"a short id", good[:7], "it has 7 characters"},
 		{"upper case", strings.ToUpper(good), "character 2 is 'D'"},
-		{"a UUID with dashes", "0b4f6c2e9a514d0cb8e73f1a2c9d8e70", "it has 36 characters"},
+		{"a UUID with dashes", "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70", "it has 36 characters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
