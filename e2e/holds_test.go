@@ -194,3 +194,49 @@ func TestFullDiskReadsWork(t *testing.T) {
 		check(t, func(args ...string) (string, string, int) { return w.runWith(wrap, args...) }, "the disk is full")
 	})
 }
+
+// `index` in a home that cannot be written says so — read-only here, and
+// what to do — for the corpus that exists and for a new one, and leaves the
+// corpus as it was. Before, a healthy corpus was called damaged ("delete it
+// with prefrag corpora rm"), which would have thrown it away.
+func TestIndexInReadOnlyHome(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	data := filepath.Join(w.home, "data")
+	var wrap []string
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1"`, "sh", data).CombinedOutput(); err != nil {
+			t.Skipf("root without a read-only bind mount: %v %s", err, out)
+		}
+		wrap = []string{"unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1" && shift && exec "$@"`, "sh", data}
+	} else {
+		filepath.WalkDir(data, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o555)
+			}
+			return nil
+		})
+		t.Cleanup(func() {
+			filepath.WalkDir(data, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					os.Chmod(p, 0o755)
+				}
+				return nil
+			})
+		})
+	}
+	w.write("new.txt", "A new note about the Carlsberg Laboratory's soil studies.\n")
+	for _, corpus := range []string{"wiki", "fresh"} {
+		args := []string{"index", "--corpus", corpus, w.docs}
+		_, errOut, code := w.runWith(wrap, args...)
+		noPanic(t, "index", errOut)
+		w.msgCheck(args, errOut, code, 1, []string{`corpus "` + corpus + `" cannot be written`, "read-only here", "PREFRAG_HOME"}, "damaged", "corpora rm")
+		t.Logf("index --corpus %s (exit %d): %s", corpus, code, strings.TrimSpace(errOut))
+	}
+	// The corpus is healthy: searching it works, there and once writable.
+	for _, wr := range [][]string{wrap, nil} {
+		out, errOut, code := w.runWith(wr, "search", "--corpus", "wiki", "Carlsberg")
+		if code != 0 || !strings.Contains(out, "Carlsberg") {
+			t.Errorf("search after the refused index (wrap %v): exit %d %s\n%s", wr, code, errOut, out)
+		}
+	}
+}
