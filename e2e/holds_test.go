@@ -240,3 +240,22 @@ func TestIndexInReadOnlyHome(t *testing.T) {
 		}
 	}
 }
+
+// A JSON Lines id over 512 bytes is reported by every `index` run while its
+// document is missing, not only by the first. Before, the second run called
+// the file unchanged and the document was silently missing.
+func TestLongJSONLIDReportedEveryRun(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	w.write("c.jsonl", `{"id":"`+strings.Repeat("x", 600)+`","title":"Long","text":"A document about zebras."}`+"\n"+
+		`{"id":"ok1","text":"A document about giraffes."}`+"\n")
+	want := "c.jsonl:1: \"id\" is longer than 512 bytes"
+	for run := 1; run <= 3; run++ {
+		out, errOut, code := w.run("index", "--corpus", "wiki", w.docs)
+		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "1 .jsonl line left out") {
+			t.Errorf("run %d: exit %d, the long id is not reported (%q):\n%s%s", run, code, want, out, errOut)
+		}
+		if run > 1 && !strings.Contains(out, "still not in the corpus") {
+			t.Errorf("run %d does not say the document is still missing:\n%s", run, out)
+		}
+	}
+}
