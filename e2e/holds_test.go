@@ -259,3 +259,19 @@ func TestLongJSONLIDReportedEveryRun(t *testing.T) {
 		}
 	}
 }
+
+// `bench evidence` on a file whose one record has a bad supporting fact
+// names the fact (exit 2, one line). Before, the record was said to lack
+// "question, answer, context and supporting_facts", which it has.
+func TestBenchEvidenceNamesBadFact(t *testing.T) {
+	w := emptyWorld(t, &fakellm.Script{})
+	f := filepath.Join(w.home, "one.json")
+	body := `[{"_id": "r1", "question": "Which institute did Maren Holt direct?", "answer": "Velloran", "supporting_facts": [["Maren Holt", 4]],` +
+		` "context": [["Maren Holt", ["Maren Holt is a chemist.", " She directed the Velloran Institute."]]]}]`
+	if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.msgExpect([]string{"bench", "evidence", "--file", f}, 2,
+		[]string{`the supporting fact ["Maren Holt",4] names sentence 4 of "Maren Holt", which has 2`, "name no sentence of"},
+		"missing fields", "has question, answer, context and supporting_facts")
+}
