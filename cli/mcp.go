@@ -19,6 +19,7 @@ import (
 func runMCP(e *env, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
+	markOutputFlags(fs, "mcp")
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp (HOST:PORT) instead of stdio; an address beyond loopback needs a token")
 	token := fs.String("token", "", "the bearer `TOKEN` every HTTP request must carry (Authorization: Bearer …); default: mcp_token in the config file or PREFRAG_MCP_TOKEN")
 	pos, err := parseFlags(fs, args)
@@ -34,6 +35,9 @@ func runMCP(e *env, args []string) error {
 		return usagef("mcp takes no arguments (got %q): the client sends the questions", pos[0])
 	}
 	if err := rf.Apply(); err != nil {
+		return err
+	}
+	if err := refuseOutputFlags(rf, "`prefrag mcp`", "answers in the protocol"); err != nil {
 		return err
 	}
 	if *token == "" {

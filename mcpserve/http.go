@@ -61,12 +61,11 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, token string) e
 		return err
 	case <-ctx.Done():
 	}
-	s.stop() // the streams of running asks end with their runs
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		srv.Close()
-	}
+	// The runs going end as cancelled sessions and their calls return;
+	// then the connections close (a client's open event stream would
+	// keep a graceful shutdown waiting).
+	s.shutdown()
+	srv.Close()
 	return nil
 }
 
@@ -75,7 +74,10 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, token string) e
 // the bearer token check (401 without it).
 func (s *Server) Handler(addr, token string) http.Handler {
 	h := http.Handler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Logger: s.log, PropagateRequestCancellation: true}))
+		&mcp.StreamableHTTPOptions{Logger: s.log, PropagateRequestCancellation: true,
+			// A client that loses the stream of a long ask resumes it
+			// (Last-Event-ID) without losing progress or the result.
+			EventStore: mcp.NewMemoryEventStore(nil)}))
 	if token != "" {
 		h = auth.RequireBearerToken(tokenVerifier(token), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 	}

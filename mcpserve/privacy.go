@@ -8,6 +8,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/sources/catalog"
+	"github.com/prefrag/prefrag/sources/local"
 )
 
 // An agent calling prefrag over MCP can make the user's privacy stricter,
@@ -62,15 +63,16 @@ func (s *Server) applyPrivacy(rc *engine.RunConfig, web string, neverLeave []str
 // that one lands; then it should call it.
 func (s *Server) knownCorpus(name string) (string, error) {
 	name = strings.TrimPrefix(strings.TrimSpace(name), "local:")
-	infos, err := catalog.List(s.app.Cfg.CorporaDir())
+	dir := s.app.Cfg.CorporaDir()
+	if local.Exists(dir, name) || catalog.IsRemote(dir, name) {
+		return name, nil // (without listing: that opens every corpus)
+	}
+	infos, err := catalog.List(dir)
 	if err != nil {
 		return "", err
 	}
 	names := make([]string, 0, len(infos))
 	for _, in := range infos {
-		if in.Name == name {
-			return name, nil
-		}
 		names = append(names, in.Name)
 	}
 	msg := fmt.Sprintf("the user has no corpus named %q", name)

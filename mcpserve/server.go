@@ -98,13 +98,19 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 // Close stops the runs still going (each is kept as a cancelled session),
 // waits for the tool calls in flight and releases the corpora.
 func (s *Server) Close() error {
+	s.shutdown()
+	s.corpora.close()
+	return nil
+}
+
+// shutdown refuses new tool calls, cancels the runs going and waits for
+// the calls in flight to return.
+func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
 	s.stop()
 	s.running.Wait()
-	s.corpora.close()
-	return nil
 }
 
 // errStopping answers a tool call that arrives while the server stops.
