@@ -8,6 +8,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/styles"
 )
 
@@ -36,15 +37,11 @@ func hang(s string) string { return textsafe.Hang(s, "      ") }
 // subHang is hang for text under an indented label ("      explanation: ").
 func subHang(s string) string { return textsafe.Hang(s, "        ") }
 
+// badge is a source as plain text: "LOCAL notes", "MCP memory", "WEB
+// duckduckgo" (sources' kinds table).
 func badge(source string) string {
-	kind, name, _ := strings.Cut(line(source), ":")
-	switch kind {
-	case "local":
-		return "LOCAL " + name
-	case "web":
-		return "WEB " + name
-	}
-	return strings.ToUpper(line(source))
+	text, _ := sources.SourceBadge(line(source))
+	return text
 }
 
 func indent(s, prefix string) string {

@@ -10,12 +10,19 @@ import (
 	"github.com/prefrag/prefrag/sources"
 )
 
-// usable drops web sources when the web policy forbids them.
+// usable drops the sources that obey the web policy (sources.Kind's
+// table) when the policy forbids them.
 func (r *run) usable(list []Source) []Source {
-	if len(list) == 0 || list[0].Kind() != sources.KindWeb || r.webAllowedAtAll() {
+	if r.webAllowedAtAll() {
 		return list
 	}
-	return nil
+	var out []Source
+	for _, s := range list {
+		if !s.Kind().FollowsWebPolicy() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (r *run) webAllowedAtAll() bool {
@@ -45,7 +52,7 @@ func (r *run) webOffNote() string {
 // allowWeb asks for consent under policy "ask". It returns a note for the
 // model when the web may not be used.
 func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (bool, string, error) {
-	if src.Kind() != sources.KindWeb {
+	if !src.Kind().FollowsWebPolicy() {
 		return true, "", nil
 	}
 	if !r.webAllowedAtAll() {
@@ -98,7 +105,7 @@ func (r *run) guardedContext() string {
 	for _, name := range r.settings.NeverLeave {
 		for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 			for _, d := range list {
-				if d.Source == "local:"+name {
+				if sources.IsCorpusNamed(d.Source, name) {
 					return name
 				}
 			}

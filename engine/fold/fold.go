@@ -232,7 +232,7 @@ func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 		}
 		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
-			if strings.HasPrefix(r.Source, "web:") {
+			if sources.IsWeb(r.Source) {
 				web++
 			} else {
 				local++

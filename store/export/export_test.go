@@ -206,6 +206,10 @@ func TestJSONRoundTrip(t *testing.T) {
 			}
 			g, w := got.Session, want.Session
 			g.Owner, w.Owner = store.Owner{}, store.Owner{}
+			if g.Imported.IsZero() {
+				t.Error("the import is not recorded as one")
+			}
+			g.Imported = w.Imported // when it was imported is not in the file
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("session changed:\n got %+v\nwant %+v", g, w)
 			}

@@ -332,10 +332,7 @@ func (r *report) htmlSource(n int, anchor string) htmlSource {
 // docWhere tells a web source from a local one and says where it is: a
 // web document's http(s) URL, a local passage's one name (Document.Ref).
 func docWhere(d sources.Document) (kind, ref, url string) {
-	kind = "local"
-	if strings.HasPrefix(d.Source, "web:") {
-		kind = "web"
-	}
+	kind = sourceKind(d.Source)
 	for _, u := range []string{d.URL, d.Locator, d.ID} {
 		if u = strings.TrimSpace(u); isWebURL(u) {
 			return kind, "", textsafe.ForTerminal(u)

@@ -274,7 +274,7 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		for _, t := range s.Trace {
 			if t.Search != nil {
-				if t.Search.Kind == "web" {
+				if t.Search.Kind == sources.RoleWeb.String() {
 					web++
 				} else {
 					local++
@@ -283,7 +283,7 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		if s.SwitchTo != "" {
 			where := "the web"
-			if sourceKind(s.SwitchTo) != "web" {
+			if !sources.IsWeb(s.SwitchTo) {
 				where = s.SwitchTo
 			}
 			switches = append(switches, "switched to "+where+" at "+strings.ToLower(s.Title))
@@ -313,10 +313,13 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	return h
 }
 
-// sourceKind is "web" for a web engine, "local" for a corpus.
+// sourceKind is the CSS class of a source's colour role (sources' kinds
+// table): "web" for a web engine, "mcp" for an MCP server, "local" for a
+// corpus and for anything else.
 func sourceKind(source string) string {
-	if strings.HasPrefix(source, "web:") {
-		return "web"
+	n, ok := sources.ParseName(source)
+	if !ok || n.Role() == sources.RoleNeutral {
+		return sources.RoleLocal.String()
 	}
-	return "local"
+	return n.Role().String()
 }

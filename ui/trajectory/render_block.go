@@ -119,7 +119,7 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 		}
 	}
 	out := []string{r.labelled("Search", head)}
-	if len(rt.Docs) == 0 && strings.HasPrefix(rt.Source, "local:") {
+	if len(rt.Docs) == 0 && sources.IsCorpus(rt.Source) {
 		out = append(out, r.under(r.st.Note, "nothing found — the corpus may be empty; add files on the Corpora screen (3)", w)...)
 	}
 	if !detail {
@@ -173,7 +173,7 @@ func stayedLocal(b *Block, sel engine.Selection) bool {
 	if sel.Status != nil && *sel.Status || b.Observation == nil {
 		return false
 	}
-	target := func(src string) bool { return strings.HasPrefix(src, "web:") }
+	target := sources.IsWeb
 	if sel.NextSource != nil {
 		target = func(src string) bool { return src == *sel.NextSource }
 	}
@@ -196,12 +196,11 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 	} else {
 		target := "web"
 		if e.NextSource != nil {
-			ns := termtext.Line(*e.NextSource)
-			if kind, name, ok := strings.Cut(ns, ":"); ok {
-				if kind == "web" {
-					target = "web (" + name + ")"
+			if n, ok := sources.ParseName(termtext.Line(*e.NextSource)); ok {
+				if n.Kind == sources.KindWeb {
+					target = "web (" + n.ID + ")"
 				} else {
-					target = strings.ToUpper(kind) + " " + name
+					target = n.Badge()
 				}
 			}
 		}
