@@ -40,6 +40,9 @@ func runMCP(e *env, args []string) error {
 	if err := refuseOutputFlags(rf, "`prefrag mcp`", "answers in the protocol"); err != nil {
 		return err
 	}
+	if err := resolveNeverLeave(e); err != nil {
+		return err
+	}
 	if *token == "" {
 		*token = e.cfg.MCPToken
 	}

@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/prefrag/prefrag/engine"
@@ -121,7 +120,7 @@ func (c *collector) output(res engine.Result, id string, p askPrivacy, note stri
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := AskOutput{SessionID: id, Resource: sessionURI(id), Answer: res.Answer, Label: res.Label, Forced: res.Forced,
-		Claims: []Claim{}, Sources: []Source{}, Counts: res.Counts, Notices: c.notices}
+		Claims: []Claim{}, Sources: []Source{}, Counts: res.Counts, Notices: append(slices.Clone(p.Notes), c.notices...)}
 	out.Web = WebReport{Policy: p.Web, UserPolicy: p.UserWeb, Requested: p.Requested, Searched: res.Counts.WebRetrievals > 0,
 		NeverLeave: p.NeverLeave, Switches: c.switches, HeldBack: c.heldBack, Note: note}
 	if c.final != nil {
@@ -156,8 +155,8 @@ func sourcesOf(f engine.Final) []Source {
 // sourceID is the id a source is fetched or opened by: CORPUS:PASSAGE for
 // a local passage, the document's own id (its URL) otherwise.
 func sourceID(d sources.Document) string {
-	if corpus, ok := strings.CutPrefix(d.Source, "local:"); ok && d.ID != "" {
-		return corpus + ":" + d.ID
+	if n, ok := sources.ParseName(d.Source); ok && n.Kind.IsCorpus() && d.ID != "" {
+		return passageID(n.ID, d.ID)
 	}
 	if d.ID == "" {
 		return d.URL

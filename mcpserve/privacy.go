@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/sources/catalog"
-	"github.com/prefrag/prefrag/sources/local"
 )
 
 // An agent calling prefrag over MCP can make the user's privacy stricter,
@@ -24,6 +22,7 @@ type askPrivacy struct {
 	Requested  string   // the tool argument, "" when none
 	Refused    bool     // the argument asked for a looser policy
 	NeverLeave []string // the user's plus the argument's
+	Notes      []string // how the argument's names were read
 }
 
 // applyPrivacy sets s's web policy and never-leave corpora from the user's
@@ -37,14 +36,11 @@ func (s *Server) applyPrivacy(rc *engine.RunConfig, web string, neverLeave []str
 	}
 	p.Web = engine.StricterWeb(rc.Web, p.Requested)
 	p.Refused = p.Requested != "" && p.Web != p.Requested
-	extra := make([]string, 0, len(neverLeave))
-	for _, n := range neverLeave {
-		name, err := s.knownCorpus(n)
-		if err != nil {
-			return p, fmt.Errorf("never_leave: %w", err)
-		}
-		extra = append(extra, name)
+	extra, notes, err := s.app.ResolveNeverLeave(neverLeave, "the never_leave argument")
+	if err != nil {
+		return p, err
 	}
+	p.Notes = notes
 	p.NeverLeave = slices.Clone(rc.NeverLeave)
 	for _, n := range extra {
 		if !slices.Contains(p.NeverLeave, n) {
@@ -55,34 +51,15 @@ func (s *Server) applyPrivacy(rc *engine.RunConfig, web string, neverLeave []str
 	return p, nil
 }
 
-// knownCorpus resolves a corpus name a tool argument gives ("notes", or
-// the source name "local:notes") against the user's corpora, local and
-// remote; a name that names none is an error with the nearest name.
-//
-// It stands in for the never-leave resolver of issue 26 (item 1) until
-// that one lands; then it should call it.
+// knownCorpus resolves a corpus name a tool argument gives as the user's
+// corpus it names (catalog.Resolve: "notes", " notes", "local:notes"); a
+// name that names none is an error with the nearest name.
 func (s *Server) knownCorpus(name string) (string, error) {
-	name = strings.TrimPrefix(strings.TrimSpace(name), "local:")
-	dir := s.app.Cfg.CorporaDir()
-	if local.Exists(dir, name) || catalog.IsRemote(dir, name) {
-		return name, nil // (without listing: that opens every corpus)
-	}
-	infos, err := catalog.List(dir)
+	r, err := catalog.Resolve(s.app.Cfg.CorporaDir(), name)
 	if err != nil {
 		return "", err
 	}
-	names := make([]string, 0, len(infos))
-	for _, in := range infos {
-		names = append(names, in.Name)
-	}
-	msg := fmt.Sprintf("the user has no corpus named %q", name)
-	if near := suggest.Closest(name, names); near != "" {
-		return "", fmt.Errorf("%s — did you mean %s?", msg, near)
-	}
-	if len(names) == 0 {
-		return "", fmt.Errorf("%s (the user has no corpus yet)", msg)
-	}
-	return "", fmt.Errorf("%s; the corpora are: %s", msg, strings.Join(names, ", "))
+	return r.Name, nil
 }
 
 // webNote says, when the policy in force keeps the web out, why and how

@@ -94,8 +94,8 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 
 // fetch is the fetch tool: one passage, whole.
 func (s *Server) fetch(ctx context.Context, _ *mcp.CallToolRequest, in FetchInput) (*mcp.CallToolResult, Passage, error) {
-	name, id, ok := strings.Cut(strings.TrimSpace(in.ID), ":")
-	if !ok || name == "" || id == "" {
+	name, id, ok := parsePassageID(in.ID)
+	if !ok {
 		return nil, Passage{}, fmt.Errorf("%q is not a passage id: fetch takes an id from search's results (CORPUS:PASSAGE)", in.ID)
 	}
 	if _, err := s.knownCorpus(name); err != nil {
@@ -138,7 +138,7 @@ func (s *Server) corpusFor(named string) (string, error) {
 // passageOf is a document as the tools show it, its text cut to at most
 // maxRunes (0: whole).
 func passageOf(corpus string, d sources.Document, maxRunes int) Passage {
-	p := Passage{ID: corpus + ":" + d.ID, Title: d.Title, URL: d.URL, Text: d.Text, Score: d.Score, Locator: d.Locator, Source: d.Source}
+	p := Passage{ID: passageID(corpus, d.ID), Title: d.Title, URL: d.URL, Text: d.Text, Score: d.Score, Locator: d.Locator, Source: d.Source}
 	if p.URL == "" {
 		p.URL = fileURL(d.Locator)
 	}
@@ -146,6 +146,16 @@ func passageOf(corpus string, d sources.Document, maxRunes int) Passage {
 		p.Text, p.Cut = string(r[:maxRunes])+"…", true
 	}
 	return p
+}
+
+// passageID is the id search gives a passage and fetch takes:
+// CORPUS:PASSAGE ("wiki:notes/a.md#2"). A corpus name holds no colon.
+func passageID(corpus, id string) string { return corpus + ":" + id }
+
+// parsePassageID reads an id passageID wrote.
+func parsePassageID(s string) (corpus, id string, ok bool) {
+	corpus, id, ok = strings.Cut(strings.TrimSpace(s), ":")
+	return corpus, id, ok && corpus != "" && id != ""
 }
 
 // fileURL is a file:// URL of a locator's file ("/notes/a.md#120" →

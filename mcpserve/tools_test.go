@@ -96,14 +96,14 @@ func TestToolErrors(t *testing.T) {
 		want string
 	}{
 		{"search", map[string]any{"query": "  "}, "needs a query"},
-		{"search", map[string]any{"query": "pH", "corpus": "wikk"}, "did you mean wiki?"},
+		{"search", map[string]any{"query": "pH", "corpus": "wikk"}, `did you mean "wiki"?`},
 		{"search", map[string]any{"query": "pH", "k": 500}, "k must be between 1 and 50"},
 		{"fetch", map[string]any{"id": "no-colon"}, "not a passage id"},
 		{"fetch", map[string]any{"id": "wiki:nope"}, "holds no passage"},
-		{"fetch", map[string]any{"id": "nosuch:x"}, "no corpus named"},
+		{"fetch", map[string]any{"id": "nosuch:x"}, `no corpus is named "nosuch"`},
 		{"ask", map[string]any{"question": ""}, "needs a question"},
-		{"ask", map[string]any{"question": "Q?", "corpora": []string{"wki"}}, "did you mean wiki?"},
-		{"ask", map[string]any{"question": "Q?", "never_leave": []string{"Wiki"}}, "did you mean wiki?"},
+		{"ask", map[string]any{"question": "Q?", "corpora": []string{"wki"}}, `did you mean "wiki"?`},
+		{"ask", map[string]any{"question": "Q?", "never_leave": []string{"wikki"}}, `the never_leave argument: no corpus is named "wikki" — did you mean "wiki"?`},
 		{"ask", map[string]any{"question": "Q?", "continue": "0000000"}, "0000000"},
 		{"sessions", map[string]any{"limit": 1000}, "limit must be between"},
 	}
