@@ -275,3 +275,24 @@ func TestBenchEvidenceNamesBadFact(t *testing.T) {
 		[]string{`the supporting fact ["Maren Holt",4] names sentence 4 of "Maren Holt", which has 2`, "name no sentence of"},
 		"missing fields", "has question, answer, context and supporting_facts")
 }
+
+// Bounds with messages that name them: a cache TTL too long for any
+// duration, and a context window past any model's, are refused with exit 2
+// and one line naming the bound. Before, "99999999h" was called "not a
+// duration" and --num-ctx took any number.
+func TestBoundsNamedOnTheCommandLine(t *testing.T) {
+	w := emptyWorld(t, &fakellm.Script{Steps: []string{"Final Answer: x"}})
+	p := w.msgConfigFile("web_cache_ttl = \"99999999h\"\n")
+	for _, args := range [][]string{{"config"}, {"sessions", "list"}} {
+		w.msgExpect(args, 2, []string{"web_cache_ttl in " + p, `must be at most 87600h (about 10 years), not "99999999h"`}, "must be a duration")
+	}
+	w.msgConfigFile("num_ctx = 4000000\n")
+	w.msgExpect([]string{"config"}, 2, []string{"num_ctx in " + p + " must be at most 2097152 (2M tokens), not 4000000"})
+	w.msgConfigFile("")
+	w.msgExpect([]string{"ask", "--llm-url", w.llm.URL(), "--web", "never", "--num-ctx", "99999999", "Q?"}, 2,
+		[]string{"--num-ctx must be at most 2097152 (2M tokens), not 99999999"})
+	w.msgExpect([]string{"ask", "--llm-timeout", "99999999h", "Q?"}, 2, []string{`invalid value "99999999h" for flag -llm-timeout: must be at most 24h (a day)`})
+	if n := len(w.llm.Generations()); n != 0 {
+		t.Errorf("%d LLM calls for refused settings", n)
+	}
+}
