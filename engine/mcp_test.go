@@ -107,7 +107,10 @@ func TestMCPRemoteAsksConsent(t *testing.T) {
 	s := DefaultSettings()
 	s.Web = WebAsk
 	_, err := h.eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit,
-		Consent: func(ctx context.Context, r ConsentRequest) (Consent, error) { asked = append(asked, r); return ConsentDeny, nil }})
+		Consent: func(ctx context.Context, r ConsentRequest) (Consent, error) {
+			asked = append(asked, r)
+			return ConsentDeny, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
