@@ -232,7 +232,7 @@ func (a *App) noSource(name string, list []engine.Source) error {
 	servers, _, _ := a.MCPDeclarations()
 	for _, srv := range servers {
 		if srv.Problem != "" && (name == srv.Name || name == srv.SourceName()) {
-			return fmt.Errorf("%w: the MCP server %q is declared but not used: %s", ErrNoSource, srv.Name, srv.Problem)
+			return fmt.Errorf("the MCP server %q is declared but cannot be used: %s", srv.Name, srv.Problem)
 		}
 	}
 	var names []string

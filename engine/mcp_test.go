@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -193,5 +194,35 @@ func TestRequestNotices(t *testing.T) {
 	n := payloads[Notice](h.rec)
 	if len(n) == 0 || !strings.Contains(n[0].Message, "is not used") || n[0].Fatal {
 		t.Errorf("notices %+v", n)
+	}
+}
+
+// An MCP server that fails is a one-line reason, and the step goes on to
+// the next source (the web); the observation tells the model why.
+func TestFailedMCPGoesOnToTheNextSource(t *testing.T) {
+	h, kb := mcpHarness(t, sources.KindMCP)
+	kb.err = &sources.UnavailableError{Source: "mcp:kb", Err: errors.New("the server exited (exit status 3)")}
+	h.llm.steps = []reply{
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+	}
+	h.llm.judges = []reply{judgeJSON(false, "not enough")}
+	res, err := h.run(t, "Who leads Project Heron?", func(s *Settings) { s.Web = WebAuto })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kb.queries) != 1 || len(h.web.queries) != 1 {
+		t.Fatalf("MCP queries %q, web queries %q", kb.queries, h.web.queries)
+	}
+	obs := payloads[Observation](h.rec)
+	if len(obs) != 1 || obs[0].Source != "web:duckduckgo" || !strings.Contains(obs[0].Note, "mcp:kb unavailable: the server exited") {
+		t.Errorf("observation %+v", obs)
+	}
+	var said bool
+	for _, n := range payloads[Notice](h.rec) {
+		said = said || strings.Contains(n.Message, "the server exited") && !n.Fatal && !strings.Contains(n.Message, "\n")
+	}
+	if !said || res.Counts.MCPRetrievals != 1 || res.Counts.WebRetrievals != 1 {
+		t.Errorf("notices %+v, counts %+v", payloads[Notice](h.rec), res.Counts)
 	}
 }

@@ -179,24 +179,37 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	if dec.Status {
 		return r.observe(step, preferred.Name(), docs, notes(note), nil)
 	}
-	ok, why, err := r.allowWeb(ctx, step, next, query, dec.Analysis)
-	if err != nil {
-		return err
+	return r.switchTo(ctx, step, query, dec.Analysis, preferred, next, order, docs, note)
+}
+
+// switchTo searches next after the judge found the preferred source's
+// documents not enough. When next cannot be used (unreachable, a server
+// that failed), the query goes on to the source after it in the order; when
+// none answers, the preferred documents stay, with every source's reason.
+func (r *run) switchTo(ctx context.Context, step int, query, analysis string, preferred, next Source, order []Source, docs []Document, prefNote string) error {
+	var failed []string
+	for next != nil && next.Name() != preferred.Name() {
+		ok, why, err := r.allowWeb(ctx, step, next, query, analysis)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return r.observe(step, preferred.Name(), docs, notes(append(append([]string{prefNote}, failed...), why)...), nil)
+		}
+		alt, altNote, err := r.search(ctx, step, next, query)
+		if err != nil {
+			return err
+		}
+		if altNote == "" {
+			r.tally.counts.Switches++
+			return r.observe(step, next.Name(), alt, notes(failed...), docs)
+		}
+		// The switch failed (blocked, unreachable): the model is told, and
+		// the next source in the order is tried.
+		failed = append(failed, altNote)
+		next = after(next, order)
 	}
-	if !ok {
-		return r.observe(step, preferred.Name(), docs, notes(note, why), nil)
-	}
-	alt, altNote, err := r.search(ctx, step, next, query)
-	if err != nil {
-		return err
-	}
-	if altNote != "" {
-		// The switch failed (blocked, unreachable): keep the local documents
-		// and tell the model the other source was unavailable.
-		return r.observe(step, preferred.Name(), docs, notes(note, altNote), nil)
-	}
-	r.tally.counts.Switches++
-	return r.observe(step, next.Name(), alt, nil, docs)
+	return r.observe(step, preferred.Name(), docs, notes(append([]string{prefNote}, failed...)...), nil)
 }
 
 // webNoteIfAny explains the sources that obey the web policy and were
@@ -236,6 +249,17 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 	}
 	for i, s := range order {
 		if s == preferred && i+1 < len(order) {
+			return order[i+1]
+		}
+	}
+	return nil
+}
+
+// after is the source after s in order (nil for the last). Sources are
+// told apart by name: a source's value need not be comparable.
+func after(s Source, order []Source) Source {
+	for i, o := range order {
+		if o.Name() == s.Name() && i+1 < len(order) {
 			return order[i+1]
 		}
 	}

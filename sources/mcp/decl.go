@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -170,12 +169,7 @@ func Parse(data []byte, getenv func(string) (string, bool)) ([]Server, error) {
 		if err := json.Unmarshal(raw, &decls); err != nil {
 			return nil, fmt.Errorf("%w: %q must be an object of servers by name", ErrDeclaration, key)
 		}
-		names := make([]string, 0, len(decls))
-		for n := range decls {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range keysInOrder(raw) {
 			if seen[name] {
 				return nil, fmt.Errorf("%w: the server %q is declared twice", ErrDeclaration, name)
 			}
@@ -195,6 +189,29 @@ func Parse(data []byte, getenv func(string) (string, bool)) ([]Server, error) {
 		return nil, fmt.Errorf("%w: no %q, %q or %q object of servers", ErrDeclaration, serverKeys[0], serverKeys[1], serverKeys[2])
 	}
 	return out, nil
+}
+
+// keysInOrder are an object's keys as the file writes them: the order of
+// the declarations is the servers' default preference order.
+func keysInOrder(raw json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		key, _ := t.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return keys
+		}
+		keys = append(keys, key)
+	}
+	return keys
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
