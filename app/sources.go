@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
@@ -31,7 +32,8 @@ func (a *App) CorpusOrder(s engine.RunConfig) ([]string, error) {
 // one): a question then searches no local corpus, and the run says so.
 func (a *App) ResolveCorpora(s engine.RunConfig) ([]string, string, error) {
 	if len(s.Corpora) > 0 {
-		return s.Corpora, engine.CorporaGiven, nil
+		names, err := a.resolveCorpusNames(s.Corpora)
+		return names, engine.CorporaGiven, err
 	}
 	pinned, err := catalog.Pinned(a.Cfg.CorporaDir())
 	if err != nil {
@@ -48,6 +50,30 @@ func (a *App) ResolveCorpora(s engine.RunConfig) ([]string, string, error) {
 		return nil, engine.CorporaNoneExist, nil
 	}
 	return nil, engine.CorporaNonePinned, nil
+}
+
+// resolveCorpusNames reads corpus names as catalog.Resolve does
+// ("local:notes" is notes). A name that names no corpus is left as given,
+// for OpenSources to say how to create it, unless a known corpus is close
+// to it: then the error asks whether that one was meant.
+func (a *App) resolveCorpusNames(names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		r, err := catalog.Resolve(a.Cfg.CorporaDir(), n)
+		var unknown *catalog.UnknownCorpusError
+		switch {
+		case err == nil:
+			n = r.Name
+		case errors.As(err, &unknown) && (unknown.Near != "" || len(unknown.Matches) > 1):
+			return nil, fmt.Errorf("%s: %w", a.Cfg.Name("corpora"), err)
+		case !errors.As(err, &unknown):
+			return nil, err
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
 
 // Sources is the opened preference list of one run.

@@ -34,6 +34,7 @@ func (a *App) threadOf(ctx context.Context, ref string) (string, *engine.Thread,
 	if th == nil {
 		return "", nil, fmt.Errorf("%w: session %s recorded no events", ErrNoThread, id)
 	}
+	resolveThreadNeverLeave(a.Cfg.CorporaDir(), th)
 	return rec.Session.ID, th, nil
 }
 

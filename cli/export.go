@@ -39,6 +39,11 @@ func sessionsExport(e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	for i, id := range ids {
+		if ids[i], err = lastSession(e, a, id); err != nil {
+			return err
+		}
+	}
 	if *all {
 		f, err := filter()
 		if err != nil {
@@ -156,10 +161,27 @@ func openSession(e *env, id string) (*app.App, *store.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if id, err = lastSession(e, a, id); err != nil {
+		a.Close()
+		return nil, nil, err
+	}
 	rec, err := a.Store.GetSession(e.ctx, id)
 	if err != nil && (rec == nil || !errors.Is(err, store.ErrBadEvent)) {
 		a.Close()
 		return nil, nil, err
 	}
 	return a, rec, err
+}
+
+// lastSession reads "last" (as --continue takes it) as the newest
+// session's id; any other reference is returned as given.
+func lastSession(e *env, a *app.App, ref string) (string, error) {
+	if ref != app.LastSession {
+		return ref, nil
+	}
+	id, err := a.Store.LatestSession(e.ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errors.New("there is no session yet, so none is the last")
+	}
+	return id, err
 }

@@ -52,9 +52,10 @@ var helpTexts = map[string]cmdHelp{
 	"sessions list": {"List stored sessions, newest first.", []string{
 		"prefrag sessions list",
 		"prefrag sessions list --status failed --since 72h --json"}},
-	"sessions show": {"Show one session's steps and answer (ID or a unique prefix).", []string{
+	"sessions show": {"Show one session's steps and answer (ID, a unique prefix, or last for the newest).", []string{
 		"prefrag sessions show 3f2a",
-		"prefrag sessions show 3f2a --json"}},
+		"prefrag sessions show 3f2a --json",
+		"prefrag sessions show last"}},
 	"sessions search": {"Find sessions whose question or answer contain the words.", []string{
 		"prefrag sessions search BM25 ranking"}},
 	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines, QA pairs or an HTML page.", []string{
@@ -63,10 +64,11 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions export --all --status answered --format jsonl -o all.jsonl"}},
 	"sessions import": {"Import a session from a JSON export.", []string{
 		"prefrag sessions import session.json"}},
-	"sessions rerun": {"Run a stored session's question again with its settings.", []string{
+	"sessions rerun": {"Run a stored session's question again with its settings, never with looser privacy than the recording or today's configuration unless --web or --never-leave says so.", []string{
 		"prefrag sessions rerun 3f2a",
 		"prefrag sessions rerun 3f2a --offline",
-		"prefrag sessions rerun 3f2a --web never"}},
+		"prefrag sessions rerun 3f2a --web never",
+		"prefrag sessions rerun last --never-leave notes"}},
 	"sessions rm": {"Delete sessions with their events and verdicts (asks on a terminal, or --yes).", []string{
 		"prefrag sessions rm 3f2a",
 		"prefrag sessions rm --older-than 30d --yes"}},
@@ -227,11 +229,11 @@ func sessionsHelp(w io.Writer) {
 
 var sessionSubcommands = []struct{ name, args, help string }{
 	{"list", "list [flags]", "list stored sessions"},
-	{"show", "show ID [--json]", "show one session"},
+	{"show", "show ID|last [--json]", "show one session"},
 	{"search", "search WORDS", "find sessions by words"},
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
-	{"rerun", "rerun ID [--offline] [--web auto|ask|never] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
+	{"rerun", "rerun ID|last [--offline] [--web auto|ask|never] [--never-leave NAME] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
 	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 

@@ -70,6 +70,14 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
 		}
 	case engine.Selection:
+		if p.NothingNew {
+			next := "the next source"
+			if p.NextSource != nil {
+				next = line(*p.NextSource)
+			}
+			fmt.Fprintf(w, "[%d] Nothing new: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.NothingNewReason()))
+			return
+		}
 		if p.Status != nil && *p.Status {
 			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
 		} else {

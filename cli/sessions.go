@@ -143,13 +143,13 @@ func sessionsShow(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the events exactly as `ask --json` did")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions show ID [--json]")
+		helpFlags(e.stdout, fs, "sessions show ID|last [--json]")
 	}
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag sessions show ID [--json]")
+		return usagef("usage: prefrag sessions show ID|last [--json]")
 	}
 	// A session with undecodable event rows is shown without them; the
 	// error naming them comes last (exit 1).

@@ -15,7 +15,8 @@ import (
 // its event lines exactly as given (compacted), its judge verdicts and cache
 // keys. It is the way back from a JSON export (GetSession's Record is what
 // an export holds). A session that was still running when exported is
-// imported as interrupted: no process here owns it.
+// imported as interrupted: no process here owns it. The row records when
+// it was imported (Session.Imported).
 func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	sess := rec.Session
 	if sess.ID == "" {
@@ -117,10 +118,10 @@ func insertImported(ctx context.Context, tx *sql.Tx, rec *Record, sess Session, 
 	}
 	now := time.Now().UnixNano()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions
-		(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns, imported_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sess.ID, sess.Question, sess.Answer, sess.Label, sess.Status, sess.Model, blobs.config, blobs.manifest, blobs.counts,
-		sess.Started.UnixNano(), finished); err != nil {
+		sess.Started.UnixNano(), finished, now); err != nil {
 		return err
 	}
 	if err := insertCorpora(ctx, tx, sess.ID, corpora); err != nil {

@@ -206,6 +206,10 @@ func TestJSONRoundTrip(t *testing.T) {
 			}
 			g, w := got.Session, want.Session
 			g.Owner, w.Owner = store.Owner{}, store.Owner{}
+			if g.Imported.IsZero() {
+				t.Error("the import is not recorded as one")
+			}
+			g.Imported = w.Imported // when it was imported is not in the file
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("session changed:\n got %+v\nwant %+v", g, w)
 			}
@@ -277,7 +281,7 @@ func TestPreferencePairs(t *testing.T) {
 		{Mark: 1, Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
 			Query: "Danish chemist who introduced the concept of pH", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[4].Payload.(engine.Selection).Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
-		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
+		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2, JudgeRepeated: fixture.JudgeRepeated2,
 			Query: "Danish plant ecologist who assisted Søren Peder Lauritz Sørensen", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[9].Payload.(engine.Selection).Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
 	}

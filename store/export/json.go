@@ -247,6 +247,9 @@ type Pair struct {
 	Question      string `json:"question"`
 	JudgeObtained string `json:"judge_obtained"`
 	JudgeNew      string `json:"judge_new"`
+	// JudgeRepeated names the documents retrieved again, which the judge
+	// was told it had already obtained (omitted when none).
+	JudgeRepeated string `json:"judge_repeated,omitempty"`
 	// Context of the decision.
 	Query      string `json:"query"`  // the query of the judged retrieval
 	Source     string `json:"source"` // the judged source
@@ -285,15 +288,15 @@ func Pairs(rec *store.Record) []Pair {
 			question = rw.Rewritten
 		}
 		sel, ok := ev.Payload.(engine.Selection)
-		if !ok {
-			continue
+		if !ok || sel.NothingNew {
+			continue // a search that brought nothing new asked no judge
 		}
 		q := question
 		if engine.TurnOf(ev) == 1 {
 			q = first
 		}
 		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Turn: ev.Turn, Question: q,
-			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, Source: sel.Source, JudgeModel: judgeModel,
+			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, JudgeRepeated: sel.JudgeRepeated, Source: sel.Source, JudgeModel: judgeModel,
 			Analysis: sel.Analysis, Status: sel.Status != nil && *sel.Status, NextSource: sel.NextSource,
 			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}
 		// The judged retrieval is the last one before the decision.
