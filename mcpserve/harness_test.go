@@ -31,8 +31,9 @@ type testWorld struct {
 }
 
 const (
-	sorensenText = "# S. P. L. Sørensen\n\nSøren Peder Lauritz Sørensen (1868–1939) was a Danish chemist, famous for the introduction of the concept of pH, a scale for measuring acidity and alkalinity.\n"
-	caseQuestion = "In what year did the Danish plant ecologist who assisted the chemist who introduced pH die?"
+	sorensenText  = "# S. P. L. Sørensen\n\nSøren Peder Lauritz Sørensen (1868–1939) was a Danish chemist, famous for the introduction of the concept of pH, a scale for measuring acidity and alkalinity.\n"
+	carlsbergText = "The Carlsberg Laboratory in Copenhagen was founded in 1875. Its chemistry department was led by Johan Kjeldahl and later by Sørensen.\n"
+	caseQuestion  = "In what year did the Danish plant ecologist who assisted the chemist who introduced pH die?"
 )
 
 var webDocs = []fakesearch.Doc{
@@ -87,7 +88,7 @@ func newTestWorld(t *testing.T, r fakellm.Responder, configLines ...string) *tes
 	if w.app, err = app.Open(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	w.index("wiki", map[string]string{"sorensen.md": sorensenText})
+	w.index("wiki", map[string]string{"sorensen.md": sorensenText, "carlsberg.txt": carlsbergText})
 	s := cfg.Settings
 	s.WebChosen = cfg.WebChosen()
 	w.srv = New(w.app, Options{Settings: s, Version: "test", WebAllowHint: cfg.WebAllowHint()})
