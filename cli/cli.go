@@ -72,7 +72,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.ForTerminal(w))
+		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.OneLine(w))
 	}
 	routeLibraryLog(cfg.LogPath())
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
