@@ -1,9 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -56,13 +59,20 @@ func (a *App) Distinctive(ctx context.Context, name string) (engine.Distinctive,
 	if ok && e.passages == st.Passages && e.updated.Equal(st.Updated) {
 		return e.set, nil
 	}
-	t0 := time.Now()
-	b := distinct.NewBuilder()
-	if err := c.Passages(ctx, func(title, text string) error { b.Add(title, text); return nil }); err != nil {
-		return nil, fmt.Errorf("reading its passages: %w", err)
+	path := filepath.Join(dir, name, "never-leave.set")
+	set := readSet(path, st)
+	if set == nil {
+		t0 := time.Now()
+		b := distinct.NewBuilder()
+		if err := c.Passages(ctx, func(title, text string) error { b.Add(title, text); return nil }); err != nil {
+			return nil, fmt.Errorf("reading its passages: %w", err)
+		}
+		set = b.Set()
+		a.Log.Info("never-leave strings built", "corpus", name, "passages", st.Passages, "took", time.Since(t0))
+		if err := writeSet(path, st, set); err != nil {
+			a.Log.Warn("never-leave strings not kept", "corpus", name, "err", err)
+		}
 	}
-	set := b.Set()
-	a.Log.Info("never-leave strings", "corpus", name, "passages", st.Passages, "took", time.Since(t0))
 	a.distinct.mu.Lock()
 	if a.distinct.sets == nil {
 		a.distinct.sets = map[string]distinctEntry{}
@@ -70,4 +80,58 @@ func (a *App) Distinctive(ctx context.Context, name string) (engine.Distinctive,
 	a.distinct.sets[name] = distinctEntry{passages: st.Passages, updated: st.Updated, set: set}
 	a.distinct.mu.Unlock()
 	return set, nil
+}
+
+// The distinctive strings of a never-leave corpus are kept on disk (they
+// take a second or more to build for thousands of passages) in the
+// corpus's own folder, never-leave.set, readable by the user alone (and
+// deleted with the corpus): a first line with the corpus's passages and
+// update time they were built from, then the Set.
+
+// readSet reads the kept Set of a corpus with stats st; nil when there is
+// none, it is of another state of the corpus, or it cannot be read.
+func readSet(path string, st local.Stats) *distinct.Set {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	head, body, ok := bytes.Cut(raw, []byte("\n"))
+	if !ok || string(head) != setHead(st) {
+		return nil
+	}
+	var set distinct.Set
+	if set.UnmarshalBinary(body) != nil {
+		return nil
+	}
+	return &set
+}
+
+// writeSet keeps set for a corpus with stats st, atomically.
+func writeSet(path string, st local.Stats, set *distinct.Set) error {
+	body, err := set.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".set-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.WriteString(setHead(st) + "\n")
+	if werr == nil {
+		_, werr = tmp.Write(body)
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+	return werr
+}
+
+func setHead(st local.Stats) string {
+	return fmt.Sprintf("prefrag never-leave strings %d %d", st.Passages, st.Updated.UnixNano())
 }

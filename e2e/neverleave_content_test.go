@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tests of this file check that privacy is about content, not only
@@ -103,5 +104,30 @@ func TestNeverLeaveContentFollowUp(t *testing.T) {
 	}
 	if heldNotes(t, out) == 0 {
 		t.Errorf("turn 2 does not say why the web was held back\n%s", out)
+	}
+}
+
+// TestTUINeverLeaveContentInTmux: in the workspace under web policy auto,
+// the query carrying the notes' password (typed by the user in the
+// question; notes not searched) is put to the user, the dialog showing the
+// string and its corpus; denied, nothing reaches the web engine.
+func TestTUINeverLeaveContentInTmux(t *testing.T) {
+	script := &queue{}
+	w := vaultWorld(t, script)
+	script.add([]string{
+		"Thought: Search.\nAction: Search_Engine\nAction Input: who knows " + vaultSecret,
+		"Thought: Enough.\nFinal Answer: Ada\nSelf-Evaluation: CORRECT",
+	}, []string{judgeSays(false)})
+	args := []string{"--llm-url", w.llm.URL(), "--model", "fake-model", "--web-engine", "searxng", "--searxng-url", w.search.URL(),
+		"--corpus", "wiki", "--never-leave", "notes"}
+	s := startTmux(t, w, t.TempDir(), args...)
+	s.waitFor("start", 15*time.Second, "Ask a question", "web auto")
+	s.text("Who else knows " + vaultSecret + "?")
+	s.keys("Enter")
+	s.waitFor("consent dialog", 20*time.Second, "Search the web?", "carries “"+vaultSecret+"”", "marked never-leave")
+	s.keys("x")
+	s.waitFor("answer", 20*time.Second, "Final answer", "Ada")
+	if n := w.search.Requests(); n != 0 {
+		t.Fatalf("the web engine received %d request(s) %q", n, w.search.Queries())
 	}
 }

@@ -44,6 +44,9 @@ const OrdinaryDocs = 5
 type Corpus struct {
 	Name string
 	Docs []retrieval.Doc
+	// Wiki marks the Wikipedia paragraphs (the pools), apart from the
+	// scientific abstracts of the IR collections.
+	Wiki bool
 }
 
 // QuerySet is one set of questions or topics.
@@ -52,6 +55,8 @@ type QuerySet struct {
 	Queries []string
 	// Of names the corpus the queries were written about ("" for none).
 	Of string
+	// Wiki marks questions about Wikipedia's subjects.
+	Wiki bool
 }
 
 // Hold is one held query with what held it and the judgement.
@@ -65,8 +70,10 @@ type Hold struct {
 type Pair struct {
 	Corpus, Set string
 	// Own is set when the queries were written about this corpus (its own
-	// topics or questions): they name its entities by design.
-	Own     bool
+	// topics or questions): they name its entities by design. Related is
+	// set when they are about the same kind of text (Wikipedia questions
+	// and a pool of Wikipedia paragraphs) without being its own.
+	Own, Related bool
 	Queries int
 	Holds   []Hold
 }
@@ -134,9 +141,9 @@ func Load(dataDir string) ([]Corpus, []QuerySet, error) {
 		if strings.Contains(p.set, "hotpotqa") {
 			of = "hotpotqa pool"
 		}
-		sets = append(sets, QuerySet{Name: p.set, Queries: queryTexts(ds), Of: of})
+		sets = append(sets, QuerySet{Name: p.set, Queries: queryTexts(ds), Of: of, Wiki: true})
 		if p.corpus != "" {
-			corpora = append(corpora, Corpus{Name: p.corpus, Docs: ds.Docs})
+			corpora = append(corpora, Corpus{Name: p.corpus, Docs: ds.Docs, Wiki: true})
 		}
 	}
 	for _, f := range []string{"hotpotqa_500", "2wiki_500", "musique_500", "bamboogle"} {
@@ -148,7 +155,7 @@ func Load(dataDir string) ([]Corpus, []QuerySet, error) {
 		for i, q := range ds.Questions {
 			qs[i] = q.Text
 		}
-		sets = append(sets, QuerySet{Name: "r1searcher " + f, Queries: qs})
+		sets = append(sets, QuerySet{Name: "r1searcher " + f, Queries: qs, Wiki: true})
 	}
 	return corpora, sets, nil
 }
@@ -182,6 +189,7 @@ func Run(corpora []Corpus, sets []QuerySet, seed uint64) Report {
 		ref := reference(corpora, c)
 		for _, qs := range sets {
 			p := Pair{Corpus: c.Name, Set: qs.Name, Own: qs.Of == c.Name, Queries: len(qs.Queries)}
+			p.Related = !p.Own && qs.Wiki == c.Wiki
 			for _, q := range qs.Queries {
 				if m, ok := set.Find(q); ok {
 					p.Holds = append(p.Holds, Hold{Query: q, Match: m, False: ref.ordinary(m)})
@@ -263,27 +271,51 @@ func (r ref) ordinary(m distinct.Match) bool {
 	return true
 }
 
-// Summary is the false-hold and true-hold rates of a report.
+// Tally counts queries, holds and false holds.
+type Tally struct{ Queries, Held, False int }
+
+func (t *Tally) add(p Pair) {
+	t.Queries += p.Queries
+	t.Held += p.Held()
+	t.False += p.FalseHolds()
+}
+
+// Summary adds a report up: the pairs by how the queries relate to the
+// never-leave corpus, the false holds by kind, and the planted strings.
 type Summary struct {
-	// Cross counts queries against corpora they were not written about;
-	// Own against their own corpus.
-	CrossQueries, CrossHeld, CrossFalse int
-	OwnQueries, OwnHeld, OwnFalse       int
-	PlantedTried, PlantedHeld           int
+	// Unrelated: queries about another kind of text (IR topics against
+	// Wikipedia paragraphs, Wikipedia questions against abstracts).
+	// Related: other questions about the same kind of text. Own: the
+	// corpus's own topics or questions.
+	Unrelated, Related, Own Tally
+	// FalseByKind counts the false holds by what held them.
+	FalseByKind map[distinct.Kind]int
+	PlantedTried, PlantedHeld int
+}
+
+// All is every pair together.
+func (s Summary) All() Tally {
+	return Tally{Queries: s.Unrelated.Queries + s.Related.Queries + s.Own.Queries,
+		Held:  s.Unrelated.Held + s.Related.Held + s.Own.Held,
+		False: s.Unrelated.False + s.Related.False + s.Own.False}
 }
 
 // Summarise adds the report up.
 func (rep Report) Summarise() Summary {
-	var s Summary
+	s := Summary{FalseByKind: map[distinct.Kind]int{}}
 	for _, p := range rep.Pairs {
-		if p.Own {
-			s.OwnQueries += p.Queries
-			s.OwnHeld += p.Held()
-			s.OwnFalse += p.FalseHolds()
-		} else {
-			s.CrossQueries += p.Queries
-			s.CrossHeld += p.Held()
-			s.CrossFalse += p.FalseHolds()
+		switch {
+		case p.Own:
+			s.Own.add(p)
+		case p.Related:
+			s.Related.add(p)
+		default:
+			s.Unrelated.add(p)
+		}
+		for _, h := range p.Holds {
+			if h.False {
+				s.FalseByKind[h.Match.Kind]++
+			}
 		}
 	}
 	for _, p := range rep.Planted {
@@ -313,9 +345,17 @@ func (rep Report) Text() string {
 		fmt.Fprintf(&b, "%-16s %-12s %6d %6d\n", p.Corpus, p.Kind, p.Tried, p.Held)
 	}
 	s := rep.Summarise()
-	fmt.Fprintf(&b, "\nfalse holds, queries not about the corpus: %d of %d (%.2f%%); all holds %d\n", s.CrossFalse, s.CrossQueries, pct(s.CrossFalse, s.CrossQueries), s.CrossHeld)
-	fmt.Fprintf(&b, "false holds, queries about the corpus: %d of %d (%.2f%%); all holds %d\n", s.OwnFalse, s.OwnQueries, pct(s.OwnFalse, s.OwnQueries), s.OwnHeld)
-	fmt.Fprintf(&b, "true holds, planted strings: %d of %d (%.2f%%)\n", s.PlantedHeld, s.PlantedTried, pct(s.PlantedHeld, s.PlantedTried))
+	for _, r := range []struct {
+		what string
+		t    Tally
+	}{{"unrelated queries", s.Unrelated}, {"related questions", s.Related}, {"own questions", s.Own}, {"all", s.All()}} {
+		fmt.Fprintf(&b, "\n%-18s %6d queries: %5d held (%5.2f%%), %4d false holds (%5.2f%%)", r.what, r.t.Queries, r.t.Held, pct(r.t.Held, r.t.Queries), r.t.False, pct(r.t.False, r.t.Queries))
+	}
+	fmt.Fprintf(&b, "\nfalse holds by kind:")
+	for _, k := range []distinct.Kind{distinct.Name, distinct.Words, distinct.Identifier, distinct.Number} {
+		fmt.Fprintf(&b, " %s %d;", k, s.FalseByKind[k])
+	}
+	fmt.Fprintf(&b, "\ntrue holds, planted strings: %d of %d (%.2f%%)\n", s.PlantedHeld, s.PlantedTried, pct(s.PlantedHeld, s.PlantedTried))
 	return b.String()
 }
 

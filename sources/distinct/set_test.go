@@ -1,6 +1,9 @@
 package distinct
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // vaultNotes are a small never-leave corpus: an identifier, a rare name,
 // a case number and ordinary prose.
@@ -49,4 +52,57 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%q) = %+v, %v; want %v %q", tt.query, m, ok, tt.kind, tt.text)
 		}
 	}
+}
+
+// A Set read back finds what it found; one of another version is refused.
+func TestSetRoundTrip(t *testing.T) {
+	s := vaultSet()
+	b, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Set
+	if err := back.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"who knows hunter2-ZEBRA", "the audit of the refrigerated storerooms", "case 88213907"} {
+		m1, ok1 := s.Find(q)
+		m2, ok2 := back.Find(q)
+		if !ok1 || ok1 != ok2 || m1 != m2 {
+			t.Errorf("%q: %v %v before, %v %v after", q, m1, ok1, m2, ok2)
+		}
+	}
+	if back.Stats() != s.Stats() {
+		t.Errorf("stats %+v, want %+v", back.Stats(), s.Stats())
+	}
+	if err := back.UnmarshalBinary([]byte("not a set")); err == nil {
+		t.Error("garbage decoded")
+	}
+}
+
+// Find reads any text without failing, and what it returns is a part of
+// the text; a Set built from any text reads back.
+func FuzzFind(f *testing.F) {
+	f.Add("who knows hunter2-ZEBRA?", "The vault password is hunter2-ZEBRA.")
+	f.Add("O'Brien's j.doe@x.example 2023-01-15 1,000", "Zorbanek’s deal: BLUEJAY7…")
+	f.Add("\xff\xfe-.-", "..--@@''")
+	f.Fuzz(func(t *testing.T, query, passage string) {
+		b := NewBuilder()
+		b.Add("t", passage)
+		s := b.Set()
+		if m, ok := s.Find(query); ok && !strings.Contains(query, m.Text) {
+			t.Fatalf("match %q is not in %q", m.Text, query)
+		}
+		if m, ok := s.Find(passage); ok && !strings.Contains(passage, m.Text) {
+			t.Fatalf("match %q is not in %q", m.Text, passage)
+		}
+		raw, err := s.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Set
+		if err := back.UnmarshalBinary(raw); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
