@@ -74,8 +74,8 @@ type Pair struct {
 	// set when they are about the same kind of text (Wikipedia questions
 	// and a pool of Wikipedia paragraphs) without being its own.
 	Own, Related bool
-	Queries int
-	Holds   []Hold
+	Queries      int
+	Holds        []Hold
 }
 
 // Held and FalseHolds count the pair's holds.
@@ -289,7 +289,7 @@ type Summary struct {
 	// corpus's own topics or questions.
 	Unrelated, Related, Own Tally
 	// FalseByKind counts the false holds by what held them.
-	FalseByKind map[distinct.Kind]int
+	FalseByKind               map[distinct.Kind]int
 	PlantedTried, PlantedHeld int
 }
 
