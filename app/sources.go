@@ -103,24 +103,9 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 	}
 	out := &Sources{Corpora: names, Choice: choice}
 	for _, name := range names {
-		if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
-			// A remote corpus (remote.go) is searched, judged and cited
-			// like a local one: its source is "local:<name>" too.
-			g, err := a.OpenRemote(ctx, name)
-			if err != nil {
-				out.Close()
-				return nil, err
-			}
-			out.List = append(out.List, g)
-			out.closers = append(out.closers, g.Close)
-			continue
-		}
-		c, err := local.Open(a.Cfg.CorporaDir(), name)
+		c, err := a.OpenCorpus(ctx, name)
 		if err != nil {
 			out.Close()
-			if errors.Is(err, local.ErrNotFound) {
-				return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
-			}
 			return nil, err
 		}
 		out.List = append(out.List, c)
@@ -136,6 +121,35 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		out.List = append(out.List, w)
 	}
 	return out, nil
+}
+
+// Corpus is one corpus opened for searching, local or remote.
+type Corpus interface {
+	engine.Source
+	Close() error
+}
+
+// OpenCorpus opens the corpus name for searching, local (read-only, so
+// several processes can search it at once) or remote; a corpus that does
+// not exist is ErrNoCorpus.
+func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
+	if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
+		// A remote corpus (remote.go) is searched, judged and cited
+		// like a local one: its source is "local:<name>" too.
+		g, err := a.OpenRemote(ctx, name)
+		if err != nil {
+			return nil, err // not a nil *Guarded in a non-nil Corpus
+		}
+		return g, nil
+	}
+	c, err := local.Open(a.Cfg.CorporaDir(), name)
+	if errors.Is(err, local.ErrNotFound) {
+		return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // WebEngine builds the configured web engine with the SQLite cache.

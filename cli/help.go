@@ -77,6 +77,11 @@ var helpTexts = map[string]cmdHelp{
 	"bench evidence": {"Benchmark the evidence aligner: supporting-sentence precision, recall and F1 on multi-hop QA questions.", []string{
 		"prefrag bench evidence --file hotpot.json",
 		"prefrag bench evidence --file 2wiki.jsonl --systems aligner --limit 100 --json"}},
+	"mcp": {"Serve prefrag to MCP clients (agents): over stdio, or streamable HTTP at http://ADDR/mcp with --http.", []string{
+		"prefrag mcp",
+		"prefrag mcp --model qwen3:8b --corpus papers --web never",
+		"prefrag mcp --http 127.0.0.1:8765",
+		`prefrag mcp --http 0.0.0.0:8765 --token "$PREFRAG_MCP_TOKEN"`}},
 	"config": {"Print the config file path and every effective setting with its origin.", []string{
 		"prefrag config",
 		"prefrag config --model qwen3:8b"}},
@@ -149,6 +154,7 @@ var manualPages = map[string]string{
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",
 	"config":          "docs/configuration.md",
+	"mcp":             "docs/mcp-server.md",
 	"completion":      "docs/using.md",
 	"sessions rerun":  "docs/threads.md#rerunning-a-session",
 	"bench evidence":  "docs/benchmarks.md",

@@ -54,8 +54,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.SessionStart:
 		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
 		if c := p.Config; c != nil {
-			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
-				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
+			// Every part is recorded text (an imported session's too).
+			fmt.Fprintf(w, "  %s\n", line(fmt.Sprintf("%s · model %s · %s · %s · k=%d · max steps %d",
+				c.Strategy, c.Model, corporaHeader(c), webHeader(c), c.K, c.MaxSteps)))
 		}
 		if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
 			fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
@@ -118,7 +119,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		if p.Fatal {
 			kind = "error"
 		}
-		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
+		// One line: a server's error text may hold newlines, and its second
+		// line must not look like a line of prefrag's own.
+		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:

@@ -22,7 +22,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-const caseID = "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70"
+const caseID = "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 
 func openStore(t testing.TB) *store.Store {
 	t.Helper()
@@ -162,7 +162,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	src := openStore(t)
 	ctx := context.Background()
 	storeCaseStudy(t, src, caseID)
-	b := storeCaseStudy(t, src, "1c2d3e4f-second")
+	b := storeCaseStudy(t, src, "1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f")
 	if err := src.AddSessionCacheKey(ctx, caseID, "duckduckgo\x00Danish plant ecologist\x005"); err != nil {
 		t.Fatal(err)
 	}
