@@ -125,11 +125,3 @@ func (h *leakHold) why() string {
 	}
 	return fmt.Sprintf("the context holds passages of corpus %s, marked never-leave", c)
 }
-
-// notSearched begins a note on a source a query was not sent to.
-func notSearched(src Source) string {
-	if src.Kind().FollowsWebPolicy() && src.Kind() == sources.KindWeb {
-		return "the web was not searched"
-	}
-	return src.Name() + " was not searched"
-}
