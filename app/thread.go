@@ -51,6 +51,18 @@ func (a *App) ResolveContinue(ctx context.Context, ref string) (string, error) {
 	return id, err
 }
 
+// ThreadCorpora are the corpora the session id searched: a follow-up
+// searches them unless it names its own.
+func (a *App) ThreadCorpora(ctx context.Context, id string) ([]string, error) {
+	rec, err := a.Store.GetSession(ctx, id)
+	if rec == nil {
+		return nil, err
+	}
+	// A session with an event that does not decode still names its
+	// corpora (threadOf says what else it lacks).
+	return append([]string(nil), rec.Session.Corpora...), nil
+}
+
 // openSession records a new session, or reopens the session a follow-up
 // continues.
 func (a *App) openSession(ctx context.Context, sess store.Session, thread *engine.Thread) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/internal/plural"
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"os"
 	"strings"
 
@@ -83,7 +84,7 @@ func sessionsExport(e *env, args []string) error {
 			}
 			advised = true
 		}
-		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(sk.ID), msg)
+		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", textsafe.Literal(sk.ID), msg)
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("none of the %s could be read (listed above); nothing was exported", plural.N(len(ids), "session"))
@@ -108,7 +109,7 @@ func sessionsExport(e *env, args []string) error {
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %s to %s; %d skipped (listed above)\n", len(recs), plural.N(len(ids), "session"), clean(where), len(skipped))
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %s to %s; %d skipped (listed above)\n", len(recs), plural.N(len(ids), "session"), line(where), len(skipped))
 		return errExportIncomplete
 	}
 	return nil
@@ -146,6 +147,9 @@ func sessionsImport(e *env, args []string) error {
 	}
 	defer a.Close()
 	ids, err := export.Import(e.ctx, a.Store, f)
+	if errors.Is(err, store.ErrBadID) || errors.Is(err, store.ErrTakesOver) || errors.Is(err, export.ErrFormat) {
+		return fmt.Errorf("cannot import %s: %w", pos[0], err)
+	}
 	if err != nil {
 		return err
 	}

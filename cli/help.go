@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prefrag/prefrag/config"
 )
@@ -35,6 +36,13 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag corpora pin papers",
 		"prefrag corpora rm old --yes",
 		"prefrag corpora add kb --elasticsearch http://127.0.0.1:9200 --index docs --api-key-env KB_KEY"}},
+	"sources": {"List every source a question searches, in preference order: corpora, MCP servers (declared in mcp.json), the web; with each one's kind, whether a query to it leaves the machine, its state and an MCP server's search tool.", []string{
+		"prefrag sources",
+		"prefrag sources --json --no-connect",
+		"prefrag sources --prefer mcp:memory,notes"}},
+	"sources check": {"Connect to one source, list an MCP server's tools, run one search and say what came back (exit 1 when it fails).", []string{
+		"prefrag sources check mcp:memory",
+		"prefrag sources check notes --query \"billing pipeline\""}},
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
@@ -77,6 +85,11 @@ var helpTexts = map[string]cmdHelp{
 	"bench evidence": {"Benchmark the evidence aligner: supporting-sentence precision, recall and F1 on multi-hop QA questions.", []string{
 		"prefrag bench evidence --file hotpot.json",
 		"prefrag bench evidence --file 2wiki.jsonl --systems aligner --limit 100 --json"}},
+	"mcp": {"Serve prefrag to MCP clients (agents): over stdio, or streamable HTTP at http://ADDR/mcp with --http.", []string{
+		"prefrag mcp",
+		"prefrag mcp --model qwen3:8b --corpus papers --web never",
+		"prefrag mcp --http 127.0.0.1:8765",
+		`prefrag mcp --http 0.0.0.0:8765 --token "$PREFRAG_MCP_TOKEN"`}},
 	"config": {"Print the config file path and every effective setting with its origin.", []string{
 		"prefrag config",
 		"prefrag config --model qwen3:8b"}},
@@ -110,6 +123,11 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 			name, usage := flag.UnquoteUsage(f)
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
+			}
+			if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+				if _, isDuration := g.Get().(time.Duration); isDuration {
+					name = "duration" // a duration flag that names its limit
+				}
 			}
 			if name == "value" {
 				name = "NAME" // a repeatable list
@@ -145,10 +163,12 @@ var manualPages = map[string]string{
 	"search":          "docs/corpora.md",
 	"corpora":         "docs/corpora.md",
 	"corpora add":     "docs/remote-corpora.md",
+	"sources":         "docs/mcp-sources.md",
 	"sessions":        "docs/using.md#sessions-and-exports",
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",
 	"config":          "docs/configuration.md",
+	"mcp":             "docs/mcp-server.md",
 	"completion":      "docs/using.md",
 	"sessions rerun":  "docs/threads.md#rerunning-a-session",
 	"bench evidence":  "docs/benchmarks.md",

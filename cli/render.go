@@ -54,8 +54,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.SessionStart:
 		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
 		if c := p.Config; c != nil {
-			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
-				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
+			// Every part is recorded text (an imported session's too).
+			fmt.Fprintf(w, "  %s\n", line(fmt.Sprintf("%s · model %s · %s · %s · k=%d · max steps %d",
+				c.Strategy, c.Model, corporaHeader(c), webHeader(c), c.K, c.MaxSteps)))
 		}
 		if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
 			fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
@@ -70,6 +71,14 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
 		}
 	case engine.Selection:
+		if p.NothingNew {
+			next := "the next source"
+			if p.NextSource != nil {
+				next = line(*p.NextSource)
+			}
+			fmt.Fprintf(w, "[%d] Nothing new: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.NothingNewReason()))
+			return
+		}
 		if p.Status != nil && *p.Status {
 			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
 		} else {
@@ -110,7 +119,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		if p.Fatal {
 			kind = "error"
 		}
-		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
+		// One line: a server's error text may hold newlines, and its second
+		// line must not look like a line of prefrag's own.
+		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
@@ -133,6 +144,23 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 
 // corporaHeader names the corpora a run searches and why.
 func corporaHeader(c *engine.RunConfig) string {
+	return corpusPart(c) + mcpPart(c)
+}
+
+// mcpPart names the run's MCP servers: " · MCP memory, wiki".
+func mcpPart(c *engine.RunConfig) string {
+	if len(c.MCP) == 0 {
+		return ""
+	}
+	ids := make([]string, len(c.MCP))
+	for i, s := range c.MCP {
+		n, _ := sources.ParseName(s)
+		ids[i] = n.ID
+	}
+	return " · MCP " + line(strings.Join(ids, ", "))
+}
+
+func corpusPart(c *engine.RunConfig) string {
 	if len(c.Corpora) == 0 {
 		switch c.CorpusChoice {
 		case engine.CorporaNonePinned:
@@ -154,7 +182,7 @@ func corporaHeader(c *engine.RunConfig) string {
 func webHeader(c *engine.RunConfig) string {
 	switch {
 	case c.Web == engine.WebNever:
-	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
+	case len(c.Corpora) == 0 && len(c.MCP) == 0 && !c.WebOnly && c.CorpusChoice != "":
 		// (CorpusChoice is recorded since the rule exists; older sessions
 		// replayed by `sessions show` are shown as they ran.)
 		return "web off (no corpus; --web-only not given)"

@@ -41,6 +41,8 @@ type run struct {
 	// privacy is the run's privacy (privacy.go): its settings', or for a
 	// follow-up the thread's where stricter.
 	privacy Privacy
+	// leaks caches the never-leave corpora's distinctive strings (leak.go).
+	leaks leakState
 }
 
 // runSources are the sources a run may search, and the user's consent.
@@ -258,9 +260,12 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
-	if src.Kind() == sources.KindWeb {
+	switch k := src.Kind(); {
+	case k == sources.KindWeb:
 		r.tally.counts.WebRetrievals++
-	} else {
+	case k.IsMCP():
+		r.tally.counts.MCPRetrievals++
+	default:
 		r.tally.counts.LocalRetrievals++
 	}
 	if err != nil {

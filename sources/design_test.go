@@ -21,6 +21,7 @@ var theOnePlace = map[string]bool{"sources/name.go": true, "sources/kind.go": tr
 var splitsOther = map[string]string{
 	"evidence/concepts.go": `concept groups "name: words"`,
 	"config/save.go":       `the config file's "web = …" line`,
+	"mcpserve/search.go":   `the MCP fetch tool's passage id "CORPUS:PASSAGE" (a corpus name, then a passage id)`,
 }
 
 // notProduct are folders of test doubles, tests and tools: they may spell

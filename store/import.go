@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,10 +20,14 @@ import (
 // an export holds). A session that was still running when exported is
 // imported as interrupted: no process here owns it. The row records when
 // it was imported (Session.Imported).
+//
+// An import is outside input: its id must be one prefrag makes
+// (CheckSessionID, *BadIDError otherwise), and it must not begin the id of a
+// stored session, whose short id it would take over (ErrTakesOver).
 func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	sess := rec.Session
-	if sess.ID == "" {
-		return fmt.Errorf("import session: %w: empty session id", ErrInvalid)
+	if err := CheckSessionID(sess.ID); err != nil {
+		return fmt.Errorf("import session: %w", err)
 	}
 	if sess.Status == "" || sess.Status == StatusRunning {
 		sess.Status = StatusInterrupted
@@ -38,7 +43,15 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return fmt.Errorf("import session %s: %w", sess.ID, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error { return insertImported(ctx, tx, rec, sess, blobs, rows) })
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := checkNoTakeover(ctx, tx, sess.ID); err != nil {
+			return err
+		}
+		return insertImported(ctx, tx, rec, sess, blobs, rows)
+	})
+	if errors.Is(err, ErrTakesOver) {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
 	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
 		return fmt.Errorf("import session %s: %w (the session, or one of its event seqs, is already in this database)", sess.ID, ErrExists)
 	}
@@ -97,7 +110,7 @@ func importedEvents(id string, lines []json.RawMessage) ([]importedEvent, error)
 			return nil, fmt.Errorf("event %d: %w: %v", i+1, ErrInvalid, err)
 		}
 		if head.Session != id || head.Seq < 1 || head.Type == "" {
-			return nil, fmt.Errorf("event %d: %w: it belongs to session %q with seq %d", i+1, ErrInvalid, head.Session, head.Seq)
+			return nil, fmt.Errorf("event %d: %w: it belongs to session %s with seq %d", i+1, ErrInvalid, QuoteID(head.Session), head.Seq)
 		}
 		var ev engine.Event
 		if err := json.Unmarshal(l, &ev); err != nil {

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
 )
 
@@ -266,7 +267,8 @@ func (s *Styles) LabelBadge(label string) string {
 	case "":
 		return s.badge(s.badgeNeutral, "UNLABELLED")
 	}
-	return s.badge(s.badgeNeutral, strings.ToUpper(label))
+	// Any other label is recorded text (an imported session's too).
+	return s.badge(s.badgeNeutral, strings.ToUpper(textsafe.OneLine(label)))
 }
 
 // Badge renders a neutral badge with the given text.

@@ -208,7 +208,13 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if stayed {
 			verdict = "✗ local not enough · " + target + " not used"
 		}
-		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render(verdict)))
+		label := "Judge"
+		if e.NothingNew {
+			// No judge was asked: the search brought only documents
+			// seen before (or none).
+			label, analysis = "Nothing new", termtext.Clean(e.NothingNewReason())
+		}
+		out = append(out, r.labelled(label, r.st.JudgeSwitch.Render(verdict)))
 		if analysis != "" {
 			out = append(out, r.under(r.st.JudgeSwitch.UnsetBold(), analysis, w)...)
 		}
@@ -221,6 +227,10 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if e.JudgeNew != "" {
 			out = append(out, r.under(r.st.FieldLabel, "with the new documents:", w)...)
 			out = append(out, r.under(r.st.Dim, excerpt(termtext.Clean(e.JudgeNew), 8, w-labelWidth), w)...)
+		}
+		if e.JudgeRepeated != "" {
+			out = append(out, r.under(r.st.FieldLabel, "and was told these came back, obtained before (not new):", w)...)
+			out = append(out, r.under(r.st.Dim, termtext.Line(e.JudgeRepeated), w)...)
 		}
 	}
 	return out
@@ -342,10 +352,13 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	return out
 }
 
+// answer renders an Answer event: its label, the answer's Markdown
+// rendered as the final answer's is (no raw "**bold**"), the
+// self-evaluation's explanation and suggestions.
 func (r *Renderer) answer(a engine.Answer, w int) []string {
 	out := []string{r.labelled("Answer", r.st.LabelBadge(a.Label))}
-	if text := termtext.Clean(a.Text); text != "" {
-		out = append(out, r.under(r.st.Bold, text, w)...)
+	if text := termtext.Clean(a.Text); strings.TrimSpace(text) != "" {
+		out = append(out, r.markdownUnder(text, w)...)
 	}
 	if e := termtext.Clean(a.Explanation); e != "" {
 		out = append(out, r.field("Explanation", r.st.Dim, e, w)...)
@@ -405,4 +418,19 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 		return full, room
 	}
 	return "", avail
+}
+
+// markdownUnder renders complete Markdown in the field column: the
+// renderer's own two-column margin takes the last two columns of the
+// label's, and its text fills the column (it wraps 8 columns short of the
+// width it is given, as glamour did).
+func (r *Renderer) markdownUnder(text string, w int) []string {
+	pad := strings.Repeat(" ", labelWidth-2)
+	lines := strings.Split(r.md.render(text, max(w-labelWidth+8, 24)), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = ansi.Truncate(pad+l, w, "")
+		}
+	}
+	return lines
 }
