@@ -40,8 +40,11 @@ type Config struct {
 	AsOllama       bool   `json:"as_ollama"`
 	KillAfter      int    `json:"kill_after"`
 	RequireAPIKey  string `json:"require_api_key"`
-	// TruncateLikeOllama: see the option of the same name.
+	// TruncateLikeOllama, IgnoreTruncate and CountByScript: see the
+	// options of the same names.
 	TruncateLikeOllama bool `json:"truncate_like_ollama"`
+	IgnoreTruncate     bool `json:"ignore_truncate"`
+	CountByScript      bool `json:"count_by_script"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -144,6 +147,12 @@ func (c Config) Options() []Option {
 	}
 	if c.TruncateLikeOllama {
 		opts = append(opts, TruncateLikeOllama())
+	}
+	if c.IgnoreTruncate {
+		opts = append(opts, IgnoreTruncate())
+	}
+	if c.CountByScript {
+		opts = append(opts, CountByScript())
 	}
 	if c.RequireAPIKey != "" {
 		opts = append(opts, RequireAPIKey(c.RequireAPIKey))

@@ -135,8 +135,11 @@ type config struct {
 	ollamaOnly     bool
 	killAfter      int
 	// See truncate.go.
-	truncate   bool
-	tokenRatio float64
+	truncate       bool
+	ignoreTruncate bool
+	tokenRatio     float64
+	// See tokens.go.
+	byScript bool
 }
 
 // Option configures a Server.
