@@ -114,6 +114,10 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			kind = "error"
 		}
 		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
+		if p.Fatal && p.Counts != nil {
+			fmt.Fprintln(w, "\n────────")
+			r.countsLine(w, ev, *p.Counts, " · the run failed")
+		}
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
