@@ -29,7 +29,9 @@ func bigThread(turns, docsPerTurn int) *Thread {
 	return th
 }
 
-func docCost(_ int, d Document) int { return llm.EstimateTokens(d.Title) + llm.EstimateTokens(d.Text) + 6 }
+func docCost(_ int, d Document) int {
+	return llm.EstimateTokens(d.Title) + llm.EstimateTokens(d.Text) + 6
+}
 
 // planDocs carries the documents of the question's subject (the cited one
 // first) within the budget, the last turn's cited one too, and leaves the
