@@ -37,6 +37,10 @@ type obsSpan struct {
 	refined    bool // the text is a refinement note (or refinedAway)
 	note       bool // the text is a note that may be dropped
 	dropped    bool
+	// docs and notes are what the observation was rendered from, for
+	// leaving documents out of it (trim.go).
+	docs  []prompts.ObservedDoc
+	notes []string
 }
 
 // refineState is the run's bookkeeping for the context budget.
@@ -100,8 +104,8 @@ func (r *run) estimate(prompt string) int {
 
 // recordObservation notes where an observation's text sits in the
 // scratchpad.
-func (r *run) recordObservation(start int) {
-	r.refinement.spans = append(r.refinement.spans, obsSpan{step: r.pad.turn, start: start, end: r.pad.scratch.Len()})
+func (r *run) recordObservation(start int, docs []prompts.ObservedDoc, notes []string) {
+	r.refinement.spans = append(r.refinement.spans, obsSpan{step: r.pad.turn, start: start, end: r.pad.scratch.Len(), docs: docs, notes: notes})
 }
 
 // fitBudget runs before a reasoning call whose prompt is head + scratchpad
@@ -133,6 +137,9 @@ func (r *run) fitBudget(ctx context.Context, suffix string) error {
 			break
 		}
 		r.warn(r.pad.turn, "", fmt.Sprintf("even refined, the observations do not fit the context budget of %d tokens: the oldest refined note was dropped", budget))
+	}
+	if est > budget {
+		est = r.trimNewest(budget, size)
 	}
 	if est > budget && !r.refinement.warnedBudget {
 		r.refinement.warnedBudget = true

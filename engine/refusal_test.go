@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -167,5 +168,42 @@ func TestTokenizerCountsTheWholePromptNearTheContext(t *testing.T) {
 				t.Errorf("a small prompt was counted whole")
 			}
 		})
+	}
+}
+
+// Issue 27: a single observation of many passages that the server refuses
+// is fitted with fewer passages: the newest observation keeps its first
+// documents, says which were left out (they keep their numbers), and the
+// smaller prompt is sent once more.
+func TestRefusedObservationKeepsFewerPassages(t *testing.T) {
+	h := newHarness(t)
+	var docs []Document
+	for i := 1; i <= 5; i++ {
+		docs = append(docs, doc("local:wiki", fmt.Sprint("d", i), fmt.Sprint("Doc ", i), filler(fmt.Sprint("fact", i), 1500)))
+	}
+	h.local.answers["facts"] = docs
+	h.llm.steps = []reply{
+		{text: "Thought: search.\nAction: Search_Engine\nAction Input: facts"},
+		{text: "Thought: x\nFinal Answer: not used\nSelf-Evaluation: CORRECT", err: &llm.ContextExceededError{Backend: "ollama", Server: "Ollama", PromptTokens: 4200, NCtx: 4096}},
+		{text: "Thought: done.\nFinal Answer: the facts [1]\nSelf-Evaluation: CORRECT"},
+	}
+	h.llm.judges = []reply{judgeJSON(true, "ok")}
+	res, err := h.run(t, "What are the facts?", func(s *Settings) { s.NumCtx = 4096; s.K = 5 })
+	if err != nil || res.Answer != "the facts [1]" {
+		t.Fatalf("answer %q, err %v", res.Answer, err)
+	}
+	ps := reasoning(h)
+	last := ps[len(ps)-1]
+	if len(ps) != 3 || !strings.Contains(last, "[1] title: Doc 1") || strings.Contains(last, "[5] title: Doc 5") || !strings.Contains(last, "[5] left out to fit the context") {
+		t.Errorf("the prompt sent again: %q", tail(last, 400))
+	}
+	said := 0
+	for _, n := range payloads[Notice](h.rec) {
+		if strings.Contains(n.Message, "the prompt shows the first") && strings.Contains(n.Message, "of the 5 documents found at step 1") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("notices %+v", payloads[Notice](h.rec))
 	}
 }

@@ -383,7 +383,7 @@ func (r *run) appendObservation(obs []prompts.ObservedDoc, notes []string, docs 
 	r.pad.scratch.WriteString("\nObservation: ")
 	start := r.pad.scratch.Len()
 	r.pad.scratch.WriteString(text)
-	r.recordObservation(start)
+	r.recordObservation(start, obs, notes)
 	if len(obs) > 0 {
 		block, _ := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 		r.ledger.obtained.WriteString(block)
