@@ -40,6 +40,16 @@ func (r *run) learnRefusal(req llm.Request, err error) {
 	}
 }
 
+// refreshContext takes the context the reasoning model's server will run
+// the next request with, when its client knows it (NumCtx: llama.cpp's
+// slot, vLLM's max_model_len, Ollama's /v1 runner as read after each
+// request, which a reload may have changed).
+func (r *run) refreshContext() {
+	if nc, ok := r.eng.cfg.LLM.(interface{ NumCtx() int }); ok {
+		r.noteContext(nc.NumCtx())
+	}
+}
+
 // noteContext makes n, a context a request really ran with, the run's
 // context when it differs from what the run counted with.
 func (r *run) noteContext(n int) {

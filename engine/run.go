@@ -168,6 +168,7 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	}
 	var resp llm.Response
 	var err error
+	r.refreshContext()
 	if err := r.checkFits(ctx, model, req); err != nil {
 		return resp, &FatalError{Err: err}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/prompts"
@@ -38,6 +39,7 @@ func (r *run) trimNewest(budget int, size func() int) int {
 		est = size()
 	}
 	if len(leftOut) > 0 {
+		sort.Ints(leftOut)
 		r.refinement.spans[i].docs = sp.docs[:kept]
 		r.refinement.spans[i].notes = append(append([]string(nil), sp.notes...), fmt.Sprintf("%s left out to fit the context", numList(leftOut)))
 		r.warn(r.pad.turn, "", fmt.Sprintf("to fit the context budget of %d tokens, the prompt shows the first %d of the %d documents found at step %d; %s %s left out (%s)",

@@ -47,14 +47,13 @@ const cutMinTokens = 256
 // most about half of the context.
 const CutRatio = 0.5
 
-// ollamaCutConfirm: a count in Ollama's cut window is a cut when the
-// estimate is clearly larger than it (a cut prompt was at least the whole
-// context, twice the count).
-const ollamaCutConfirm = 1.3
-
-// ollamaKeepMax bounds the num_keep a Modelfile may set, for the window of
-// counts a cut can report.
-const ollamaKeepMax = 64
+// ollamaKeepMax bounds the num_keep a cut may have kept (4, one more for a
+// tokenizer that adds a BOS token, a little more for a Modelfile's
+// num_keep): Ollama reports a cut prompt as one of these few counts only,
+// whatever the prompt, so such a count is taken for a cut even when the
+// prompt was estimated smaller (its tokenizer may count the text more
+// densely than the estimate).
+const ollamaKeepMax = 8
 
 // HowCut says how a server cuts an over-long prompt, for CheckCut.
 type HowCut int
@@ -69,8 +68,7 @@ const (
 // PromptCut reports whether a reply's prompt count shows that the server
 // cut the prompt: the count reaches the context the server ran the request
 // with (limit, 0 when unknown); on Ollama it is the count of a cut to that
-// context while the prompt is estimated larger; on another server it is
-// well below the prompt's estimate.
+// context; on another server it is well below the prompt's estimate.
 func PromptCut(prompt string, reported, limit int, how HowCut) bool {
 	if reported <= 0 {
 		return false
@@ -78,11 +76,10 @@ func PromptCut(prompt string, reported, limit int, how HowCut) bool {
 	if limit > 0 && reported >= limit {
 		return true
 	}
-	est := float64(EstimateTokens(prompt))
 	if how == CutsLikeOllama {
-		return limit > 0 && reported >= OllamaCutKept(limit, 0) && reported <= OllamaCutKept(limit, ollamaKeepMax) &&
-			est >= ollamaCutConfirm*float64(reported)
+		return limit > 0 && reported >= OllamaCutKept(limit, 0) && reported <= OllamaCutKept(limit, ollamaKeepMax)
 	}
+	est := float64(EstimateTokens(prompt))
 	return est >= cutMinTokens && float64(reported) < CutRatio*est
 }
 

@@ -42,9 +42,10 @@ type Config struct {
 	RequireAPIKey  string `json:"require_api_key"`
 	// TruncateLikeOllama, IgnoreTruncate and CountByScript: see the
 	// options of the same names.
-	TruncateLikeOllama bool `json:"truncate_like_ollama"`
-	IgnoreTruncate     bool `json:"ignore_truncate"`
-	CountByScript      bool `json:"count_by_script"`
+	TruncateLikeOllama bool    `json:"truncate_like_ollama"`
+	IgnoreTruncate     bool    `json:"ignore_truncate"`
+	CountByScript      bool    `json:"count_by_script"`
+	DenseScripts       float64 `json:"dense_scripts"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -153,6 +154,9 @@ func (c Config) Options() []Option {
 	}
 	if c.CountByScript {
 		opts = append(opts, CountByScript())
+	}
+	if c.DenseScripts > 0 {
+		opts = append(opts, DenseScripts(c.DenseScripts))
 	}
 	if c.RequireAPIKey != "" {
 		opts = append(opts, RequireAPIKey(c.RequireAPIKey))

@@ -140,6 +140,7 @@ type config struct {
 	tokenRatio     float64
 	// See tokens.go.
 	byScript bool
+	dense    float64
 }
 
 // Option configures a Server.

@@ -27,6 +27,12 @@ import (
 // the cut and the refusals of an over-long prompt.
 func CountByScript() Option { return func(c *config) { c.byScript = true } }
 
+// DenseScripts makes CountByScript count CJK characters and digits q times
+// as ScriptTokens does, as a tokenizer whose vocabulary has fewer of them
+// than prefrag's estimate assumes (one without Chinese pieces reads every
+// Han character as three bytes); words are counted as before.
+func DenseScripts(q float64) Option { return func(c *config) { c.byScript, c.dense = true, q } }
+
 // Ratios of the servers' counts over runes/4 measured on real corpora,
 // which ScriptTokens reproduces on the corpora of Corpus.
 const (
@@ -38,7 +44,14 @@ const (
 // ScriptTokens counts the tokens of s as a 32k SentencePiece tokenizer
 // would (see above).
 func ScriptTokens(s string) int {
-	n := 0
+	words, others := scriptTokens(s)
+	return words + others
+}
+
+// scriptTokens counts the pieces of s: those of words and spaces, and
+// the others (digits, CJK characters, symbols).
+func scriptTokens(s string) (words, others int) {
+	n, o := 0, 0
 	spaces := 0 // a run of spaces waits: its last joins what follows
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -63,13 +76,13 @@ func ScriptTokens(s string) int {
 			i = j
 			continue
 		}
-		n += runePieces(r, space)
+		o += runePieces(r, space)
 		i += size
 	}
 	if spaces > 0 {
 		n += 1 + (spaces+2)/spacePiece
 	}
-	return n
+	return n, o
 }
 
 // spacePiece is the longest run of spaces the vocabulary has as a piece.
@@ -137,10 +150,14 @@ func hash(s string) uint32 {
 // countTokens is how this server counts a prompt: ScriptTokens with
 // CountByScript, else runes/4.
 func (s *Server) countTokens(text string) int {
-	if s.cfg.byScript {
-		return max(1, ScriptTokens(text))
+	if !s.cfg.byScript {
+		return max(1, ApproxTokens(text))
 	}
-	return max(1, ApproxTokens(text))
+	words, others := scriptTokens(text)
+	if s.cfg.dense > 0 {
+		others = int(float64(others) * s.cfg.dense)
+	}
+	return max(1, words+others)
 }
 
 //go:embed testdata/corpora
