@@ -73,7 +73,7 @@ func SaneCalibration(f float64) bool {
 // kindState is a run's calibration of one kind of text.
 type kindState struct {
 	kept     float64 // the factor kept for the model, 0 without one
-	measured float64 // the largest ratio measured this run, 0 without one
+	measured float64 // the ratio measured last this run, 0 without one
 	// accEst and accTokens: the largest prompt of the kind the server
 	// read whole, kept or seen this run.
 	accEst, accTokens int
@@ -137,8 +137,9 @@ func (r *run) count(s string) int {
 }
 
 // measure notes a server's count of a text of the reasoning model: the
-// ratio over the estimate for the text's kind, and, when the server read
-// it whole, the largest prompt accepted.
+// ratio over the estimate for the text's kind (the latest count is the
+// one that knows the prompt as it now is), and, when the server read it
+// whole, the largest prompt accepted.
 func (r *run) measure(model LLM, text string, tokens int, whole bool) {
 	if tokens <= 0 || !sameLLM(model, r.eng.cfg.LLM) {
 		return
@@ -153,7 +154,7 @@ func (r *run) measure(model LLM, text string, tokens int, whole bool) {
 		return
 	}
 	k := r.refinement.calib.of(e.Kind())
-	k.measured = max(k.measured, min(max(q, factorMin), factorMax))
+	k.measured = min(max(q, factorMin), factorMax)
 	if whole && est > k.accEst {
 		k.accEst, k.accTokens = est, tokens
 	}
