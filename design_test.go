@@ -36,7 +36,7 @@ var layers = []struct {
 	name string
 	pkgs []string
 }{
-	{"front: command line and workspace", []string{".", "cli", "ui/..."}},
+	{"front: command line, workspace and MCP server", []string{".", "cli", "ui/...", "mcpserve"}},
 	{"wiring: a run from the configuration", []string{"app/...", "config"}},
 	{"core: engine, store, evaluation", []string{"engine/...", "store/...", "eval/...", "bench/..."}},
 	{"sources, LLM backends, prompts", []string{"sources/...", "llm/...", "prompts"}},

@@ -128,6 +128,14 @@ func (e *DeadlineError) Unwrap() error { return e.Err }
 
 func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	s := req.Settings
+	// Every never-leave name names a corpus (its callers resolved it
+	// already and showed the notes; this is the guard for any that did
+	// not): one that names none is refused before anything runs.
+	nl, _, err := a.ResolveNeverLeave(s.NeverLeave, "")
+	if err != nil {
+		return AskResult{}, err
+	}
+	s.NeverLeave = nl
 	step, judge, err := a.Models(s)
 	if err != nil {
 		return AskResult{}, err

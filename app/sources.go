@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
@@ -30,7 +31,8 @@ func (a *App) CorpusOrder(s engine.RunConfig) ([]string, error) {
 // one): a question then searches no local corpus, and the run says so.
 func (a *App) ResolveCorpora(s engine.RunConfig) ([]string, string, error) {
 	if len(s.Corpora) > 0 {
-		return s.Corpora, engine.CorporaGiven, nil
+		names, err := a.resolveCorpusNames(s.Corpora)
+		return names, engine.CorporaGiven, err
 	}
 	pinned, err := catalog.Pinned(a.Cfg.CorporaDir())
 	if err != nil {
@@ -47,6 +49,30 @@ func (a *App) ResolveCorpora(s engine.RunConfig) ([]string, string, error) {
 		return nil, engine.CorporaNoneExist, nil
 	}
 	return nil, engine.CorporaNonePinned, nil
+}
+
+// resolveCorpusNames reads corpus names as catalog.Resolve does
+// ("local:notes" is notes). A name that names no corpus is left as given,
+// for OpenSources to say how to create it, unless a known corpus is close
+// to it: then the error asks whether that one was meant.
+func (a *App) resolveCorpusNames(names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		r, err := catalog.Resolve(a.Cfg.CorporaDir(), n)
+		var unknown *catalog.UnknownCorpusError
+		switch {
+		case err == nil:
+			n = r.Name
+		case errors.As(err, &unknown) && (unknown.Near != "" || len(unknown.Matches) > 1):
+			return nil, fmt.Errorf("%s: %w", a.Cfg.Name("corpora"), err)
+		case !errors.As(err, &unknown):
+			return nil, err
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
 
 // Sources is the opened preference list of one run.
@@ -77,24 +103,9 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 	}
 	out := &Sources{Corpora: names, Choice: choice}
 	for _, name := range names {
-		if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
-			// A remote corpus (remote.go) is searched, judged and cited
-			// like a local one: its source is "local:<name>" too.
-			g, err := a.OpenRemote(ctx, name)
-			if err != nil {
-				out.Close()
-				return nil, err
-			}
-			out.List = append(out.List, g)
-			out.closers = append(out.closers, g.Close)
-			continue
-		}
-		c, err := local.Open(a.Cfg.CorporaDir(), name)
+		c, err := a.OpenCorpus(ctx, name)
 		if err != nil {
 			out.Close()
-			if errors.Is(err, local.ErrNotFound) {
-				return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
-			}
 			return nil, err
 		}
 		out.List = append(out.List, c)
@@ -110,6 +121,35 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		out.List = append(out.List, w)
 	}
 	return out, nil
+}
+
+// Corpus is one corpus opened for searching, local or remote.
+type Corpus interface {
+	engine.Source
+	Close() error
+}
+
+// OpenCorpus opens the corpus name for searching, local (read-only, so
+// several processes can search it at once) or remote; a corpus that does
+// not exist is ErrNoCorpus.
+func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
+	if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
+		// A remote corpus (remote.go) is searched, judged and cited
+		// like a local one: its source is "local:<name>" too.
+		g, err := a.OpenRemote(ctx, name)
+		if err != nil {
+			return nil, err // not a nil *Guarded in a non-nil Corpus
+		}
+		return g, nil
+	}
+	c, err := local.Open(a.Cfg.CorporaDir(), name)
+	if errors.Is(err, local.ErrNotFound) {
+		return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // WebEngine builds the configured web engine with the SQLite cache.

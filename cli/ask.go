@@ -45,6 +45,9 @@ func runAsk(e *env, args []string) (err error) {
 	if question == "" {
 		return usagef("ask needs a question: prefrag ask \"What …?\"")
 	}
+	if err := resolveNeverLeave(e); err != nil {
+		return err
+	}
 	s := e.cfg.Settings
 	s.WebChosen = e.cfg.WebChosen()
 	switch {

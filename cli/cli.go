@@ -59,6 +59,7 @@ func commands() []command {
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
 		{"bench", "retrieval|engine|evidence [flags]", "retrieval, engine and evidence benchmarks", runBench},
 		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", runConfig},
+		{"mcp", "[--http ADDR] [--token T] [ask flags]", "serve MCP to agents (Claude Desktop, VS Code, Cursor, crush): search, fetch, ask, sessions", runMCP},
 	}
 }
 
@@ -72,7 +73,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.ForTerminal(w))
+		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.OneLine(w))
 	}
 	routeLibraryLog(cfg.LogPath())
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}

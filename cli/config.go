@@ -47,7 +47,12 @@ func runConfig(e *env, args []string) error {
 		out = strings.Join(lines, "")
 	}
 	fmt.Fprint(e.stdout, out)
-	return verr
+	if verr != nil {
+		return verr
+	}
+	// A never-leave name that names no corpus protects nothing: refused
+	// here as `ask` refuses it.
+	return resolveNeverLeave(e)
 }
 
 // emptyCorporaNote says what `ask` and the app search when the corpora

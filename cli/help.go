@@ -45,9 +45,10 @@ var helpTexts = map[string]cmdHelp{
 	"sessions list": {"List stored sessions, newest first.", []string{
 		"prefrag sessions list",
 		"prefrag sessions list --status failed --since 72h --json"}},
-	"sessions show": {"Show one session's steps and answer (ID or a unique prefix).", []string{
+	"sessions show": {"Show one session's steps and answer (ID, a unique prefix, or last for the newest).", []string{
 		"prefrag sessions show 3f2a",
-		"prefrag sessions show 3f2a --json"}},
+		"prefrag sessions show 3f2a --json",
+		"prefrag sessions show last"}},
 	"sessions search": {"Find sessions whose question or answer contain the words.", []string{
 		"prefrag sessions search BM25 ranking"}},
 	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines, QA pairs or an HTML page.", []string{
@@ -56,10 +57,11 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions export --all --status answered --format jsonl -o all.jsonl"}},
 	"sessions import": {"Import a session from a JSON export.", []string{
 		"prefrag sessions import session.json"}},
-	"sessions rerun": {"Run a stored session's question again with its settings.", []string{
+	"sessions rerun": {"Run a stored session's question again with its settings, never with looser privacy than the recording or today's configuration unless --web or --never-leave says so.", []string{
 		"prefrag sessions rerun 3f2a",
 		"prefrag sessions rerun 3f2a --offline",
-		"prefrag sessions rerun 3f2a --web never"}},
+		"prefrag sessions rerun 3f2a --web never",
+		"prefrag sessions rerun last --never-leave notes"}},
 	"sessions rm": {"Delete sessions with their events and verdicts (asks on a terminal, or --yes).", []string{
 		"prefrag sessions rm 3f2a",
 		"prefrag sessions rm --older-than 30d --yes"}},
@@ -75,6 +77,11 @@ var helpTexts = map[string]cmdHelp{
 	"bench evidence": {"Benchmark the evidence aligner: supporting-sentence precision, recall and F1 on multi-hop QA questions.", []string{
 		"prefrag bench evidence --file hotpot.json",
 		"prefrag bench evidence --file 2wiki.jsonl --systems aligner --limit 100 --json"}},
+	"mcp": {"Serve prefrag to MCP clients (agents): over stdio, or streamable HTTP at http://ADDR/mcp with --http.", []string{
+		"prefrag mcp",
+		"prefrag mcp --model qwen3:8b --corpus papers --web never",
+		"prefrag mcp --http 127.0.0.1:8765",
+		`prefrag mcp --http 0.0.0.0:8765 --token "$PREFRAG_MCP_TOKEN"`}},
 	"config": {"Print the config file path and every effective setting with its origin.", []string{
 		"prefrag config",
 		"prefrag config --model qwen3:8b"}},
@@ -147,6 +154,7 @@ var manualPages = map[string]string{
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",
 	"config":          "docs/configuration.md",
+	"mcp":             "docs/mcp-server.md",
 	"completion":      "docs/using.md",
 	"sessions rerun":  "docs/threads.md#rerunning-a-session",
 	"bench evidence":  "docs/benchmarks.md",
@@ -219,11 +227,11 @@ func sessionsHelp(w io.Writer) {
 
 var sessionSubcommands = []struct{ name, args, help string }{
 	{"list", "list [flags]", "list stored sessions"},
-	{"show", "show ID [--json]", "show one session"},
+	{"show", "show ID|last [--json]", "show one session"},
 	{"search", "search WORDS", "find sessions by words"},
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
-	{"rerun", "rerun ID [--offline] [--web auto|ask|never] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
+	{"rerun", "rerun ID|last [--offline] [--web auto|ask|never] [--never-leave NAME] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
 	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 

@@ -47,6 +47,9 @@ func runTUI(e *env, args []string) error {
 	if err := refuseOutputFlags(rf, "the interactive app (`prefrag` alone)", "has no event output"); err != nil {
 		return err
 	}
+	if err := resolveNeverLeave(e); err != nil {
+		return err
+	}
 	if err := needTerminal(e.stdin, e.stdout); err != nil {
 		return err
 	}

@@ -49,6 +49,10 @@ type Config struct {
 	// LLMTimeout bounds the wait for an LLM server's first byte and any
 	// silence between two streamed chunks (llm_timeout, --llm-timeout).
 	LLMTimeout time.Duration
+	// MCPToken is the bearer token `prefrag mcp --http` requires (mcp_token,
+	// PREFRAG_MCP_TOKEN, or its --token flag). A secret: never printed,
+	// logged or stored.
+	MCPToken string
 	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
 	// (run_timeout, --run-timeout).
 	RunTimeout time.Duration

@@ -224,6 +224,8 @@ var schema = withWebRows([]Setting{
 	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, field: func(c *Config) any { return &c.WebCacheTTL }},
 	{Key: "web_allow", Help: "domains web results may come from", field: func(c *Config) any { return &c.WebAllow }},
 	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
+	{Key: "mcp_token", Help: "bearer token every request to `prefrag mcp --http` must carry (Authorization: Bearer …); needed to listen beyond this machine", Secret: true,
+		Env: []EnvVar{{Name: "PREFRAG_MCP_TOKEN"}}, field: func(c *Config) any { return &c.MCPToken }},
 	{Key: "offline", Flag: "offline", FlagOnly: true, Help: "answer web searches from the cache only; send no web request",
 		field: func(c *Config) any { return &c.Offline }},
 })

@@ -190,3 +190,21 @@ func (c *Config) WebAskHeadlessHint() string {
 	}
 	return "--web ask (flag) " + acts + "; pass --web auto to allow web searches"
 }
+
+// WebAllowHint says how the user lets a process that cannot ask anyone
+// (an agent calling `prefrag mcp`) search the web: where the policy came
+// from and what to set there. No flag of the run itself is named: the
+// caller cannot loosen the policy, only the user can.
+func (c *Config) WebAllowHint() string {
+	file := "the config file"
+	if c.FilePath != "" {
+		file = c.FilePath
+	}
+	switch o := c.Origin("web"); o.Kind {
+	case FromEnv:
+		return fmt.Sprintf("set %s=auto (or web = \"auto\" in %s) where prefrag is started", o.Name, file)
+	case FromFlag:
+		return "start prefrag with --web auto"
+	}
+	return fmt.Sprintf("set web = \"auto\" in %s", file)
+}

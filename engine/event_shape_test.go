@@ -67,7 +67,7 @@ func TestDesignEventShape(t *testing.T) {
 // type's name (engine.Event… constants).
 func TestDesignRenderersReadPayloads(t *testing.T) {
 	var files []string
-	for _, dir := range []string{"fold", "../cli", "../app/delivery", "../ui", "../ui/trajectory", "../store/export", "../eval"} {
+	for _, dir := range []string{"fold", "../cli", "../app/delivery", "../ui", "../ui/trajectory", "../store/export", "../eval", "../mcpserve"} {
 		fs, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(fs) == 0 {
 			t.Fatalf("%s: no Go files (%v)", dir, err)

@@ -19,7 +19,8 @@ type LLM interface {
 
 // Source is what the engine needs from a retrieval source.
 type Source interface {
-	// Name is "local:<corpus>" or "web:<engine>".
+	// Name is the source's sources.Name, printed ("local:<corpus>",
+	// "mcp:<server>", "web:<engine>").
 	Name() string
 	Kind() sources.Kind
 	Search(ctx context.Context, query string, k int) ([]sources.Document, error)

@@ -159,10 +159,10 @@ func (r *run) tools(m Strategy) []prompts.Tool {
 	}
 	var out []prompts.Tool
 	for _, s := range r.usable(r.sources.local) {
-		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + strings.TrimPrefix(s.Name(), "local:") + "\", curated by the user", Input: "the phrase or question to search for"})
+		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + sourceID(s) + "\", curated by the user", Input: "the phrase or question to search for"})
 	}
 	for _, s := range r.usable(r.sources.web) {
-		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + strings.TrimPrefix(s.Name(), "web:") + ")", Input: "the phrase or question to search for"})
+		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + sourceID(s) + ")", Input: "the phrase or question to search for"})
 	}
 	if len(out) == 0 {
 		return r.tools(Strategy{})
@@ -187,16 +187,20 @@ var nonIdent = lazyre.New(`[^A-Za-z0-9]+`)
 // toolName is the Search_<name> tool of a source: corpora by name, web
 // engines as Search_Web (one web engine) or Search_Web_<engine>.
 func toolName(s Source) string {
-	name := s.Name()
 	if s.Kind() == sources.KindWeb {
 		return "Search_Web"
 	}
-	name = strings.TrimPrefix(name, "local:")
-	parts := strings.Fields(nonIdent().ReplaceAllString(name, " "))
+	parts := strings.Fields(nonIdent().ReplaceAllString(sourceID(s), " "))
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}
 	return "Search_" + strings.Join(parts, "_")
+}
+
+// sourceID is the id part of a source's name: the corpus, server or engine.
+func sourceID(s Source) string {
+	n, _ := sources.ParseName(s.Name())
+	return n.ID
 }
 
 // sourceForTool maps a tool name back to a source; nil for the generic

@@ -5,17 +5,25 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/sources"
 )
 
-// usable drops web sources when the web policy forbids them.
+// usable drops the sources that obey the web policy (sources.Kind's
+// table) when the policy forbids them.
 func (r *run) usable(list []Source) []Source {
-	if len(list) == 0 || list[0].Kind() != sources.KindWeb || r.webAllowedAtAll() {
+	if r.webAllowedAtAll() {
 		return list
 	}
-	return nil
+	var out []Source
+	for _, s := range list {
+		if !s.Kind().FollowsWebPolicy() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (r *run) webAllowedAtAll() bool {
@@ -45,7 +53,7 @@ func (r *run) webOffNote() string {
 // allowWeb asks for consent under policy "ask". It returns a note for the
 // model when the web may not be used.
 func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (bool, string, error) {
-	if src.Kind() != sources.KindWeb {
+	if !src.Kind().FollowsWebPolicy() {
 		return true, "", nil
 	}
 	if !r.webAllowedAtAll() {
@@ -98,7 +106,7 @@ func (r *run) guardedContext() string {
 	for _, name := range r.settings.NeverLeave {
 		for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 			for _, d := range list {
-				if d.Source == "local:"+name {
+				if sources.IsCorpusNamed(d.Source, name) {
 					return name
 				}
 			}
@@ -143,7 +151,7 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	if !r.settings.JudgeFirst && r.ledger.obtained.Len() == 0 {
 		return r.observe(step, preferred.Name(), docs, notes(note), nil)
 	}
-	dec, err := r.judge(ctx, step, preferred, docs, next)
+	dec, err := r.selectDocs(ctx, step, preferred, docs, next)
 	if err != nil {
 		return err
 	}
@@ -203,10 +211,68 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 	return nil
 }
 
-// judge asks the selection judge whether the new documents add anything.
-func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, next Source) (JudgeDecision, error) {
-	data := judgeInputs{fresh: r.preview(docs)}
-	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh})
+// selectDocs decides whether a retrieval's documents enter the context or the
+// next source is searched. Documents seen before are no new information:
+// when the search brought nothing new (no document, or only documents
+// already obtained) that is recorded as such and the judge is not asked;
+// otherwise the judge sees the new documents as new and is told which were
+// retrieved again (their text is in what was already obtained, never shown
+// twice).
+func (r *run) selectDocs(ctx context.Context, step int, src Source, docs []Document, next Source) (JudgeDecision, error) {
+	fresh, again := r.splitSeen(docs)
+	if len(fresh) > 0 {
+		return r.judge(ctx, step, src, fresh, again, next)
+	}
+	dec := JudgeDecision{Analysis: nothingNewText(again)}
+	name := next.Name()
+	no := false
+	r.emit(Event{Step: step, Payload: Selection{Status: &no, Analysis: dec.Analysis, Source: src.Name(), NextSource: &name, NothingNew: true}})
+	return dec, nil
+}
+
+// splitSeen parts a retrieval into the documents not yet obtained (each
+// once) and the numbers of those obtained before.
+func (r *run) splitSeen(docs []Document) (fresh []Document, again []int) {
+	dup := map[string]bool{}
+	for _, d := range docs {
+		k := docKey(d)
+		if dup[k] {
+			continue
+		}
+		dup[k] = true
+		if n, ok := r.ledger.docNum[k]; ok {
+			again = append(again, n)
+			continue
+		}
+		fresh = append(fresh, d)
+	}
+	return fresh, again
+}
+
+// nothingNewText says why a retrieval brought nothing new.
+func nothingNewText(again []int) string {
+	if len(again) == 0 {
+		return "nothing new: the search found no documents, so the judge was not asked"
+	}
+	return fmt.Sprintf("nothing new: %s retrieved %s obtained before (%s), so the judge was not asked",
+		plural.N(len(again), "document"), plural.Noun(len(again), "was", "were all"), citeNums(again))
+}
+
+// citeNums writes document numbers as citations: "[1], [3]".
+func citeNums(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprintf("[%d]", n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// judge asks the selection judge whether the new documents (fresh, none
+// obtained before) add anything; again are the numbers of the documents
+// the search brought again, named to the judge without their text.
+func (r *run) judge(ctx context.Context, step int, src Source, fresh []Document, again []int, next Source) (JudgeDecision, error) {
+	data := judgeInputs{fresh: r.preview(fresh), again: r.repeatedList(again)}
+	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh, Repeated: data.again})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}
 	}
@@ -214,7 +280,7 @@ func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, 
 		// Never a judge prompt larger than its budget: the oldest
 		// documents already obtained are left out first (fit.go).
 		data.obtained = trimNL(r.judgeObtained(trimNL(r.ledger.obtained.String()), r.count(bare)))
-		prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh})
+		prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh, Repeated: data.again})
 		if err != nil {
 			return llm.Request{}, &FatalError{Err: err}
 		}
@@ -225,7 +291,7 @@ func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, 
 		return JudgeDecision{}, err
 	}
 	dec := ParseJudge(resp.Text)
-	sel := Selection{Status: &dec.Status, Analysis: dec.Analysis, Source: src.Name(), JudgeObtained: data.obtained, JudgeNew: data.fresh}
+	sel := Selection{Status: &dec.Status, Analysis: dec.Analysis, Source: src.Name(), JudgeObtained: data.obtained, JudgeNew: data.fresh, JudgeRepeated: data.again}
 	if !dec.Status {
 		name := next.Name()
 		sel.NextSource = &name
@@ -237,7 +303,19 @@ func (r *run) judge(ctx context.Context, step int, src Source, docs []Document, 
 	return dec, nil
 }
 
-type judgeInputs struct{ obtained, fresh string }
+type judgeInputs struct{ obtained, fresh, again string }
+
+// repeatedList names documents obtained before by number and title, for
+// the judge: "[1] S. P. L. Sørensen; [3] Carlsberg Laboratory".
+func (r *run) repeatedList(nums []int) string {
+	parts := make([]string, 0, len(nums))
+	for _, n := range nums {
+		if n >= 1 && n <= len(r.ledger.docs) {
+			parts = append(parts, fmt.Sprintf("[%d] %s", n, r.promptDoc(n, r.ledger.docs[n-1]).Title))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 func trimNL(s string) string {
 	for len(s) > 0 && s[len(s)-1] == '\n' {

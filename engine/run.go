@@ -401,7 +401,7 @@ func (r *run) countUsed(docs []Document) {
 	}
 	for src := range bySource {
 		r.tally.counts.UsedRetrievals++
-		if strings.HasPrefix(src, "local:") {
+		if sources.IsCorpus(src) {
 			r.tally.counts.UsedLocalRetrievals++
 		}
 	}

@@ -1,6 +1,8 @@
 // Package sources holds what every retrieval source shares: the document
-// type, source kinds and the typed errors a source may return. Concrete
-// sources live in sources/local (Bleve corpora) and sources/web (search
+// type, the name of a source and the table of source kinds (kind.go,
+// name.go), and the typed errors a source may return. Concrete sources live
+// in sources/local (Bleve corpora), sources/elastic and sources/manticore
+// (remote indexes), sources/mcp (MCP servers) and sources/web (search
 // engines).
 package sources
 
@@ -18,7 +20,8 @@ type Document struct {
 	Title string `json:"title"`
 	Text  string `json:"text"`
 	URL   string `json:"url,omitempty"`
-	// Source is "local:<corpus>" or "web:<engine>".
+	// Source is the source's name as Name.String prints it
+	// ("local:<corpus>", "mcp:<server>", "web:<engine>"); ParseName reads it.
 	Source string  `json:"source"`
 	Score  float64 `json:"score"`
 	// Locator points a citation at the origin: "path#offset", "path#p3", or
@@ -59,21 +62,6 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// Kind tells local corpora from web engines.
-type Kind int
-
-const (
-	KindLocal Kind = iota
-	KindWeb
-)
-
-func (k Kind) String() string {
-	if k == KindWeb {
-		return "web"
-	}
-	return "local"
 }
 
 // ErrBlocked is matched (errors.Is) by every error that means a web engine

@@ -122,7 +122,7 @@ func TestReleaseDBOpensAsOneTurnThreads(t *testing.T) {
 func TestThreadTurns(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
-	id := "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70"
+	id := "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 	evs := createFixture(t, s, id, fixture.Start)
 	if err := s.ContinueSession(ctx, id); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 	"github.com/prefrag/prefrag/ui/trajectory"
 )
@@ -503,7 +504,7 @@ func (a *askScreen) welcome() []string {
 	add(st.Bold, "Ask a question below.")
 	where := "your preferred corpus"
 	if pref != "" {
-		where = "the preferred corpus " + sourceText("local:"+pref)
+		where = "the preferred corpus " + sourceText(sources.CorpusName(pref).String())
 	}
 	add(st.Text, "prefrag searches "+where+" first, lets the model judge whether that is enough, and searches the web only when it is not (web policy "+a.sh.webPolicy()+"; w changes it when the input is not focused). Every Thought, Action and Observation appears here as it happens.")
 	lines = append(lines, "")

@@ -201,15 +201,28 @@ func (t *Trajectory) CurrentStep() int {
 	return n
 }
 
-// Label is the self-evaluation label of the final answer: the final event's
-// own label, else that of the last answer.
-func (t *Trajectory) Label() string {
-	if t.Final != nil && t.Final.Label != "" {
-		return t.Final.Label
+// Label is the self-evaluation label of the current turn's final answer
+// (TurnLabel).
+func (t *Trajectory) Label() string { return t.TurnLabel(t.CurrentTurn()) }
+
+// TurnLabel is the self-evaluation label of turn n's final answer: the
+// final event's own label, else that of the turn's last answer. A turn
+// without an answer (a follow-up cancelled before one) has none: another
+// turn's label is never shown as this turn's.
+func (t *Trajectory) TurnLabel(n int) string {
+	final := t.Final
+	if n != t.CurrentTurn() {
+		final = nil
+		if n >= 1 && n <= len(t.Turns) {
+			final = t.Turns[n-1].Final
+		}
+	}
+	if final != nil && final.Label != "" {
+		return final.Label
 	}
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
-		if a := t.Blocks[i].Answer; a != nil {
-			return a.Label
+		if b := t.Blocks[i]; max(b.Turn, 1) == n && b.Answer != nil {
+			return b.Answer.Label
 		}
 	}
 	return ""
@@ -232,7 +245,7 @@ func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 		}
 		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
-			if strings.HasPrefix(r.Source, "web:") {
+			if sources.IsWeb(r.Source) {
 				web++
 			} else {
 				local++

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,9 @@ type htmlSearch struct {
 }
 
 type htmlJudge struct {
+	// Label is "Judge", or "Nothing new" for a search that brought only
+	// documents seen before (no judge was asked).
+	Label string
 	// Class is "kept", "switch" or "stay" (not useful, nowhere to go).
 	Class   string
 	Source  string
@@ -67,6 +71,9 @@ type htmlJudge struct {
 	Reason  string
 	// Analyst is the analyst's verdict on this decision, if any.
 	Analyst string
+	// Repeated names the documents retrieved again, which the judge was
+	// told were obtained before.
+	Repeated string
 }
 
 type htmlDoc struct {
@@ -80,10 +87,11 @@ type htmlDoc struct {
 }
 
 type htmlStepAnswer struct {
-	What        string
-	Label       string
-	LabelClass  string
-	Text        string
+	What       string
+	Label      string
+	LabelClass string
+	// Text is the answer's Markdown rendered (markdownHTML).
+	Text        template.HTML
 	Explanation string
 	Suggestions string
 }
@@ -153,7 +161,7 @@ func (r *report) loopStep(b *fold.Block) htmlStep {
 		s.Discarded = append(s.Discarded, htmlDocOf(d, 0, time.Time{}))
 	}
 	if a, ok := blockAnswer(b); ok {
-		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: blockText(a.Text),
+		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: markdownHTML(a.Text, nil),
 			Explanation: blockText(a.Explanation), Suggestions: blockText(a.Suggestions)}
 		if a.Role == "forced" {
 			sa.What = "Forced answer"
@@ -208,7 +216,7 @@ func failedSearchText(outcome, note string) string {
 }
 
 func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
-	j := &htmlJudge{Source: oneLineText(p.Source), Reason: blockText(p.Analysis)}
+	j := &htmlJudge{Label: "Judge", Source: oneLineText(p.Source), Reason: blockText(p.Analysis), Repeated: oneLineText(p.JudgeRepeated)}
 	if j.Source == "" {
 		j.Source = "the retrieval"
 	}
@@ -219,6 +227,9 @@ func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
 		j.Class, j.Verdict = "switch", "not useful, switching to "+oneLineText(*p.NextSource)
 	default:
 		j.Class, j.Verdict = "stay", "not useful, but there is no other source to switch to"
+	}
+	if p.NothingNew {
+		j.Label, j.Verdict, j.Reason = "Nothing new", strings.TrimPrefix(j.Verdict, "not useful, "), blockText(p.NothingNewReason())
 	}
 	if v, ok := r.rec.Verdicts[seq]; ok {
 		j.Analyst = oneLineText(v)
@@ -274,7 +285,7 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		for _, t := range s.Trace {
 			if t.Search != nil {
-				if t.Search.Kind == "web" {
+				if t.Search.Kind == sources.RoleWeb.String() {
 					web++
 				} else {
 					local++
@@ -283,7 +294,7 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		if s.SwitchTo != "" {
 			where := "the web"
-			if sourceKind(s.SwitchTo) != "web" {
+			if !sources.IsWeb(s.SwitchTo) {
 				where = s.SwitchTo
 			}
 			switches = append(switches, "switched to "+where+" at "+strings.ToLower(s.Title))
@@ -313,10 +324,13 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	return h
 }
 
-// sourceKind is "web" for a web engine, "local" for a corpus.
+// sourceKind is the CSS class of a source's colour role (sources' kinds
+// table): "web" for a web engine, "mcp" for an MCP server, "local" for a
+// corpus and for anything else.
 func sourceKind(source string) string {
-	if strings.HasPrefix(source, "web:") {
-		return "web"
+	n, ok := sources.ParseName(source)
+	if !ok || n.Role() == sources.RoleNeutral {
+		return sources.RoleLocal.String()
 	}
-	return "local"
+	return n.Role().String()
 }

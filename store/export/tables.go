@@ -9,13 +9,15 @@ import (
 )
 
 // settingsRows are the settings a session ran with, as the Markdown and
-// HTML reports list them (values unescaped: each format escapes its own).
+// HTML reports list them: recorded text (an imported session's too), so
+// each value is on one line without control characters, but not escaped
+// (each format escapes its own).
 func settingsRows(s *engine.RunConfig) []kv {
 	if s == nil {
 		return nil
 	}
 	var rows []kv
-	row := func(k string, v any) { rows = append(rows, kv{k, fmt.Sprint(v)}) }
+	row := func(k string, v any) { rows = append(rows, kv{k, oneLineText(fmt.Sprint(v))}) }
 	row("strategy", s.Strategy)
 	row("corpora (preference order)", strings.Join(s.Corpora, ", "))
 	row("web policy", s.Web)

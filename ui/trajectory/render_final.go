@@ -7,6 +7,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
@@ -183,9 +184,9 @@ func (r *Renderer) contextBefore(t *Trajectory, i, w int) []string {
 
 // sourceLabel turns "local:wiki" into "LOCAL wiki" without styling.
 func sourceLabel(src string) string {
-	kind, name, ok := strings.Cut(src, ":")
+	n, ok := sources.ParseName(src)
 	if !ok {
 		return src
 	}
-	return strings.ToUpper(kind) + " " + name
+	return n.Badge()
 }
