@@ -88,8 +88,8 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
 		}
 	}
-	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 {
-		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length and kill_after must not be negative")
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 || c.DenseScripts < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length, kill_after and dense_scripts must not be negative")
 	}
 	return c, nil
 }
