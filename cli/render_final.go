@@ -44,9 +44,18 @@ func (r textRenderer) countsLine(w io.Writer, ev engine.Event, c engine.Counts, 
 	if n := engine.TurnOf(ev); n > 1 || r.thread {
 		fmt.Fprintf(w, "Turn %d: ", n)
 	}
-	fmt.Fprintf(w, "LLM calls %d (%s) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs%s\n",
-		c.LLMCalls, callKinds(c), c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
+	fmt.Fprintf(w, "LLM calls %d (%s) · retrievals local %d, %sweb %d, used %d · tokens in %d (cached %d) out %d · %.1fs%s\n",
+		c.LLMCalls, callKinds(c), c.LocalRetrievals, mcpCount(c, "mcp %d, "), c.WebRetrievals, c.UsedRetrievals,
 		c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000, outcome)
+}
+
+// mcpCount is the MCP searches in format, "" when there were none (a run
+// without MCP servers reads as it always has).
+func mcpCount(c engine.Counts, format string) string {
+	if c.MCPRetrievals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(format, c.MCPRetrievals)
 }
 
 // callKinds names the calls counted besides the reasoning steps: the

@@ -159,7 +159,7 @@ func (r *run) tools(m Strategy) []prompts.Tool {
 	}
 	var out []prompts.Tool
 	for _, s := range r.usable(r.sources.local) {
-		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + sourceID(s) + "\", curated by the user", Input: "the phrase or question to search for"})
+		out = append(out, prompts.Tool{Name: toolName(s), Description: toolDescription(s), Input: "the phrase or question to search for"})
 	}
 	for _, s := range r.usable(r.sources.web) {
 		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + sourceID(s) + ")", Input: "the phrase or question to search for"})
@@ -175,7 +175,11 @@ func (r *run) preferenceSentence() string {
 	if len(local) == 0 {
 		return ""
 	}
-	s := "Prefer " + toolName(local[0]) + ": search the user's local corpus first"
+	what := "the user's local corpus"
+	if local[0].Kind().IsMCP() {
+		what = "the user's source \"" + sourceID(local[0]) + "\""
+	}
+	s := "Prefer " + toolName(local[0]) + ": search " + what + " first"
 	if len(r.usable(r.sources.web)) > 0 {
 		s += ", and use the web only when the local corpus does not have what you need"
 	}
@@ -195,6 +199,15 @@ func toolName(s Source) string {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}
 	return "Search_" + strings.Join(parts, "_")
+}
+
+// toolDescription is how the step prompt describes a corpus's or an MCP
+// server's Search_<name> tool.
+func toolDescription(s Source) string {
+	if s.Kind().IsMCP() {
+		return "searches \"" + sourceID(s) + "\", a knowledge source the user connected (an MCP server)"
+	}
+	return "searches the local corpus \"" + sourceID(s) + "\", curated by the user"
 }
 
 // sourceID is the id part of a source's name: the corpus, server or engine.

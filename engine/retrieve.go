@@ -50,12 +50,15 @@ func (r *run) webOffNote() string {
 	return "the web was not searched: web policy is \"never\""
 }
 
-// allowWeb asks for consent under policy "ask". It returns a note for the
-// model when the web may not be used.
-func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (bool, string, error) {
+// allowWeb asks for consent under policy "ask" before a query goes to a
+// source that obeys the web policy (sources' kinds table: the web, an MCP
+// server over the network). It returns a note for the model when the
+// source may not be used.
+func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (ok bool, why string, err error) {
 	if !src.Kind().FollowsWebPolicy() {
 		return true, "", nil
 	}
+	defer func() { why = notSearchedNote(src, why) }()
 	if !r.webAllowedAtAll() {
 		return false, r.webOffNote(), nil
 	}
@@ -100,6 +103,19 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	return false, "the web was not searched: the user declined", nil
 }
 
+// notSearchedNote words a note about the web for another source that obeys
+// the web policy: "mcp:kb was not searched (…): web policy is never".
+func notSearchedNote(src Source, why string) string {
+	if src.Kind() == sources.KindWeb {
+		return why
+	}
+	rest, ok := strings.CutPrefix(why, "the web was not searched")
+	if !ok {
+		return why
+	}
+	return src.Name() + " was not searched (a query to it leaves the machine, so the web policy applies)" + rest
+}
+
 // guardedContext names a never-leave corpus whose passages are in the
 // context (or about to enter it with the reflection supplement), or "".
 func (r *run) guardedContext() string {
@@ -136,6 +152,12 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	}
 
 	preferred := order[0]
+	if ok, why, err := r.allowWeb(ctx, step, preferred, query, ""); err != nil || !ok {
+		if err != nil {
+			return err
+		}
+		return r.observe(step, preferred.Name(), nil, notes(why), nil)
+	}
 	docs, note, err := r.search(ctx, step, preferred, query)
 	if err != nil {
 		return err
@@ -158,33 +180,56 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	if dec.Status {
 		return r.observe(step, preferred.Name(), docs, notes(note), nil)
 	}
-	ok, why, err := r.allowWeb(ctx, step, next, query, dec.Analysis)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return r.observe(step, preferred.Name(), docs, notes(note, why), nil)
-	}
-	alt, altNote, err := r.search(ctx, step, next, query)
-	if err != nil {
-		return err
-	}
-	if altNote != "" {
-		// The switch failed (blocked, unreachable): keep the local documents
-		// and tell the model the other source was unavailable.
-		return r.observe(step, preferred.Name(), docs, notes(note, altNote), nil)
-	}
-	r.tally.counts.Switches++
-	return r.observe(step, next.Name(), alt, nil, docs)
+	return r.switchTo(ctx, step, query, dec.Analysis, preferred, next, order, docs, note)
 }
 
-// webNoteIfAny explains a missing web when web engines are configured but
-// not allowed.
-func (r *run) webNoteIfAny(usableWeb []Source) string {
-	if len(r.sources.web) > 0 && len(usableWeb) == 0 {
-		return r.webOffNote()
+// switchTo searches next after the judge found the preferred source's
+// documents not enough. When next cannot be used (unreachable, a server
+// that failed), the query goes on to the source after it in the order; when
+// none answers, the preferred documents stay, with every source's reason.
+func (r *run) switchTo(ctx context.Context, step int, query, analysis string, preferred, next Source, order []Source, docs []Document, prefNote string) error {
+	var failed []string
+	for next != nil && next.Name() != preferred.Name() {
+		ok, why, err := r.allowWeb(ctx, step, next, query, analysis)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return r.observe(step, preferred.Name(), docs, notes(append(append([]string{prefNote}, failed...), why)...), nil)
+		}
+		alt, altNote, err := r.search(ctx, step, next, query)
+		if err != nil {
+			return err
+		}
+		if altNote == "" {
+			r.tally.counts.Switches++
+			return r.observe(step, next.Name(), alt, notes(failed...), docs)
+		}
+		// The switch failed (blocked, unreachable): the model is told, and
+		// the next source in the order is tried.
+		failed = append(failed, altNote)
+		next = after(next, order)
 	}
-	return ""
+	return r.observe(step, preferred.Name(), docs, notes(append([]string{prefNote}, failed...)...), nil)
+}
+
+// webNoteIfAny explains the sources that obey the web policy and were
+// left out because it does not allow them: the web, an MCP server over
+// the network.
+func (r *run) webNoteIfAny(usableWeb []Source) string {
+	if r.webAllowedAtAll() {
+		return ""
+	}
+	var out []string
+	if len(r.sources.web) > 0 && len(usableWeb) == 0 {
+		out = append(out, r.webOffNote())
+	}
+	for _, s := range r.sources.local {
+		if s.Kind().FollowsWebPolicy() {
+			out = append(out, notSearchedNote(s, r.webOffNote()))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func notes(list ...string) []string {
@@ -205,6 +250,17 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 	}
 	for i, s := range order {
 		if s == preferred && i+1 < len(order) {
+			return order[i+1]
+		}
+	}
+	return nil
+}
+
+// after is the source after s in order (nil for the last). Sources are
+// told apart by name: a source's value need not be comparable.
+func after(s Source, order []Source) Source {
+	for i, o := range order {
+		if o.Name() == s.Name() && i+1 < len(order) {
 			return order[i+1]
 		}
 	}
@@ -364,13 +420,20 @@ func (r *run) retrieveMix(ctx context.Context, step int, query string, order []S
 }
 
 // supplement is the reflection's multi-source retrieval: the original
-// question, verbatim, against the preferred corpus and the web.
+// question, verbatim, against the preferred source, the first MCP server
+// when that is not it, and the web.
 func (r *run) supplement(ctx context.Context) error {
 	step := r.pad.turn
 	q := r.req.Question
 	var targets []Source
 	if l := r.usable(r.sources.local); len(l) > 0 {
 		targets = append(targets, l[0])
+		for _, s := range l[1:] {
+			if s.Kind().IsMCP() && !l[0].Kind().IsMCP() {
+				targets = append(targets, s)
+				break
+			}
+		}
 	}
 	if len(r.sources.web) > 0 {
 		targets = append(targets, r.sources.web[0])

@@ -262,9 +262,12 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
-	if src.Kind() == sources.KindWeb {
+	switch k := src.Kind(); {
+	case k == sources.KindWeb:
 		r.tally.counts.WebRetrievals++
-	} else {
+	case k.IsMCP():
+		r.tally.counts.MCPRetrievals++
+	default:
 		r.tally.counts.LocalRetrievals++
 	}
 	if err != nil {

@@ -91,6 +91,13 @@ var backends = []Backend{
 		},
 		ContextHint: "raise --num-ctx (Ollama runs each request with the num_ctx prefrag sends) or lower -k and --max-steps",
 		MissingModel: func(e *ModelNotFoundError) string {
+			switch {
+			case len(e.Served) > 0:
+				return fmt.Sprintf("model %s not found — the Ollama server has %s: pass --model with one of them, or run `ollama pull %s`",
+					e.Model, ServedList(e.Served), e.Model)
+			case e.Listed:
+				return fmt.Sprintf("model %s not found — the Ollama server has no model yet: run `ollama pull %s`", e.Model, e.Model)
+			}
 			return fmt.Sprintf("model %s not found — run `ollama pull %s`", e.Model, e.Model)
 		},
 		AdviceMissingModel: func(model string) string {

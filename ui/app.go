@@ -36,7 +36,10 @@ type Model struct {
 	hkeys helpKeys
 	help  help.Model
 
-	screen   screenID
+	screen screenID
+	// backTo is where Esc (or q) on a screen returns: the screen it was
+	// entered from with a global key (the Ask screen when none is known).
+	backTo   map[screenID]screenID
 	ask      *askScreen
 	sessions *sessionsScreen
 	corpora  *corporaScreen
@@ -397,10 +400,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.screen = screenAsk
 			return m.ask.focusInput()
 		case key.Matches(msg, m.gkeys.Sessions):
-			m.screen = screenSessions
+			m.enterFrom(screenSessions)
 			return m.sessions.enter()
 		case key.Matches(msg, m.gkeys.Corpora):
-			m.screen = screenCorpora
+			m.enterFrom(screenCorpora)
 			return m.corpora.enter()
 		case key.Matches(msg, m.gkeys.Web):
 			m.sh.cycleWeb()
@@ -414,10 +417,45 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.screen = screenSessions
 			return tea.Batch(cmd, m.sessions.enter())
 		}
-		m.screen = screenAsk
-		return tea.Batch(cmd, m.ask.focusInput())
+		return tea.Batch(cmd, m.goBack())
 	}
 	return cmd
+}
+
+// enterFrom switches to a list screen with a global key, remembering the
+// screen it came from for Esc. The stepper is never gone back to from a
+// list (its own Esc leads to the sessions list: that would be a loop).
+func (m *Model) enterFrom(to screenID) {
+	if m.screen != to && m.screen != screenStepper {
+		if m.backTo == nil {
+			m.backTo = map[screenID]screenID{}
+		}
+		m.backTo[to] = m.screen
+	}
+	m.screen = to
+}
+
+// goBack leaves the current screen for the one it was entered from, with
+// the focus it had there: on the Ask screen the question box only when it
+// had it (a trajectory that had focus keeps it, so the next key acts on it
+// rather than being typed).
+func (m *Model) goBack() tea.Cmd {
+	to, ok := m.backTo[m.screen]
+	if !ok || to == m.screen {
+		to = screenAsk
+	}
+	m.screen = to
+	switch to {
+	case screenSessions:
+		return m.sessions.enter()
+	case screenCorpora:
+		return m.corpora.enter()
+	}
+	if m.ask.typing {
+		return m.ask.focusInput()
+	}
+	m.ask.inputBoxValid = false
+	return nil
 }
 
 func (m *Model) resize(w, h int) {

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
@@ -92,7 +93,11 @@ func (d *consentDialog) view(width int) string {
 			b = append(b, style(l))
 		}
 	}
-	b = append(b, st.DialogTitle.Render("Search the web?"))
+	title := "Search the web?"
+	if d.req.Source != "" && !sources.IsWeb(d.req.Source) {
+		title = "Send this query to " + sourceText(d.req.Source) + "?"
+	}
+	b = append(b, st.DialogTitle.Render(title))
 	why := "The judge found the local documents not enough"
 	if d.req.Reflection {
 		why = "Reflection: the self-evaluation judged the answer weak, so the question itself is searched again on every source (no judge decision)"

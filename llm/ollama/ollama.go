@@ -331,7 +331,26 @@ func (c *Client) Digest(ctx context.Context) (string, error) {
 			return m.Digest, nil
 		}
 	}
-	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model, Served: modelNames(list), Listed: true}
+}
+
+// modelNames are the names of the models a tags list holds.
+func modelNames(list *api.ListResponse) []string {
+	names := make([]string, 0, len(list.Models))
+	for _, m := range list.Models {
+		names = append(names, m.Name)
+	}
+	return names
+}
+
+// missingModel is the error for a model the server does not have, naming
+// the models it has (GET /api/tags) when it says.
+func (c *Client) missingModel(ctx context.Context) error {
+	e := &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	if list, err := c.api.List(ctx); err == nil {
+		e.Served, e.Listed = modelNames(list), true
+	}
+	return e
 }
 
 // notFound tells a missing model from a server that is not Ollama at all
@@ -347,7 +366,7 @@ func (c *Client) notFound(parent context.Context, code int) error {
 	status, err := c.getJSON(ctx, "/api/version", &v)
 	switch {
 	case err == nil && status == http.StatusOK && v.Version != nil:
-		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+		return c.missingModel(ctx)
 	case err != nil:
 		evidence += ", and GET /api/version failed"
 	case status != http.StatusOK:
