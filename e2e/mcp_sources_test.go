@@ -435,3 +435,46 @@ func TestMCPConnectionReusedAndClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPSecretsNeverShown: the values of a declaration's env and headers
+// (and a URL's token) appear nowhere prefrag writes: stdout and stderr of
+// ask and sources, the events, the log, an export, `prefrag config`.
+func TestMCPSecretsNeverShown(t *testing.T) {
+	const envSecret, headerSecret, urlSecret = "env-secret-4417", "hdr-secret-8812", "url-secret-5523"
+	script := &queue{}
+	w := newWorld(t, script)
+	srv := httptest.NewServer(mcpfake.Handler(mcpfake.Options{}))
+	t.Cleanup(srv.Close)
+	w.declareMCP(map[string]any{
+		"kb":   map[string]any{"url": srv.URL + "/?token=" + urlSecret, "headers": map[string]string{"Authorization": "Bearer " + headerSecret}},
+		"down": map[string]any{"command": mcpFakeBin(t), "args": []string{"-mode", "nostart"}, "env": map[string]string{"API_KEY": envSecret}},
+	})
+	script.add([]string{
+		"Thought: Search.\nAction: Search_Engine\nAction Input: Heron pipeline",
+		"Thought: Done.\nFinal Answer: Ada Varga [1].\nSelf-Evaluation: CORRECT\nExplanation: ok",
+	}, []string{`{"analysis":"the corpus lacks it","status":false}`})
+	out, errOut, code := w.run(w.askArgs("--corpus", "wiki", "--prefer", "wiki,mcp:down", "--json", caseQuestion)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	evs := parseEvents(t, out)
+	var used bool
+	for _, o := range payloadsOf[engine.Observation](evs) {
+		used = used || o.Source == "mcp:kb"
+	}
+	if !used {
+		t.Fatalf("the step did not go on to mcp:kb after mcp:down failed: %+v", payloadsOf[engine.Observation](evs))
+	}
+	all := out + errOut
+	for _, args := range [][]string{{"sources", "--json"}, {"sources"}, {"config"}, {"sessions", "export", evs[0].Session, "--format", "json"}, {"sessions", "show", evs[0].Session}} {
+		o, e, _ := w.run(args...)
+		all += o + e
+	}
+	logText, _ := os.ReadFile(filepath.Join(w.home, "data", "prefrag.log"))
+	all += string(logText)
+	for _, s := range []string{envSecret, headerSecret, urlSecret} {
+		if strings.Contains(all, s) {
+			t.Errorf("the secret %q appears in prefrag's output, events, log or export", s)
+		}
+	}
+}
