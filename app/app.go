@@ -25,6 +25,9 @@ type App struct {
 	Log     *slog.Logger
 	Prompts *prompts.Set
 	logFile io.Closer
+	// distinct keeps the never-leave corpora's distinctive strings
+	// (distinctive.go).
+	distinct distinctCache
 }
 
 // Open creates the home directory if needed and opens the store and log.

@@ -203,6 +203,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
 	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit, Notices: srcs.Notices,
+		Distinctive: a.Distinctive,
 		Calibration: a.calibrationKeeper(s.LLM, s.Model)})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.

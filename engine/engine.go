@@ -76,6 +76,10 @@ type Request struct {
 	// Calibration keeps the token estimate's calibration of the reasoning
 	// model across runs (calibration.go); nil learns it for this run only.
 	Calibration CalibrationKeeper
+	// Distinctive opens a never-leave corpus's distinctive strings, which
+	// every query that would leave the machine is checked against
+	// (leak.go); nil checks only whether the context holds its passages.
+	Distinctive DistinctiveFunc
 	// Explicit names the privacy settings (PrivacyWeb, PrivacyNeverLeave)
 	// the user gave for this question itself (a flag, not the config
 	// file): only those may loosen a thread's privacy (privacy.go).

@@ -50,40 +50,61 @@ func (r *run) webOffNote() string {
 	return "the web was not searched: web policy is \"never\""
 }
 
-// allowWeb asks for consent under policy "ask" before a query goes to a
-// source that obeys the web policy (sources' kinds table: the web, an MCP
-// server over the network). It returns a note for the model when the
-// source may not be used.
+// allowWeb decides whether query may go to src: the web policy and the
+// user's consent for a source that obeys it (the web, a remote MCP
+// server), and the never-leave rules for every source whose queries leave
+// the machine (leak.go). It returns a note for the model when the query
+// may not go. It is the one place that decides, and every search of such
+// a source passes it first.
 func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (ok bool, why string, err error) {
-	if !src.Kind().FollowsWebPolicy() {
+	policy := src.Kind().FollowsWebPolicy()
+	if !policy && !src.Kind().Leaves() {
 		return true, "", nil
 	}
-	defer func() { why = notSearchedNote(src, why) }()
-	if !r.webAllowedAtAll() {
+	off := "the web was not searched"
+	if policy {
+		defer func() { why = notSearchedNote(src, why) }()
+	} else {
+		off = src.Name() + " was not searched"
+	}
+	if policy && !r.webAllowedAtAll() {
 		return false, r.webOffNote(), nil
 	}
-	guarded := r.guardedContext()
-	if (r.settings.Web != WebAsk && guarded == "") || r.sources.webForRun {
+	hold, err := r.leakCheck(ctx, src, query)
+	if err != nil {
+		return false, "", err
+	}
+	switch {
+	case hold == nil && (!policy || r.settings.Web != WebAsk):
+		return true, "", nil
+	case policy && r.sources.webForRun && (hold == nil || hold.match == nil && hold.unread == nil):
+		// Allowed for the run; a query carrying a never-leave corpus's
+		// own string is still put to the user.
 		return true, "", nil
 	}
 	if r.sources.webDeniedForRun {
-		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+		return false, off + ": the user declined web searches for the rest of this run", nil
 	}
 	if r.sources.deniedQueries[query] {
-		return false, "the web was not searched: the user declined this query earlier in this run", nil
+		return false, off + ": the user declined this query earlier in this run", nil
 	}
 	if r.req.Consent == nil {
-		return false, "the web was not searched: the context holds passages of corpus \"" + guarded + "\", marked never-leave, and there is no one to ask for consent", nil
+		return false, off + ": " + hold.why() + ", and there is no one to ask for consent", nil
 	}
-	if guarded != "" {
-		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
+	req := ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting}
+	if hold != nil {
+		req.Guarded, req.Hold = hold.corpus, hold.why()
+		req.Analysis = strings.TrimSpace(analysis + " (" + hold.why() + ")")
+		if hold.match != nil {
+			req.Carries, req.CarriesKind = hold.match.Text, hold.match.Kind.String()
+		}
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting, Guarded: guarded})
+	c, err := r.req.Consent(ctx, req)
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
 	if err != nil {
-		return false, fmt.Sprintf("the web was not searched: %v", err), nil
+		return false, fmt.Sprintf("%s: %v", off, err), nil
 	}
 	switch c {
 	case ConsentSession:
@@ -93,14 +114,14 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return true, "", nil
 	case ConsentDenyRun:
 		r.sources.webDeniedForRun = true
-		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+		return false, off + ": the user declined web searches for the rest of this run", nil
 	}
 	// A denied query is not put to the user again in this run.
 	if r.sources.deniedQueries == nil {
 		r.sources.deniedQueries = map[string]bool{}
 	}
 	r.sources.deniedQueries[query] = true
-	return false, "the web was not searched: the user declined", nil
+	return false, off + ": the user declined", nil
 }
 
 // notSearchedNote words a note about the web for another source that obeys
@@ -114,21 +135,6 @@ func notSearchedNote(src Source, why string) string {
 		return why
 	}
 	return src.Name() + " was not searched (a query to it leaves the machine, so the web policy applies)" + rest
-}
-
-// guardedContext names a never-leave corpus whose passages are in the
-// context (or about to enter it with the reflection supplement), or "".
-func (r *run) guardedContext() string {
-	for _, name := range r.settings.NeverLeave {
-		for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
-			for _, d := range list {
-				if sources.IsCorpusNamed(d.Source, name) {
-					return name
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // retrieve performs the retrieval of one action and records its observation.
@@ -153,6 +159,8 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 
 	preferred := order[0]
 	if ok, why, err := r.allowWeb(ctx, step, preferred, query, ""); err != nil || !ok {
+		// The preferred source itself leaves the machine (the web of a
+		// --web-only run, a remote index) and the query may not go.
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,8 @@ type run struct {
 	// privacy is the run's privacy (privacy.go): its settings', or for a
 	// follow-up the thread's where stricter.
 	privacy Privacy
+	// leaks caches the never-leave corpora's distinctive strings (leak.go).
+	leaks leakState
 }
 
 // runSources are the sources a run may search, and the user's consent.

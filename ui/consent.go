@@ -121,7 +121,17 @@ func (d *consentDialog) view(width int) string {
 			b = append(b, st.Dim.Render(l))
 		}
 	}
-	if d.req.Guarded != "" {
+	switch {
+	case d.req.Carries != "":
+		b = append(b, "")
+		add("This query carries “"+termtext.Line(d.req.Carries)+"”, "+termtext.Line(d.req.CarriesKind)+" found in corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave.", st.Warn.Render)
+	case d.req.Guarded != "" && strings.HasPrefix(d.req.Hold, "the context"):
+		b = append(b, "")
+		add("The context holds passages of corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave: this query may carry them.", st.Warn.Render)
+	case d.req.Hold != "":
+		b = append(b, "")
+		add(termtext.Line(strings.ToUpper(d.req.Hold[:1])+d.req.Hold[1:])+": nothing goes without your consent.", st.Warn.Render)
+	case d.req.Guarded != "":
 		b = append(b, "")
 		add("The context holds passages of corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave: this query may carry them.", st.Warn.Render)
 	}
