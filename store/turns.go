@@ -92,6 +92,9 @@ func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) 
 		_, err = tx.ExecContext(ctx, `UPDATE turns SET counts = ?, finished_ns = ? WHERE session_id = ? AND turn = ?`,
 			string(cj), timeNs, ev.Session, engine.TurnOf(ev))
 		return err
+	case engine.SessionStart, engine.Thought, engine.Action, engine.Retrieval, engine.Selection, engine.Observation,
+		engine.Answer, engine.Supplement, engine.Gate, engine.Refinement, engine.ThreadContext, engine.Evidence, engine.Token:
+		// Nothing a turn's row keeps.
 	}
 	return nil
 }
