@@ -42,7 +42,7 @@ func (r *run) leakCheck(ctx context.Context, src Source, query string) (*leakHol
 	if !src.Kind().Leaves() || len(r.settings.NeverLeave) == 0 {
 		return nil, nil
 	}
-	own := ""
+	own := src.Name()
 	if n, ok := sources.ParseName(src.Name()); ok && n.Kind.IsCorpus() {
 		own = n.ID
 	}
@@ -72,12 +72,13 @@ func (r *run) leakCheck(ctx context.Context, src Source, query string) (*leakHol
 	return nil, nil
 }
 
-// contextHolds reports whether passages of corpus name are in the context
+// contextHolds reports whether passages of never-leave source name (a
+// corpus's name, or a local MCP server's "mcp:NAME") are in the context
 // (or about to enter it with the reflection supplement).
 func (r *run) contextHolds(name string) bool {
 	for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 		for _, d := range list {
-			if sources.IsCorpusNamed(d.Source, name) {
+			if fromNeverLeave(d, name) {
 				return true
 			}
 		}
@@ -85,11 +86,22 @@ func (r *run) contextHolds(name string) bool {
 	return false
 }
 
+// fromNeverLeave reports whether document d comes from never-leave source
+// name: a corpus named bare ("notes"), any other source by its full name.
+func fromNeverLeave(d Document, name string) bool {
+	if n, ok := sources.ParseName(name); ok && !n.Kind.IsCorpus() {
+		return d.Source == n.String()
+	}
+	return sources.IsCorpusNamed(d.Source, name)
+}
+
 // distinctive opens never-leave corpus name's distinctive strings once per
-// run; nil without a DistinctiveFunc (the content check is then off: the
+// run; nil for a never-leave MCP server, and without a DistinctiveFunc (the
 // engine's own tests and the evaluation harness).
 func (r *run) distinctive(ctx context.Context, name string) (Distinctive, error) {
-	if r.req.Distinctive == nil {
+	if n, ok := sources.ParseName(name); ok && !n.Kind.IsCorpus() || r.req.Distinctive == nil {
+		// A local MCP server's whole content cannot be read: only the
+		// context rule holds its passages back.
 		return nil, nil
 	}
 	if r.leaks.sets == nil {
@@ -122,6 +134,9 @@ func (h *leakHold) why() string {
 		return fmt.Sprintf("never-leave corpus %s could not be read to check the query (%v)", c, h.unread)
 	case h.match != nil:
 		return fmt.Sprintf("the query carries %s from never-leave corpus %s", h.match.Kind, c)
+	}
+	if n, ok := sources.ParseName(h.corpus); ok && !n.Kind.IsCorpus() {
+		return fmt.Sprintf("the context holds passages of %s, marked never-leave", c)
 	}
 	return fmt.Sprintf("the context holds passages of corpus %s, marked never-leave", c)
 }
