@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prefrag/prefrag/config"
 )
@@ -122,6 +123,11 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 			name, usage := flag.UnquoteUsage(f)
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
+			}
+			if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+				if _, isDuration := g.Get().(time.Duration); isDuration {
+					name = "duration" // a duration flag that names its limit
+				}
 			}
 			if name == "value" {
 				name = "NAME" // a repeatable list
