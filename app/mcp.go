@@ -16,12 +16,7 @@ import (
 // which file they came from ("" when none was looked for). A file that
 // cannot be read or parsed is a configuration error.
 func (a *App) MCPDeclarations() ([]mcp.Server, string, error) {
-	return mcpDeclarations(a.Cfg)
-}
-
-// mcpDeclarations reads the MCP servers cfg declares (MCPDeclarations).
-func mcpDeclarations(cfg *config.Config) ([]mcp.Server, string, error) {
-	path, optional := cfg.MCPConfigPath()
+	path, optional := a.Cfg.MCPConfigPath()
 	if path == "" {
 		return nil, "", nil
 	}

@@ -3,12 +3,9 @@ package app
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
-	"github.com/prefrag/prefrag/internal/suggest"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/mcp"
@@ -27,95 +24,92 @@ type NeverLeaveError struct {
 }
 
 func (e *NeverLeaveError) Error() string {
-	return fmt.Sprintf("%s: %v (a never-leave name must name a corpus, or a local MCP server as mcp:NAME, to protect it; `prefrag sources` lists them)", e.From, e.Err)
+	return fmt.Sprintf("%s: %v (a never-leave name must name a corpus to protect it; `prefrag corpora` lists them)", e.From, e.Err)
 }
 
 func (e *NeverLeaveError) Unwrap() error { return e.Err }
 
 func (e *NeverLeaveError) Is(target error) bool { return target == engine.ErrInvalidSettings }
 
-// ResolveNeverLeave resolves never-leave names to what they name in the
-// home under corporaDir: a corpus (catalog.Resolve: "local:notes" and
-// "notes " are notes; "Notes" is notes, with a note), or, written
-// "mcp:NAME", a declared MCP server that runs on this machine (servers:
-// the declarations; an http one leaves the machine, so it cannot be
-// never-leave). Empty names are dropped: `--never-leave ""` asks for none.
-// from says where the names were given, for the error and the notes. The
-// notes say how a name that was not exact was read; the caller shows them.
-// A name that resolves to nothing is a *NeverLeaveError.
-func ResolveNeverLeave(corporaDir string, servers []mcp.Server, names []string, from string) (resolved, notes []string, err error) {
+// ResolveNeverLeave resolves never-leave names to the corpora of the home
+// under corporaDir they name (catalog.Resolve: "local:notes" and "notes "
+// are notes; "Notes" is notes, with a note). Empty names are dropped:
+// `--never-leave ""` asks for none. from says where the names were given,
+// for the error and the notes. The notes say how a name that was not a
+// corpus's exact name was read; the caller shows them. A name that
+// resolves to no corpus is a *NeverLeaveError.
+func ResolveNeverLeave(corporaDir string, names []string, from string) (resolved, notes []string, err error) {
 	for _, n := range names {
 		if strings.TrimSpace(n) == "" {
 			continue
 		}
-		name, note, err := resolveOne(corporaDir, servers, n)
+		if m, ok := sources.ParseName(strings.TrimSpace(n)); ok && m.Kind.IsMCP() {
+			// An MCP server's passages (checked against the declarations
+			// by the app's ResolveNeverLeave).
+			if !slices.Contains(resolved, m.String()) {
+				resolved = append(resolved, m.String())
+			}
+			continue
+		}
+		r, err := catalog.Resolve(corporaDir, n)
 		if err != nil {
 			return nil, nil, &NeverLeaveError{From: from, Err: err}
 		}
-		if note != "" {
-			notes = append(notes, from+": "+note)
+		if r.Note != "" {
+			notes = append(notes, from+": "+r.Note)
 		}
-		if !slices.Contains(resolved, name) {
-			resolved = append(resolved, name)
+		if !slices.Contains(resolved, r.Name) {
+			resolved = append(resolved, r.Name)
 		}
 	}
 	return resolved, notes, nil
 }
 
-// resolveOne resolves one never-leave name.
-func resolveOne(corporaDir string, servers []mcp.Server, given string) (name, note string, err error) {
-	if n, ok := sources.ParseName(strings.TrimSpace(given)); ok && n.Kind.IsMCP() {
-		var declared []string
-		for _, s := range servers {
-			if s.Name != n.ID {
-				declared = append(declared, s.SourceName())
-				continue
-			}
-			if s.Kind().Leaves() {
-				return "", "", fmt.Errorf("%s is an MCP server reached over %s: what it holds is not on this machine, so it cannot be never-leave (declare it local if it runs here)", s.SourceName(), s.Transport)
-			}
-			return s.SourceName(), "", nil
-		}
-		msg := fmt.Sprintf("no MCP server is declared as %q", n.ID)
-		if near := suggest.Closest(strings.TrimSpace(given), declared); near != "" {
-			msg += " — did you mean " + strconv.Quote(near) + "?"
-		}
-		return "", "", fmt.Errorf("%w: %s", catalog.ErrUnknownCorpus, msg)
-	}
-	r, err := catalog.Resolve(corporaDir, given)
-	return r.Name, r.Note, err
-}
-
-// ResolveNeverLeaveFor is ResolveNeverLeave for the home and the MCP
-// declarations of cfg. With from "" the names are the configured ones,
-// named the way the user gave them (the --never-leave flag, never_leave in
-// the config file, …).
-func ResolveNeverLeaveFor(cfg *config.Config, names []string, from string) (resolved, notes []string, err error) {
-	if from == "" {
-		from = cfg.Name("never_leave")
-	}
-	var servers []mcp.Server
-	if hasMCPName(names) {
-		if servers, _, err = mcpDeclarations(cfg); err != nil {
-			return nil, nil, err
-		}
-	}
-	return ResolveNeverLeave(cfg.CorporaDir(), servers, names, from)
-}
-
-// ResolveNeverLeave is ResolveNeverLeaveFor the app's configuration. An
-// agent calling prefrag over MCP passes its tool argument's name as from.
+// ResolveNeverLeave is ResolveNeverLeave for the app's home. With from ""
+// the names are the configured ones, named the way the user gave them
+// (the --never-leave flag, never_leave in the config file, …). An agent
+// calling prefrag over MCP passes its tool argument's name as from.
 func (a *App) ResolveNeverLeave(names []string, from string) (resolved, notes []string, err error) {
-	return ResolveNeverLeaveFor(a.Cfg, names, from)
+	if from == "" {
+		from = a.Cfg.Name("never_leave")
+	}
+	resolved, notes, err = ResolveNeverLeave(a.Cfg.CorporaDir(), names, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.checkNeverLeaveMCP(resolved, from); err != nil {
+		return nil, nil, err
+	}
+	return resolved, notes, nil
 }
 
-func hasMCPName(names []string) bool {
+// checkNeverLeaveMCP accepts an MCP server in a never-leave list only
+// where it is local (stdio, or declared local): the passages of one reached
+// over the network live off the machine already.
+func (a *App) checkNeverLeaveMCP(names []string, from string) error {
+	var servers []mcp.Server
 	for _, n := range names {
-		if s, ok := sources.ParseName(strings.TrimSpace(n)); ok && s.Kind.IsMCP() {
-			return true
+		m, ok := sources.ParseName(n)
+		if !ok || !m.Kind.IsMCP() {
+			continue
+		}
+		if servers == nil {
+			var err error
+			if servers, _, err = a.MCPDeclarations(); err != nil {
+				return err
+			}
+		}
+		i := slices.IndexFunc(servers, func(s mcp.Server) bool { return s.Name == m.ID })
+		switch {
+		case i < 0:
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s names no declared MCP server (mcp.json; `prefrag sources` lists them)", n)}
+		case servers[i].Problem != "":
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("the MCP server %s cannot be used: %s", n, servers[i].Problem)}
+		case servers[i].Kind().Leaves():
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s is reached over the network, so its passages already live off this machine: only a corpus or a local MCP server (stdio, or \"local\": true) can be never-leave", n)}
 		}
 	}
-	return false
+	return nil
 }
 
 // resolveThreadNeverLeave reads a thread's recorded never-leave names as

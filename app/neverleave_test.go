@@ -14,7 +14,6 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
-	"github.com/prefrag/prefrag/sources/mcp"
 )
 
 // ResolveNeverLeave reads every name as the corpus it names, drops empty
@@ -28,14 +27,14 @@ func TestResolveNeverLeave(t *testing.T) {
 	if _, err := local.Index(context.Background(), dir, "notes", []string{src}, local.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	got, notes, err := ResolveNeverLeave(dir, nil, []string{"Notes", "", "local:notes", " notes "}, "--never-leave")
+	got, notes, err := ResolveNeverLeave(dir, []string{"Notes", "", "local:notes", " notes "}, "--never-leave")
 	if err != nil || strings.Join(got, ",") != "notes" || len(notes) != 1 || !strings.HasPrefix(notes[0], `--never-leave: "Notes" is read as corpus "notes"`) {
 		t.Fatalf("got %q, notes %q, %v", got, notes, err)
 	}
-	if got, _, err := ResolveNeverLeave(dir, nil, []string{""}, "--never-leave"); err != nil || len(got) != 0 {
+	if got, _, err := ResolveNeverLeave(dir, []string{""}, "--never-leave"); err != nil || len(got) != 0 {
 		t.Errorf(`--never-leave "": %q %v; want none`, got, err)
 	}
-	_, _, err = ResolveNeverLeave(dir, nil, []string{"notes", "nottes"}, "never_leave in config.toml")
+	_, _, err = ResolveNeverLeave(dir, []string{"notes", "nottes"}, "never_leave in config.toml")
 	if !errors.Is(err, engine.ErrInvalidSettings) || !errors.Is(err, catalog.ErrUnknownCorpus) ||
 		!strings.HasPrefix(err.Error(), `never_leave in config.toml: no corpus is named "nottes" — did you mean "notes"?`) {
 		t.Errorf("nottes: %v", err)
@@ -88,28 +87,5 @@ func TestDistinctiveBuiltAndKept(t *testing.T) {
 	}
 	if _, ok := d.Find("swordfish-8841"); !ok {
 		t.Error("the set was not built again after the corpus changed")
-	}
-}
-
-// A never-leave name may name a declared MCP server that runs on this
-// machine as mcp:NAME (CONTRACT: "in never-leave lists only where it is
-// local"); an http one, or one not declared, is refused.
-func TestResolveNeverLeaveMCP(t *testing.T) {
-	servers := []mcp.Server{{Name: "memory", Transport: "stdio"}, {Name: "kb", Transport: "http", URL: "https://kb.example/mcp"},
-		{Name: "here", Transport: "http", URL: "http://127.0.0.1:9/mcp", Local: true}}
-	dir := t.TempDir()
-	got, _, err := ResolveNeverLeave(dir, servers, []string{"mcp:memory", "mcp:here"}, "--never-leave")
-	if err != nil || strings.Join(got, ",") != "mcp:memory,mcp:here" {
-		t.Errorf("local servers: %q %v", got, err)
-	}
-	for given, want := range map[string]string{
-		"mcp:kb":     "mcp:kb is an MCP server reached over http: what it holds is not on this machine",
-		"mcp:memry":  `no MCP server is declared as "memry" — did you mean "mcp:memory"?`,
-		"mcp:absent": `no MCP server is declared as "absent"`,
-	} {
-		_, _, err := ResolveNeverLeave(dir, servers, []string{given}, "--never-leave")
-		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, engine.ErrInvalidSettings) {
-			t.Errorf("%s: %v; want %q", given, err, want)
-		}
 	}
 }

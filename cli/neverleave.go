@@ -13,7 +13,7 @@ import (
 // corpus is a usage error (exit 2) with a "did you mean".
 func resolveNeverLeave(e *env) error {
 	s := &e.cfg.Settings
-	names, notes, err := app.ResolveNeverLeaveFor(e.cfg, s.NeverLeave, "")
+	names, notes, err := app.ResolveNeverLeave(e.cfg.CorporaDir(), s.NeverLeave, e.cfg.Name("never_leave"))
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func (r *run) leakCheck(ctx context.Context, src Source, query string) (*leakHol
 	if !src.Kind().Leaves() || len(r.settings.NeverLeave) == 0 {
 		return nil, nil
 	}
-	own := src.Name()
+	own := ""
 	if n, ok := sources.ParseName(src.Name()); ok && n.Kind.IsCorpus() {
 		own = n.ID
 	}
@@ -73,12 +73,12 @@ func (r *run) leakCheck(ctx context.Context, src Source, query string) (*leakHol
 }
 
 // contextHolds reports whether passages of never-leave source name (a
-// corpus's name, or a local MCP server's "mcp:NAME") are in the context
+// corpus, or a local MCP server "mcp:NAME") are in the context
 // (or about to enter it with the reflection supplement).
 func (r *run) contextHolds(name string) bool {
 	for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 		for _, d := range list {
-			if fromNeverLeave(d, name) {
+			if sources.IsNamed(d.Source, name) {
 				return true
 			}
 		}
@@ -86,22 +86,11 @@ func (r *run) contextHolds(name string) bool {
 	return false
 }
 
-// fromNeverLeave reports whether document d comes from never-leave source
-// name: a corpus named bare ("notes"), any other source by its full name.
-func fromNeverLeave(d Document, name string) bool {
-	if n, ok := sources.ParseName(name); ok && !n.Kind.IsCorpus() {
-		return d.Source == n.String()
-	}
-	return sources.IsCorpusNamed(d.Source, name)
-}
-
 // distinctive opens never-leave corpus name's distinctive strings once per
-// run; nil for a never-leave MCP server, and without a DistinctiveFunc (the
+// run; nil without a DistinctiveFunc (the content check is then off: the
 // engine's own tests and the evaluation harness).
 func (r *run) distinctive(ctx context.Context, name string) (Distinctive, error) {
-	if n, ok := sources.ParseName(name); ok && !n.Kind.IsCorpus() || r.req.Distinctive == nil {
-		// A local MCP server's whole content cannot be read: only the
-		// context rule holds its passages back.
+	if r.req.Distinctive == nil {
 		return nil, nil
 	}
 	if r.leaks.sets == nil {
