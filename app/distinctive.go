@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/distinct"
 	"github.com/prefrag/prefrag/sources/local"
@@ -35,12 +36,20 @@ type distinctEntry struct {
 // force.
 var ErrRemoteNeverLeave = errors.New("it is a remote index, whose passages prefrag does not read")
 
+// ErrMCPNeverLeave is matched when a never-leave source is an MCP server:
+// prefrag holds only what it retrieved from it, so, as for a remote index,
+// every query that would leave the machine is held while it is in force.
+var ErrMCPNeverLeave = errors.New("it is an MCP server, whose passages prefrag does not hold")
+
 // Distinctive opens the distinctive strings of never-leave corpus name
 // (package distinct): built from its passages on first use, then kept
 // while the corpus has the same passages and update time. It is the
 // engine's DistinctiveFunc.
 func (a *App) Distinctive(ctx context.Context, name string) (engine.Distinctive, error) {
 	dir := a.Cfg.CorporaDir()
+	if n, ok := sources.ParseName(name); ok && n.Kind.IsMCP() {
+		return nil, ErrMCPNeverLeave
+	}
 	if catalog.IsRemote(dir, name) {
 		return nil, ErrRemoteNeverLeave
 	}

@@ -3,9 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources"
 )
@@ -53,5 +58,27 @@ func TestPreferOrder(t *testing.T) {
 	_, err := preferOrder(corpora, servers, []string{"mcp:memroy"})
 	if !errors.Is(err, engine.ErrInvalidSettings) || !strings.Contains(err.Error(), "did you mean mcp:memory?") {
 		t.Errorf("unknown name: %v", err)
+	}
+}
+
+// An MCP server may be never-leave only where it is local: a declared
+// stdio server is accepted as "mcp:NAME", an http one or an undeclared
+// name is a usage error; its passages then hold every query that leaves.
+func TestNeverLeaveMCP(t *testing.T) {
+	home := t.TempDir()
+	decl := filepath.Join(home, "mcp.json")
+	os.WriteFile(decl, []byte(`{"mcpServers": {"memory": {"command": "mem"}, "wiki": {"url": "https://wiki.example/mcp"}, "intra": {"url": "http://127.0.0.1:9/mcp", "local": true}}}`), 0o644)
+	a := &App{Cfg: &config.Config{Home: home, MCPConfig: decl}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	got, _, err := a.ResolveNeverLeave([]string{"mcp:memory", "mcp:intra"}, "--never-leave")
+	if err != nil || strings.Join(got, ",") != "mcp:memory,mcp:intra" {
+		t.Fatalf("%q, %v", got, err)
+	}
+	for _, bad := range []string{"mcp:wiki", "mcp:nope"} {
+		if _, _, err := a.ResolveNeverLeave([]string{bad}, "--never-leave"); !errors.Is(err, engine.ErrInvalidSettings) {
+			t.Errorf("%s: %v, want a usage error", bad, err)
+		}
+	}
+	if _, err := a.Distinctive(context.Background(), "mcp:memory"); !errors.Is(err, ErrMCPNeverLeave) {
+		t.Errorf("Distinctive: %v", err)
 	}
 }

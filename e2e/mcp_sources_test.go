@@ -295,3 +295,186 @@ func TestSourcesCheckRealServers(t *testing.T) {
 		t.Errorf("unknown name: exit %d, %s", code, errOut)
 	}
 }
+
+// pidsIn reads the pids mcpfake -starts appended, one a line.
+func pidsIn(t *testing.T, file string) []int {
+	t.Helper()
+	b, _ := os.ReadFile(file)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		var pid int
+		if _, err := fmt.Sscan(f, &pid); err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// alive reports whether pid is a running process (a zombie is not).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+// faultWorld is the case-study world with mcpfake declared as "kb" in a
+// mode, with a short timeout; the step's query is judged not enough in
+// the corpus, so it goes to kb, then on.
+func faultWorld(t *testing.T, mode string, steps int) (*world, string, *queue) {
+	t.Helper()
+	script := &queue{}
+	w := newWorld(t, script)
+	starts := filepath.Join(w.home, "starts")
+	w.declareMCP(map[string]any{"kb": map[string]any{"command": mcpFakeBin(t), "args": []string{"-mode", mode, "-starts", starts}, "timeout": "1s"}})
+	var stepReplies, judges []string
+	for i := range steps {
+		stepReplies = append(stepReplies, fmt.Sprintf("Thought: Search.\nAction: Search_Engine\nAction Input: Heron pipeline %d Sørensen", i+1))
+		judges = append(judges, `{"analysis":"the corpus lacks it","status":false}`)
+	}
+	stepReplies = append(stepReplies, "Thought: Done.\nFinal Answer: Carsten Olsen [1].\nSelf-Evaluation: CORRECT\nExplanation: ok")
+	script.add(stepReplies, judges)
+	return w, starts, script
+}
+
+// TestMCPFaultsInARun: each fault of a bad server is a one-line reason
+// in the trajectory (the kb retrieval's note and a notice that is not
+// fatal), the step goes on to the next source (the web), the run answers
+// (exit 0), no document of the failed call is used, and no process of the
+// server is left when prefrag exits.
+func TestMCPFaultsInARun(t *testing.T) {
+	cases := []struct{ mode, reason string }{
+		{"nostart", "cannot open the index"},
+		{mcpfake.ModeExit, "the server exited"},
+		{mcpfake.ModeHang, "did not answer within 1s"},
+		{mcpfake.ModeError, "answered with an error: the index is offline"},
+		{mcpfake.ModeNotJSON, "not JSON-RPC"},
+		{mcpfake.ModeNoSearch, "no search tool"},
+		{"/no/such/mcp-server", "does not exist"},
+		{"/no-such-mcp-server-on-path", "was not found"},
+	}
+	for _, c := range cases {
+		t.Run(strings.TrimPrefix(c.mode, "/"), func(t *testing.T) {
+			w, starts, _ := faultWorld(t, c.mode, 1)
+			switch {
+			case strings.HasPrefix(c.mode, "/no-such"):
+				w.declareMCP(map[string]any{"kb": map[string]any{"command": c.mode[1:]}})
+			case strings.HasPrefix(c.mode, "/"):
+				w.declareMCP(map[string]any{"kb": map[string]any{"command": c.mode}})
+			}
+			out, errOut, code := w.run(w.askArgs("--corpus", "wiki", "--json", caseQuestion)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			evs := parseEvents(t, out)
+			var kb *engine.Retrieval
+			for _, r := range payloadsOf[engine.Retrieval](evs) {
+				if r.Source == "mcp:kb" {
+					kb = &r
+				}
+			}
+			if kb == nil || kb.Outcome != engine.OutcomeUnavailable || !strings.Contains(kb.Note, c.reason) || strings.Contains(kb.Note, "\n") || len(kb.Docs) != 0 {
+				t.Fatalf("kb retrieval %+v: want unavailable, one line with %q, no documents", kb, c.reason)
+			}
+			var said bool
+			for _, n := range payloadsOf[engine.Notice](evs) {
+				said = said || !n.Fatal && strings.Contains(n.Message, c.reason)
+			}
+			obs := payloadsOf[engine.Observation](evs)
+			if !said || len(obs) != 1 || obs[0].Source != "web:searxng" || !strings.Contains(obs[0].Note, "mcp:kb unavailable") {
+				t.Errorf("notice said %v; observations %+v: want the web's, with kb's reason", said, obs)
+			}
+			if n := w.search.Requests(); n != 1 {
+				t.Errorf("the web got %d requests, want 1 (the step went on to it)", n)
+			}
+			for _, pid := range pidsIn(t, starts) {
+				if alive(pid) {
+					t.Errorf("server process %d outlived prefrag", pid)
+				}
+			}
+		})
+	}
+}
+
+// TestMCPConnectionReusedAndClosed: two steps that both switch to the MCP
+// server use one process (started once), and it is gone when the run
+// ends; a cut answer (megabytes) is used as partial results, said so.
+func TestMCPConnectionReusedAndClosed(t *testing.T) {
+	for _, mode := range []string{mcpfake.ModeOK, mcpfake.ModeHuge} {
+		t.Run(mode, func(t *testing.T) {
+			w, starts, _ := faultWorld(t, mode, 2)
+			out, errOut, code := w.run(w.askArgs("--corpus", "wiki", "--json", caseQuestion)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			pids := pidsIn(t, starts)
+			if len(pids) != 1 {
+				t.Fatalf("the server was started %d times for two searches, want once", len(pids))
+			}
+			if alive(pids[0]) {
+				t.Errorf("server process %d outlived the run", pids[0])
+			}
+			var kb []engine.Retrieval
+			for _, r := range payloadsOf[engine.Retrieval](parseEvents(t, out)) {
+				if r.Source == "mcp:kb" {
+					kb = append(kb, r)
+				}
+			}
+			if len(kb) != 2 {
+				t.Fatalf("%d kb retrievals, want 2", len(kb))
+			}
+			if mode == mcpfake.ModeHuge && (kb[0].Outcome != engine.OutcomeTruncated || len(kb[0].Docs) == 0 || !strings.Contains(kb[0].Note, "256 KiB of text")) {
+				t.Errorf("huge answer: %s %q with %d docs", kb[0].Outcome, kb[0].Note, len(kb[0].Docs))
+			}
+			if n := w.search.Requests(); n != 0 {
+				t.Errorf("the web got %d requests", n)
+			}
+		})
+	}
+}
+
+// TestMCPSecretsNeverShown: the values of a declaration's env and headers
+// (and a URL's token) appear nowhere prefrag writes: stdout and stderr of
+// ask and sources, the events, the log, an export, `prefrag config`.
+func TestMCPSecretsNeverShown(t *testing.T) {
+	const envSecret, headerSecret, urlSecret = "env-secret-4417", "hdr-secret-8812", "url-secret-5523"
+	script := &queue{}
+	w := newWorld(t, script)
+	srv := httptest.NewServer(mcpfake.Handler(mcpfake.Options{}))
+	t.Cleanup(srv.Close)
+	w.declareMCP(map[string]any{
+		"kb":   map[string]any{"url": srv.URL + "/?token=" + urlSecret, "headers": map[string]string{"Authorization": "Bearer " + headerSecret}},
+		"down": map[string]any{"command": mcpFakeBin(t), "args": []string{"-mode", "nostart"}, "env": map[string]string{"API_KEY": envSecret}},
+	})
+	script.add([]string{
+		"Thought: Search.\nAction: Search_Engine\nAction Input: Heron pipeline",
+		"Thought: Done.\nFinal Answer: Ada Varga [1].\nSelf-Evaluation: CORRECT\nExplanation: ok",
+	}, []string{`{"analysis":"the corpus lacks it","status":false}`})
+	out, errOut, code := w.run(w.askArgs("--corpus", "wiki", "--prefer", "wiki,mcp:down", "--json", caseQuestion)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	evs := parseEvents(t, out)
+	var used bool
+	for _, o := range payloadsOf[engine.Observation](evs) {
+		used = used || o.Source == "mcp:kb"
+	}
+	if !used {
+		t.Fatalf("the step did not go on to mcp:kb after mcp:down failed: %+v", payloadsOf[engine.Observation](evs))
+	}
+	all := out + errOut
+	for _, args := range [][]string{{"sources", "--json"}, {"sources"}, {"config"}, {"sessions", "export", evs[0].Session, "--format", "json"}, {"sessions", "show", evs[0].Session}} {
+		o, e, _ := w.run(args...)
+		all += o + e
+	}
+	logText, _ := os.ReadFile(filepath.Join(w.home, "data", "prefrag.log"))
+	all += string(logText)
+	for _, s := range []string{envSecret, headerSecret, urlSecret} {
+		if strings.Contains(all, s) {
+			t.Errorf("the secret %q appears in prefrag's output, events, log or export", s)
+		}
+	}
+}

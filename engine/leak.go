@@ -72,12 +72,13 @@ func (r *run) leakCheck(ctx context.Context, src Source, query string) (*leakHol
 	return nil, nil
 }
 
-// contextHolds reports whether passages of corpus name are in the context
+// contextHolds reports whether passages of never-leave source name (a
+// corpus, or a local MCP server "mcp:NAME") are in the context
 // (or about to enter it with the reflection supplement).
 func (r *run) contextHolds(name string) bool {
 	for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
 		for _, d := range list {
-			if sources.IsCorpusNamed(d.Source, name) {
+			if sources.IsNamed(d.Source, name) {
 				return true
 			}
 		}

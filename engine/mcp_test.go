@@ -226,3 +226,36 @@ func TestFailedMCPGoesOnToTheNextSource(t *testing.T) {
 		t.Errorf("notices %+v, counts %+v", payloads[Notice](h.rec), res.Counts)
 	}
 }
+
+// A local MCP server named never-leave ("mcp:kb") holds a web query once
+// its passages are in the context, like a never-leave corpus.
+func TestNeverLeaveMCPHoldsTheWeb(t *testing.T) {
+	kb := &memSource{name: "mcp:kb", kind: sources.KindMCP, answers: map[string][]Document{
+		"heron": {doc("mcp:kb", "kb/1", "Heron", "Project Heron is led by Ada Varga.")},
+		"ada":   {doc("mcp:kb", "kb/2", "Ada", "Ada Varga joined in 2021.")},
+	}}
+	h := newHarness(t)
+	h.web.answers["ada"] = []Document{{ID: "https://x", Title: "W", Text: "web", Source: "web:duckduckgo"}}
+	eng, err := New(Config{LLM: h.llm, Sources: []Source{kb, h.web}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.llm.steps = []reply{
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: ada varga"},
+		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+	}
+	h.llm.judges = []reply{judgeJSON(true, "fine"), judgeJSON(false, "more")}
+	s := DefaultSettings()
+	s.Web, s.NeverLeave = WebAuto, []string{"mcp:kb"}
+	if _, err := eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit}); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.web.queries) != 0 {
+		t.Fatalf("web queries %q from a context holding never-leave MCP passages", h.web.queries)
+	}
+	obs := payloads[Observation](h.rec)
+	if len(obs) != 2 || !strings.Contains(obs[1].Note, `"mcp:kb"`) {
+		t.Errorf("observations %+v", obs)
+	}
+}
