@@ -214,9 +214,29 @@ func TestContextRefusedNamingTheSetting(t *testing.T) {
 		t.Errorf("the counts line does not say the run failed:\n%s", out)
 	}
 	for _, g := range w.llm.Generations() {
-		if strings.Contains(g.Prompt, pasted[:200]) && g.Endpoint == "/api/chat" && !strings.HasPrefix(g.Prompt, "Rewrite") {
+		if strings.Contains(g.Prompt, pasted[:200]) {
 			t.Errorf("the prompt with the pasted text was sent (%d tokens)", g.PromptTokens)
 		}
+	}
+	// The same pasted as a follow-up (the case: its rewrite prompt
+	// was cut and the rewrite used): neither the rewrite nor the step
+	// prompt is sent, and the follow-up fails naming --num-ctx.
+	if _, errOut, code := w.run("ask", "--llm-url", w.llm.URL(), "--model", "fake-model", "--web", "never", "--corpus", "chinese",
+		"--num-ctx", "2048", "-k", "2", "What does the record say?"); code != 0 {
+		t.Fatalf("turn 1: exit %d: %s", code, errOut)
+	}
+	out, errOut, code = w.run("ask", "--llm-url", w.llm.URL(), "--model", "fake-model", "--web", "never", "--corpus", "chinese",
+		"--num-ctx", "2048", "-k", "2", "--json", "--continue", "last", "请总结下面这段文字：\n"+pasted)
+	if code != 1 || !strings.Contains(errOut, "--num-ctx") || strings.Contains(out, "BUILT ON A CUT PROMPT") {
+		t.Fatalf("follow-up: exit %d, stderr %q", code, errOut)
+	}
+	for _, g := range w.llm.Generations() {
+		if strings.Contains(g.Prompt, pasted[:200]) {
+			t.Errorf("a prompt with the pasted follow-up was sent (%d tokens)", g.PromptTokens)
+		}
+	}
+	if f, failed := fatalNotice(parseEvents(t, out)); !failed || f.Counts == nil {
+		t.Errorf("the follow-up's fatal error %+v carries no counts", f)
 	}
 }
 
