@@ -122,6 +122,10 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		// One line: a server's error text may hold newlines, and its second
 		// line must not look like a line of prefrag's own.
 		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
+		if p.Fatal && p.Counts != nil {
+			fmt.Fprintln(w, "\n────────")
+			r.countsLine(w, ev, *p.Counts, " · the run failed")
+		}
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:

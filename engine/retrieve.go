@@ -335,19 +335,22 @@ func citeNums(ns []int) string {
 // obtained before) add anything; again are the numbers of the documents
 // the search brought again, named to the judge without their text.
 func (r *run) judge(ctx context.Context, step int, src Source, fresh []Document, again []int, next Source) (JudgeDecision, error) {
-	data := judgeInputs{obtained: trimNL(r.ledger.obtained.String()), fresh: r.preview(fresh), again: r.repeatedList(again)}
+	data := judgeInputs{fresh: r.preview(fresh), again: r.repeatedList(again)}
 	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh, Repeated: data.again})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}
 	}
-	// Never a judge prompt larger than its budget: the oldest documents
-	// already obtained are left out first (fit.go).
-	data.obtained = trimNL(r.judgeObtained(data.obtained, r.count(bare)))
-	prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh, Repeated: data.again})
-	if err != nil {
-		return JudgeDecision{}, &FatalError{Err: err}
+	build := func() (llm.Request, error) {
+		// Never a judge prompt larger than its budget: the oldest
+		// documents already obtained are left out first (fit.go).
+		data.obtained = trimNL(r.judgeObtained(trimNL(r.ledger.obtained.String()), r.count(bare)))
+		prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh, Repeated: data.again})
+		if err != nil {
+			return llm.Request{}, &FatalError{Err: err}
+		}
+		return llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, nil
 	}
-	resp, err := r.call(ctx, r.eng.cfg.Judge, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, step)
+	resp, err := r.sendFitted(ctx, r.eng.cfg.Judge, step, build)
 	if err != nil {
 		return JudgeDecision{}, err
 	}
