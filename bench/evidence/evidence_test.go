@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -176,4 +177,38 @@ func TestLoadBadFactsNamed(t *testing.T) {
 	if len(ds.Questions) != 1 || ds.Skipped != 1 || ds.BadFactRecords != 1 || ds.BadFacts != 2 || !strings.HasPrefix(ds.FirstBadFact, "record 1: ") {
 		t.Errorf("dataset: %d questions, skipped %d, bad-fact records %d, bad facts %d, first %q", len(ds.Questions), ds.Skipped, ds.BadFactRecords, ds.BadFacts, ds.FirstBadFact)
 	}
+}
+
+// Load reads any bytes without panicking: a dataset, or an error that is
+// ErrFormat or ErrBadFacts; a dataset's gold sentences are in range.
+func FuzzLoad(f *testing.F) {
+	for _, p := range []string{"testdata/tiny_hotpot.json", "testdata/tiny_2wiki.jsonl"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`[{"question": "q?", "answer": "a", "supporting_facts": [["T", 9], ["T"], 5], "context": [["T", ["One.", "Two."]]]}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ds, err := Load(bytes.NewReader(b))
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrBadFacts) {
+				t.Fatalf("error %v is neither ErrFormat nor ErrBadFacts", err)
+			}
+			return
+		}
+		if len(ds.Questions) == 0 || ds.BadFactRecords > ds.Skipped {
+			t.Fatalf("dataset %+v", ds)
+		}
+		for _, q := range ds.Questions {
+			for _, p := range q.Paragraphs {
+				for _, g := range p.Gold {
+					if g < 0 || g >= len(p.Sentences) {
+						t.Fatalf("gold sentence %d of %d", g, len(p.Sentences))
+					}
+				}
+			}
+		}
+	})
 }
