@@ -184,7 +184,7 @@ func corpusPart(c *engine.RunConfig) string {
 func webHeader(c *engine.RunConfig) string {
 	switch {
 	case c.Web == engine.WebNever:
-	case len(c.Corpora) == 0 && len(c.MCP) == 0 && !c.WebOnly && c.CorpusChoice != "":
+	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
 		// (CorpusChoice is recorded since the rule exists; older sessions
 		// replayed by `sessions show` are shown as they ran.)
 		return "web off (no corpus; --web-only not given)"
