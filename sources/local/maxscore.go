@@ -61,7 +61,8 @@ type collector struct {
 }
 
 func newCollector(k int, theta *threshold) *collector {
-	return &collector{k: k, top: make([]float64, 0, k), theta: theta, local: math.Inf(-1)}
+	// cands is compacted when it reaches 4k+64 (add).
+	return &collector{k: k, top: make([]float64, 0, k), cands: make([]candidate, 0, 4*k+64), theta: theta, local: math.Inf(-1)}
 }
 
 // refresh reads the shared threshold.
