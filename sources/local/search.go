@@ -278,14 +278,15 @@ func (rk *ranking) run(ctx context.Context, col *collector) error {
 			continue
 		}
 		sortCursors(curs)
-		if err := rankRange(ctx, rk.p, rk.pruning, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
+		r := rankRange{p: rk.p, pruning: rk.pruning, seg: t.seg, curs: curs, hi: t.hi, col: col, contrib: contrib}
+		if err := r.rank(ctx); err != nil {
 			return err
 		}
 	}
 }
 
 // search ranks the passages of one open index for query by BM25, exactly:
-// document-at-a-time MaxScore (see rankRange) over ranges of the segments,
+// document-at-a-time MaxScore (see rankRange.rank) over ranges of the segments,
 // run on up to GOMAXPROCS cores with a shared threshold.
 func search(ctx context.Context, h *handle, query string, k int, opts Options) ([]sources.Document, error) {
 	if k <= 0 {
