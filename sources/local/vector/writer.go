@@ -318,10 +318,16 @@ func (w *Writer) RemoveFile(path string) {
 // Pending is the number of records not yet written.
 func (w *Writer) Pending() int { return len(w.pending) }
 
-// MaybeFlush writes the queued records when there are enough of them.
-func (w *Writer) MaybeFlush() error {
+// FlushDue reports whether enough records are queued for a part: at
+// least FlushRecords and FlushEvery since the last one, or MaxPartRecords.
+func (w *Writer) FlushDue() bool {
 	n := len(w.pending)
-	if n >= w.opts.MaxPartRecords || n >= w.opts.FlushRecords && time.Since(w.lastFlush) >= w.opts.FlushEvery {
+	return n >= w.opts.MaxPartRecords || n >= w.opts.FlushRecords && time.Since(w.lastFlush) >= w.opts.FlushEvery
+}
+
+// MaybeFlush writes the queued records when FlushDue.
+func (w *Writer) MaybeFlush() error {
+	if w.FlushDue() {
 		return w.Flush()
 	}
 	return nil
