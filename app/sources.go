@@ -76,6 +76,7 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		return nil, err
 	}
 	out := &Sources{Corpora: names, Choice: choice}
+	embedders := map[string]*Embedder{}
 	for _, name := range names {
 		if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
 			// A remote corpus (remote.go) is searched, judged and cited
@@ -89,7 +90,7 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 			out.closers = append(out.closers, g.Close)
 			continue
 		}
-		c, err := local.Open(a.Cfg.CorporaDir(), name)
+		c, err := a.OpenCorpus(s, name, embedders)
 		if err != nil {
 			out.Close()
 			if errors.Is(err, local.ErrNotFound) {

@@ -265,3 +265,30 @@ func TestDamaged(t *testing.T) {
 		t.Fatalf("a truncated part: %v", err)
 	}
 }
+
+// A first embedding killed after its manifest but before CURRENT named
+// it: the next run resumes it rather than embedding everything again.
+func TestResumeBeforeCurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	dir := t.TempDir()
+	w, err := OpenWriter(dir, Meta{Model: "m"}, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range clustered(rng, 20, 8, 1) {
+		w.Add(hashOf(fmt.Sprint(i)), fmt.Sprint(i), v)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	os.Remove(filepath.Join(dir, currentFile))
+	w, err = OpenWriter(dir, Meta{Model: "m"}, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, ok, _ := w.Lookup(hashOf("7")); !ok {
+		t.Error("the vectors written before the kill are not reused")
+	}
+}

@@ -101,8 +101,9 @@ func OpenWriter(dir string, meta Meta, opts WriterOptions) (*Writer, error) {
 		return w, w.load(cur, m)
 	}
 	// A re-embedding cut short is resumed: its vectors are the same
-	// model's.
-	if name, m, ok := pendingGeneration(dir, cur, meta); ok && opts.Reembed {
+	// model's. So is a first embedding killed after its first manifest
+	// but before CURRENT named it.
+	if name, m, ok := pendingGeneration(dir, cur, meta); ok && (opts.Reembed || cur == "") {
 		w.promote = true
 		return w, w.load(name, m)
 	}
