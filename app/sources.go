@@ -111,6 +111,10 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		out.List = append(out.List, c)
 		out.closers = append(out.closers, c.Close)
 	}
+	if w := a.standInWeb(); w != nil && s.Web != engine.WebNever {
+		out.List = append(out.List, w)
+		return out, nil
+	}
 	if s.Web != engine.WebNever {
 		w, err := a.WebEngine(s, sessionID)
 		if err != nil {
