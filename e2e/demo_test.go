@@ -101,7 +101,7 @@ func TestDemoInTmux(t *testing.T) {
 	s.waitFor("switch to the stand-in", 20*time.Second, "switching to web (stand-in)")
 	s.waitFor("answer", 20*time.Second, "Sources", "gazette.velloran.example", "Counts")
 	s.keys("Tab")
-	scr := pressed(t, s, "2", "Sessions", "Who designed the Tarn Point")
+	scr := pressed(t, s, "2", "Sessions (1)", "q/esc back")
 	if !strings.Contains(scr, "scripted demo") {
 		t.Errorf("the sessions screen is not labelled:\n%s", scr)
 	}
@@ -111,4 +111,24 @@ func TestDemoInTmux(t *testing.T) {
 		t.Errorf("the stepper is not labelled:\n%s", s.screen())
 	}
 	quit(t, s)
+}
+
+// TestRecallAndEscInTmux: in the workspace (the demo's, no model needed),
+// after an answer Up in the empty follow-up box brings back the question
+// just asked and Down empties the box again; Esc on the sessions list
+// returns to the Ask screen's trajectory where it was, so q then quits
+// instead of being typed into the question box.
+func TestRecallAndEscInTmux(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	s := startTmux(t, w, t.TempDir(), "demo")
+	s.waitFor("start", 15*time.Second, "Who designed the Tarn Point lighthouse")
+	s.keys("Enter")
+	s.waitFor("answer", 20*time.Second, "Counts", "Ask a follow-up")
+	pressed(t, s, "Up", "│Who designed the Tarn Point lighthouse")
+	pressed(t, s, "Down", "Ask a follow-up")
+	s.keys("Tab")
+	pressed(t, s, "2", "Sessions (1)", "q/esc back")
+	pressedAway(t, s, "Escape", "Sessions (1)")
+	s.keys("q")
+	exited(t, s)
 }
