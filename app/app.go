@@ -28,6 +28,9 @@ type App struct {
 	// (standin.go: prefrag demo).
 	StandIns *StandIns
 	logFile  io.Closer
+	// distinct keeps the never-leave corpora's distinctive strings
+	// (distinctive.go).
+	distinct distinctCache
 }
 
 // Open creates the home directory if needed and opens the store and log.

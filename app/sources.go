@@ -9,6 +9,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/mcp"
 	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
 )
@@ -82,11 +83,27 @@ type Sources struct {
 	// Choice says why Corpora are the ones searched (engine.Corpora*).
 	Choice  string
 	closers []func() error
+	// MCP are the declared MCP servers, in the order declared.
+	MCP []*mcp.Source
+	// Notices say which declared sources are not used, and why.
+	Notices []string
 	// Web is the web engine, nil when the policy is never.
 	Web *web.Engine
 }
 
-// Close releases the corpora.
+// MCPNames are the run's MCP servers' source names in preference order.
+func (s *Sources) MCPNames() []string {
+	var out []string
+	for _, src := range s.List {
+		if src.Kind().IsMCP() {
+			out = append(out, src.Name())
+		}
+	}
+	return out
+}
+
+// Close releases the corpora and ends the MCP servers' connections (a
+// stdio server's process is stopped and reaped).
 func (s *Sources) Close() {
 	for _, c := range s.closers {
 		c()
@@ -102,14 +119,27 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		return nil, err
 	}
 	out := &Sources{Corpora: names, Choice: choice}
+	var corpora []engine.Source
 	for _, name := range names {
 		c, err := a.OpenCorpus(ctx, name)
 		if err != nil {
 			out.Close()
 			return nil, err
 		}
-		out.List = append(out.List, c)
+		corpora = append(corpora, c)
 		out.closers = append(out.closers, c.Close)
+	}
+	if err := a.openMCP(out); err != nil {
+		out.Close()
+		return nil, err
+	}
+	servers := make([]engine.Source, len(out.MCP))
+	for i, m := range out.MCP {
+		servers[i] = m
+	}
+	if out.List, err = preferOrder(corpora, servers, s.Prefer); err != nil {
+		out.Close()
+		return nil, err
 	}
 	if w := a.standInWeb(); w != nil && s.Web != engine.WebNever {
 		out.List = append(out.List, w)

@@ -75,6 +75,10 @@ func consentQuestion(req engine.ConsentRequest) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nSend this query to %s?\n    “%s”\n", line(req.Source), line(req.Query))
 	switch {
+	case req.Carries != "":
+		fmt.Fprintf(&b, "  careful: it carries “%s”, %s found in never-leave corpus %s\n", line(req.Carries), line(req.CarriesKind), line(req.Guarded))
+	case req.Guarded != "" && req.Hold != "" && !strings.HasPrefix(req.Hold, "the context"):
+		fmt.Fprintf(&b, "  careful: %s\n", line(req.Hold))
 	case req.Guarded != "":
 		fmt.Fprintf(&b, "  careful: the context holds passages of never-leave corpus %s\n", line(req.Guarded))
 	case req.Reflection:

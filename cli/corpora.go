@@ -96,7 +96,7 @@ func runIndex(e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
 		}
 		if len(rep.Failed) > 0 {
-			fmt.Fprintf(e.stdout, "%s could not be read:\n", plural.N(len(rep.Failed), "file"))
+			fmt.Fprintln(e.stdout, failedHeader(rep.Failed))
 			for _, f := range rep.Failed {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
@@ -372,4 +372,25 @@ func searchLocal(e *env, name, query string, k int) ([]sources.Document, error) 
 	}
 	defer c.Close()
 	return c.Search(e.ctx, query, k)
+}
+
+// failedHeader introduces the list of files that could not be read and of
+// .jsonl lines left out.
+func failedHeader(failed []local.Failure) string {
+	files, lines := 0, 0
+	for _, f := range failed {
+		if f.Line > 0 {
+			lines++
+		} else {
+			files++
+		}
+	}
+	left := plural.N(lines, ".jsonl line") + " left out"
+	switch {
+	case lines == 0:
+		return plural.N(files, "file") + " could not be read:"
+	case files == 0:
+		return left + ":"
+	}
+	return plural.N(files, "file") + " could not be read, " + left + ":"
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prefrag/prefrag/config"
 )
@@ -40,6 +41,13 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag corpora pin papers",
 		"prefrag corpora rm old --yes",
 		"prefrag corpora add kb --elasticsearch http://127.0.0.1:9200 --index docs --api-key-env KB_KEY"}},
+	"sources": {"List every source a question searches, in preference order: corpora, MCP servers (declared in mcp.json), the web; with each one's kind, whether a query to it leaves the machine, its state and an MCP server's search tool.", []string{
+		"prefrag sources",
+		"prefrag sources --json --no-connect",
+		"prefrag sources --prefer mcp:memory,notes"}},
+	"sources check": {"Connect to one source, list an MCP server's tools, run one search and say what came back (exit 1 when it fails).", []string{
+		"prefrag sources check mcp:memory",
+		"prefrag sources check notes --query \"billing pipeline\""}},
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
@@ -121,6 +129,11 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
 			}
+			if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+				if _, isDuration := g.Get().(time.Duration); isDuration {
+					name = "duration" // a duration flag that names its limit
+				}
+			}
 			if name == "value" {
 				name = "NAME" // a repeatable list
 			}
@@ -156,6 +169,7 @@ var manualPages = map[string]string{
 	"search":          "docs/corpora.md",
 	"corpora":         "docs/corpora.md",
 	"corpora add":     "docs/remote-corpora.md",
+	"sources":         "docs/mcp-sources.md",
 	"sessions":        "docs/using.md#sessions-and-exports",
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",

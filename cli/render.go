@@ -122,6 +122,10 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		// One line: a server's error text may hold newlines, and its second
 		// line must not look like a line of prefrag's own.
 		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
+		if p.Fatal && p.Counts != nil {
+			fmt.Fprintln(w, "\n────────")
+			r.countsLine(w, ev, *p.Counts, " · the run failed")
+		}
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
@@ -142,6 +146,23 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 
 // corporaHeader names the corpora a run searches and why.
 func corporaHeader(c *engine.RunConfig) string {
+	return corpusPart(c) + mcpPart(c)
+}
+
+// mcpPart names the run's MCP servers: " · MCP memory, wiki".
+func mcpPart(c *engine.RunConfig) string {
+	if len(c.MCP) == 0 {
+		return ""
+	}
+	ids := make([]string, len(c.MCP))
+	for i, s := range c.MCP {
+		n, _ := sources.ParseName(s)
+		ids[i] = n.ID
+	}
+	return " · MCP " + line(strings.Join(ids, ", "))
+}
+
+func corpusPart(c *engine.RunConfig) string {
 	if len(c.Corpora) == 0 {
 		switch c.CorpusChoice {
 		case engine.CorporaNonePinned:
@@ -163,7 +184,7 @@ func corporaHeader(c *engine.RunConfig) string {
 func webHeader(c *engine.RunConfig) string {
 	switch {
 	case c.Web == engine.WebNever:
-	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
+	case len(c.Corpora) == 0 && len(c.MCP) == 0 && !c.WebOnly && c.CorpusChoice != "":
 		// (CorpusChoice is recorded since the rule exists; older sessions
 		// replayed by `sessions show` are shown as they ran.)
 		return "web off (no corpus; --web-only not given)"

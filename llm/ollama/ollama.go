@@ -120,12 +120,14 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 // as f says: format = the schema, format = "json", or no format.
 func (c *Client) generate(ctx context.Context, req llm.Request, f structured.Format, onToken llm.TokenFunc) (llm.Response, error) {
 	start := time.Now()
-	stream := true
+	stream, truncate := true, false
 	chat := &api.ChatRequest{
 		Model:    c.model,
 		Messages: []api.Message{{Role: "user", Content: req.Prompt}},
 		Stream:   &stream,
 		Options:  requestOptions(req),
+		// Refuse a prompt over the context instead of cutting its start.
+		Truncate: &truncate,
 	}
 	if len(req.Schema) > 0 {
 		switch f {
@@ -168,17 +170,17 @@ func (c *Client) generate(ctx context.Context, req llm.Request, f structured.For
 		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
 		return resp, nil
 	}
+	nCtx := c.requestContext(req)
 	if err != nil {
-		return resp, c.mapError(ctx, wd, err)
+		return resp, c.refusal(c.mapError(ctx, wd, err), nCtx)
 	}
 	if final == nil {
 		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final chunk) — the server or its model runner may have crashed"}
 	}
-	// Ollama cuts a prompt longer than the request's context from its
-	// start instead of refusing it; only the count it reports shows it.
-	nCtx := c.requestContext(req)
-	return resp, llm.CheckCut(backend, req.Prompt, resp, nCtx,
-		fmt.Sprintf("raise --num-ctx (this request ran with %d tokens) or lower -k and --max-steps", nCtx))
+	// An Ollama older than "truncate" cuts a prompt longer than the
+	// request's context from its start instead of refusing it; only the
+	// count it reports shows it.
+	return resp, llm.CheckCut(backend, req.Prompt, resp, nCtx, llm.CutsLikeOllama, c.contextFix(nCtx))
 }
 
 // requestContext is the context Ollama runs a request with: the num_ctx

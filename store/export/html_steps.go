@@ -274,7 +274,7 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 
 // pathSummary is one line on how the answer was found.
 func (r *report) pathSummary(steps []htmlStep) string {
-	nSteps, local, web, sups := 0, 0, 0, 0
+	nSteps, local, mcp, web, sups := 0, 0, 0, 0, 0
 	var switches []string
 	for _, s := range steps {
 		switch s.Kind {
@@ -285,9 +285,12 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		for _, t := range s.Trace {
 			if t.Search != nil {
-				if t.Search.Kind == sources.RoleWeb.String() {
+				switch t.Search.Kind {
+				case sources.RoleWeb.String():
 					web++
-				} else {
+				case sources.RoleMCP.String():
+					mcp++
+				default:
 					local++
 				}
 			}
@@ -301,7 +304,10 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 	}
 	parts := []string{plural.N(nSteps, "step")}
-	if local+web > 0 {
+	switch {
+	case mcp > 0:
+		parts = append(parts, fmt.Sprintf("%s (%d local, %d MCP, %d web)", plural.Of(local+mcp+web, "search", "searches"), local, mcp, web))
+	case local+web > 0:
 		parts = append(parts, fmt.Sprintf("%s (%d local, %d web)", plural.Of(local+web, "search", "searches"), local, web))
 	}
 	parts = append(parts, switches...)
