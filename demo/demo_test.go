@@ -37,7 +37,7 @@ func newCorpusSource(t *testing.T) *corpusSource {
 	return c
 }
 
-func (*corpusSource) Name() string       { return "local:" + CorpusName }
+func (*corpusSource) Name() string       { return sources.CorpusName(CorpusName).String() }
 func (*corpusSource) Kind() sources.Kind { return sources.KindLocal }
 func (c *corpusSource) Search(ctx context.Context, q string, k int) ([]sources.Document, error) {
 	docs := search(c.docs, q, k, c.Name())
@@ -78,7 +78,7 @@ func TestSampleQuestionsRunTheLoop(t *testing.T) {
 				case engine.Final:
 					final = p
 				case engine.Retrieval:
-					if p.Source == "web:"+WebName && len(p.Docs) > 0 {
+					if p.Source == (Web{}).Name() && len(p.Docs) > 0 {
 						web++
 					}
 				}

@@ -16,7 +16,7 @@ import (
 type Web struct{}
 
 // Name is the source's name: "web:stand-in".
-func (Web) Name() string { return "web:" + WebName }
+func (Web) Name() string { return sources.WebName(WebName).String() }
 
 // Kind is the web's.
 func (Web) Kind() sources.Kind { return sources.KindWeb }
