@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/llm"
 )
 
@@ -77,12 +77,12 @@ func (m *Model) Model() string                          { return ModelName }
 
 // docTitleRE finds the numbered documents of observations and thread
 // blocks: "[3] title: Maren Osk".
-var docTitleRE = regexp.MustCompile(`\[(\d+)\] title: ([^\n]*)`)
+var docTitleRE = lazyre.New(`\[(\d+)\] title: ([^\n]*)`)
 
 // numbers maps each document title of a prompt to its number.
 func numbers(prompt string) map[string]string {
 	out := map[string]string{}
-	for _, m := range docTitleRE.FindAllStringSubmatch(prompt, -1) {
+	for _, m := range docTitleRE().FindAllStringSubmatch(prompt, -1) {
 		out[strings.TrimSpace(m[2])] = m[1]
 	}
 	return out
@@ -133,7 +133,7 @@ func partial(s *sample, prompt string) string {
 	var kept []string
 	for _, sentence := range strings.SplitAfter(s.answer, "}.") {
 		ok := strings.TrimSpace(sentence) != ""
-		for _, m := range citeRE.FindAllStringSubmatch(sentence, -1) {
+		for _, m := range citeRE().FindAllStringSubmatch(sentence, -1) {
 			_, found := nums[strings.TrimSpace(m[1])]
 			ok = ok && found
 		}
@@ -150,12 +150,12 @@ func partial(s *sample, prompt string) string {
 }
 
 // citeRE is a citation placeholder of an answer: "{Title}".
-var citeRE = regexp.MustCompile(`\s*\{([^}]+)\}`)
+var citeRE = lazyre.New(`\s*\{([^}]+)\}`)
 
 // cite replaces each {Title} with the document's number, or drops it when
 // no document of that title is in the context.
 func cite(answer string, nums map[string]string) string {
-	return citeRE.ReplaceAllStringFunc(answer, func(m string) string {
+	return citeRE().ReplaceAllStringFunc(answer, func(m string) string {
 		title := strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "{}"))
 		if n, ok := nums[title]; ok {
 			return " [" + n + "]"
@@ -171,7 +171,7 @@ func improvise(q, scratch string, final bool) string {
 		return "Thought: I am the scripted demo model: I follow a script for the demo's sample questions and only search and quote for others.\nAction: Search_Engine\nAction Input: " + q
 	}
 	var found []string
-	for _, m := range docTitleRE.FindAllStringSubmatch(scratch, 4) {
+	for _, m := range docTitleRE().FindAllStringSubmatch(scratch, 4) {
 		found = append(found, fmt.Sprintf("%s [%s]", strings.TrimSpace(m[2]), m[1]))
 	}
 	answer := "This is the scripted demo model: it answers only its sample questions (press ↑ in an empty question box for them), and a real model is needed for this one."
@@ -220,17 +220,22 @@ func judgeSample(s *sample, obtained, fresh string) (bool, string) {
 func rewrite(prompt string) string {
 	fu := strings.TrimSpace(between(prompt, "Follow-up question: ", "\n"))
 	for _, s := range samples {
-		if q, ok := s.followUps[strings.ToLower(fu)]; ok {
-			return q
+		for _, f := range s.followUps {
+			if f[0] == strings.ToLower(fu) {
+				return f[1]
+			}
 		}
 	}
 	return fu
 }
 
+// contentRE is the first sentence of a document's content.
+var contentRE = lazyre.New(`(?m)^content: ([^.]*\.)`)
+
 // refine condenses observations to their documents' first sentences.
 func refine(prompt string) string {
 	var b strings.Builder
-	for _, m := range regexp.MustCompile(`(?m)^content: ([^.]*\.)`).FindAllStringSubmatch(prompt, -1) {
+	for _, m := range contentRE().FindAllStringSubmatch(prompt, -1) {
 		b.WriteString(m[1] + " ")
 	}
 	if b.Len() == 0 {

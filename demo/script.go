@@ -14,9 +14,9 @@ type sample struct {
 	// document of that title ("[n]").
 	answer      string
 	explanation string
-	// followUps are follow-up questions it rewrites (lower case, as typed
-	// → the standalone question).
-	followUps map[string]string
+	// followUps are follow-up questions it rewrites: {as typed, lower
+	// case; the standalone question}.
+	followUps [][2]string
 }
 
 // scriptStep is one search of a sample.
@@ -54,7 +54,7 @@ var samples = []sample{
 		},
 		answer:      "The Tarn Point lighthouse was designed by the harbour engineer Maren Osk, who drew it in 1884 {Maren Osk}. Its keeper's cottage, wrecked by the storm of November 1961 {Tarn Point}, was rebuilt in 1963 {Tarn Point cottage rebuilt after the 1961 storm — Velloran Gazette (stand-in page)}.",
 		explanation: "The corpus names the designer and the storm; the web stand-in's page gives the year the cottage was rebuilt.",
-		followUps:   map[string]string{"where did she train?": "Where did Maren Osk train as an engineer?"},
+		followUps:   [][2]string{{"where did she train?", "Where did Maren Osk train as an engineer?"}},
 	},
 	{
 		question: "When was the Velloran harbour board founded, and what did it commission?",

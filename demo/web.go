@@ -85,15 +85,14 @@ func search(pages []page, query string, k int, source string) []sources.Document
 	return out
 }
 
-// stop are words too common to rank by.
-var stop = map[string]bool{"the": true, "a": true, "an": true, "of": true, "in": true, "and": true, "its": true,
-	"was": true, "is": true, "to": true, "what": true, "who": true, "when": true, "which": true, "s": true}
+// stopWords are words too common to rank by.
+const stopWords = " the a an of in and its was is to what who when which s "
 
 // words are the distinct lower-case words of s, stop words left out.
 func words(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stop[w] {
+		if !strings.Contains(stopWords, " "+w+" ") {
 			out[w] = true
 		}
 	}
