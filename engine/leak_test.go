@@ -257,3 +257,29 @@ func TestLeakFromAnEarlierAnswer(t *testing.T) {
 		t.Errorf("observations %+v", obs)
 	}
 }
+
+// A local MCP server named never-leave (mcp:NAME) holds back a query
+// from a context holding its passages, as a corpus does.
+func TestLeakNeverLeaveMCPContext(t *testing.T) {
+	memory := &memSource{name: "mcp:memory", kind: sources.KindMCP, answers: map[string][]Document{"": {doc("mcp:memory", "m1", "Ada", "Ada holds the vault key")}}}
+	h := newHarness(t, memory)
+	h.local.answers[""] = nil
+	h.web.answers[""] = []Document{{ID: "u", Title: "W", Text: "web", Source: "web:duckduckgo"}}
+	h.llm.steps = []reply{
+		{text: "Thought: t\nAction: Search_Memory\nAction Input: vault key"},
+		{text: "Thought: t\nAction: Search_Web\nAction Input: who else holds it"},
+		{text: "Final Answer: Ada\nSelf-Evaluation: CORRECT"},
+	}
+	h.llm.judges = []reply{judgeJSON(false, "wiki lacks it"), judgeJSON(false, "more")}
+	s := DefaultSettings()
+	s.Model, s.Web, s.NeverLeave = "script", WebAuto, []string{"mcp:memory"}
+	if _, err := h.eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit}); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.web.queries) != 0 {
+		t.Errorf("web queries %q from a context holding never-leave mcp:memory's passages", h.web.queries)
+	}
+	if len(memory.queries) != 1 || !strings.Contains(payloads[Observation](h.rec)[1].Note, `the context holds passages of "mcp:memory", marked never-leave`) {
+		t.Errorf("memory searched %q; observations %+v", memory.queries, payloads[Observation](h.rec))
+	}
+}
