@@ -139,9 +139,11 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	case engine.Evidence:
 		r.keepEvidence(p) // shown by the final block
+	case engine.Token:
+		// Shown by the streaming printer.
 	}
-	// Tokens are shown by the streaming printer; a type this build does
-	// not know (an engine.Unknown payload) prints nothing.
+	// A type this build does not know (an engine.Unknown payload) prints
+	// nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.
