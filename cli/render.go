@@ -139,9 +139,11 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	case engine.Evidence:
 		r.keepEvidence(p) // shown by the final block
+	case engine.Token:
+		// Shown by the streaming printer.
 	}
-	// Tokens are shown by the streaming printer; a type this build does
-	// not know (an engine.Unknown payload) prints nothing.
+	// A type this build does not know (an engine.Unknown payload) prints
+	// nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.
@@ -184,7 +186,7 @@ func corpusPart(c *engine.RunConfig) string {
 func webHeader(c *engine.RunConfig) string {
 	switch {
 	case c.Web == engine.WebNever:
-	case len(c.Corpora) == 0 && len(c.MCP) == 0 && !c.WebOnly && c.CorpusChoice != "":
+	case len(c.Corpora) == 0 && !c.WebOnly && c.CorpusChoice != "":
 		// (CorpusChoice is recorded since the rule exists; older sessions
 		// replayed by `sessions show` are shown as they ran.)
 		return "web off (no corpus; --web-only not given)"

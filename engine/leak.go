@@ -124,5 +124,8 @@ func (h *leakHold) why() string {
 	case h.match != nil:
 		return fmt.Sprintf("the query carries %s from never-leave corpus %s", h.match.Kind, c)
 	}
+	if n, ok := sources.ParseName(h.corpus); ok && !n.Kind.IsCorpus() {
+		return fmt.Sprintf("the context holds passages of %s, marked never-leave", c)
+	}
 	return fmt.Sprintf("the context holds passages of corpus %s, marked never-leave", c)
 }

@@ -247,7 +247,7 @@ func TestNeverLeaveMCPHoldsTheWeb(t *testing.T) {
 	}
 	h.llm.judges = []reply{judgeJSON(true, "fine"), judgeJSON(false, "more")}
 	s := DefaultSettings()
-	s.Web, s.NeverLeave = WebAuto, []string{"mcp:kb"}
+	s.Web, s.NeverLeave, s.WebOnly = WebAuto, []string{"mcp:kb"}, true
 	if _, err := eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit}); err != nil {
 		t.Fatal(err)
 	}
@@ -257,5 +257,34 @@ func TestNeverLeaveMCPHoldsTheWeb(t *testing.T) {
 	obs := payloads[Observation](h.rec)
 	if len(obs) != 2 || !strings.Contains(obs[1].Note, `"mcp:kb"`) {
 		t.Errorf("observations %+v", obs)
+	}
+}
+
+// MCP servers are not corpora: a run with no corpus needs the web-only
+// opt-in for the web (and an http MCP server) even when it searches a
+// local MCP server, and its notice says what is searched.
+func TestNoCorpusButMCP(t *testing.T) {
+	kb := &memSource{name: "mcp:kb", kind: sources.KindMCP, answers: map[string][]Document{"heron": {doc("mcp:kb", "kb/1", "H", "h")}}}
+	wiki := &memSource{name: "mcp:wiki", kind: sources.KindMCPRemote, answers: map[string][]Document{"heron": {doc("mcp:wiki", "w/1", "W", "w")}}}
+	h := newHarness(t)
+	eng, err := New(Config{LLM: h.llm, Sources: []Source{kb, wiki, h.web}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.llm.steps = []reply{
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+	}
+	s := DefaultSettings()
+	s.Web = WebAuto
+	if _, err := eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit}); err != nil {
+		t.Fatal(err)
+	}
+	if len(kb.queries) != 1 || len(wiki.queries) != 0 || len(h.web.queries) != 0 {
+		t.Fatalf("queries: kb %q, wiki %q, web %q", kb.queries, wiki.queries, h.web.queries)
+	}
+	n := payloads[Notice](h.rec)
+	if len(n) == 0 || !strings.Contains(n[0].Message, "only the MCP servers on this machine are searched (mcp:kb)") {
+		t.Errorf("notices %+v", n)
 	}
 }

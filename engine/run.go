@@ -83,6 +83,9 @@ type docLedger struct {
 	docNum map[string]int
 	// safe caches each document made safe for a prompt.
 	safe map[string]prompts.ObservedDoc
+	// frames caches the tokens of an observation's frame around a
+	// document, by the width of its number (thread.go).
+	frames map[int]int
 	// obtained is the full text of every observation so far (judge input).
 	obtained strings.Builder
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/evidence"
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -226,14 +228,33 @@ func (r *run) primeThread(th *Thread) error {
 	return nil
 }
 
-// docCost is the tokens document n takes in a prompt, as it is rendered
-// there (capped at max_doc_chars, with the cut's note).
+// docCost is the tokens document n takes in a prompt, without rendering
+// it: its title and text (capped at max_doc_chars, with the cut's note)
+// and the observation's frame around them ("[n] title: …\ncontent: …").
 func (r *run) docCost(n int, d Document) int {
-	text, err := r.prompts.Observation(prompts.ObservationData{Docs: []prompts.ObservedDoc{r.promptDoc(n, d)}})
-	if err != nil {
-		return r.count(d.Title) + r.count(d.Text) + 12
+	text, extra := d.Text, 0
+	if m := r.settings.MaxDocChars; m > 0 && utf8.RuneCountInString(text) > m {
+		text, extra = textsafe.Truncate(text, m), 30
 	}
-	return r.count(text)
+	return r.count(d.Title) + r.count(text) + extra + r.docFrame(n)
+}
+
+// docFrame is the tokens of an observation's frame around a document
+// numbered n, rendered once per width of the number.
+func (r *run) docFrame(n int) int {
+	w := len(strconv.Itoa(n))
+	if c, ok := r.ledger.frames[w]; ok {
+		return c
+	}
+	c := 12
+	if text, err := r.prompts.Observation(prompts.ObservationData{Docs: []prompts.ObservedDoc{{Num: n}}}); err == nil {
+		c = r.count(text) + 2 // the title's and the text's first tokens join the frame's
+	}
+	if r.ledger.frames == nil {
+		r.ledger.frames = map[int]int{}
+	}
+	r.ledger.frames[w] = c
+	return c
 }
 
 // share is pct percent of the prompt budget; no limit when the context is

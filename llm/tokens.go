@@ -99,41 +99,123 @@ func EstimateTokens(s string) int { return Estimate(s).Tokens() }
 // TextKindOf is the kind of text s mostly is.
 func TextKindOf(s string) TextKind { return Estimate(s).Kind() }
 
+// asciiClass classifies ASCII bytes for Estimate.
+var asciiClass = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			t[c] = classLetter
+		case c == ' ':
+			t[c] = classSpace
+		case c == '\n' || c == '\t' || c == '\r':
+			t[c] = classLine
+		case '0' <= c && c <= '9':
+			t[c] = classDigit
+		default:
+			t[c] = classFigure
+		}
+	}
+	return t
+}()
+
+const (
+	classFigure byte = iota // punctuation, symbols, controls
+	classLetter
+	classSpace
+	classLine
+	classDigit
+)
+
+// counter accumulates an estimate in whole numbers, turned into tokens
+// once at the end.
+type counter struct {
+	words, extraLetters int // Latin words, and their letters past wordFree
+	word                int // letters of the current word
+	spaces, spaceRun    int // whole tokens of spaces, and the current run
+	spaceExtras         int // spaces past the first of runs
+	figures             int
+	rest                TokenEstimate // everything costed rune by rune
+}
+
 // Estimate estimates the tokens of s, split by what they come from.
 func Estimate(s string) TokenEstimate {
-	var e TokenEstimate
-	word := 0   // letters of the current Latin word
-	spaces := 0 // spaces of the current run
-	endWord := func() {
-		if word > 0 {
-			e.Words += 1 + float64(max(word-wordFree, 0))/wordPer
-			word = 0
-		}
-	}
+	var c counter
 	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			i++
+			c.ascii(b)
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if r == ' ' {
-			endWord()
-			spaces++
+		c.endSpaces(r)
+		if r >= 0x4E00 && r <= 0x9FFF { // CJK Unified Ideographs, the common case
+			c.endWord()
+			c.rest.CJK += costHan
 			continue
 		}
-		if spaces > 0 {
-			e.Spaces += spaceCost(spaces, r)
-			spaces = 0
-		}
-		if isLatinLetter(r) {
-			word++
+		if unicode.Is(unicode.Latin, r) {
+			c.word++
 			continue
 		}
-		endWord()
-		e.add(r)
+		c.endWord()
+		c.rest.add(r)
 	}
-	endWord()
-	if spaces > 0 {
-		e.Spaces += spaceCost(spaces, utf8.RuneError)
-	}
+	c.endWord()
+	c.endSpaces(utf8.RuneError)
+	e := c.rest
+	e.Words += float64(c.words) + float64(c.extraLetters)/wordPer
+	e.Figures += float64(c.figures)
+	e.Spaces += float64(c.spaces) + float64(c.spaceExtras)/spacesPer
 	return e
+}
+
+// ascii counts one ASCII byte.
+func (c *counter) ascii(b byte) {
+	class := asciiClass[b]
+	if class == classSpace {
+		c.endWord()
+		c.spaceRun++
+		return
+	}
+	next := rune(b)
+	if class == classLine && b != '\n' {
+		next = ' ' // a tab or carriage return joins like a word
+	}
+	c.endSpaces(next)
+	switch class {
+	case classLetter:
+		c.word++
+	case classLine:
+		c.endWord()
+		c.spaces++
+	default:
+		c.endWord()
+		c.figures++
+	}
+}
+
+// endWord counts the Latin word just ended.
+func (c *counter) endWord() {
+	if c.word > 0 {
+		c.words++
+		c.extraLetters += max(c.word-wordFree, 0)
+		c.word = 0
+	}
+}
+
+// endSpaces counts the run of spaces before rune next: the first space
+// joins the word or punctuation after it, but not a digit (which is a
+// piece of its own) nor a line end; the others make a token every four.
+func (c *counter) endSpaces(next rune) {
+	if c.spaceRun == 0 {
+		return
+	}
+	c.spaceExtras += c.spaceRun - 1
+	if next == utf8.RuneError || next == '\n' || '0' <= next && next <= '9' || next >= utf8.RuneSelf && unicode.IsDigit(next) {
+		c.spaces++
+	}
+	c.spaceRun = 0
 }
 
 // add costs one rune that is not a Latin letter nor a space.
@@ -158,23 +240,4 @@ func (e *TokenEstimate) add(r rune) {
 	default: // digits, punctuation, symbols, controls
 		e.Figures++
 	}
-}
-
-// spaceCost is the cost of a run of n spaces before rune next: the first
-// space joins the word or punctuation after it, but not a digit (which is
-// a piece of its own) nor a line end.
-func spaceCost(n int, next rune) float64 {
-	extra := float64(n-1) / spacesPer
-	if next == utf8.RuneError || next == '\n' || unicode.IsDigit(next) {
-		return 1 + extra
-	}
-	return extra
-}
-
-// isLatinLetter: the letters that make words on a Latin-script tokenizer.
-func isLatinLetter(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-	}
-	return unicode.Is(unicode.Latin, r)
 }

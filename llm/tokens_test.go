@@ -94,3 +94,21 @@ func ExampleEstimateTokens() {
 	fmt.Println(EstimateTokens("The river rose 1.9 m in 5 days."), EstimateTokens("河水五天上涨了一点九米。"))
 	// Output: 13 18
 }
+
+// BenchmarkEstimate: the estimate of English, figure-heavy and Chinese
+// text, reported in bytes per second.
+func BenchmarkEstimate(b *testing.B) {
+	for _, corpus := range []string{"english", "figures", "chinese"} {
+		names, texts := fakellm.Corpus(corpus)
+		var all string
+		for _, n := range names {
+			all += texts[n]
+		}
+		b.Run(corpus, func(b *testing.B) {
+			b.SetBytes(int64(len(all)))
+			for b.Loop() {
+				EstimateTokens(all)
+			}
+		})
+	}
+}

@@ -92,20 +92,11 @@ func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) 
 		_, err = tx.ExecContext(ctx, `UPDATE turns SET counts = ?, finished_ns = ? WHERE session_id = ? AND turn = ?`,
 			string(cj), timeNs, ev.Session, engine.TurnOf(ev))
 		return err
+	case engine.SessionStart, engine.Thought, engine.Action, engine.Retrieval, engine.Selection, engine.Observation,
+		engine.Answer, engine.Supplement, engine.Gate, engine.Refinement, engine.ThreadContext, engine.Evidence, engine.Token:
+		// Nothing a turn's row keeps.
 	}
 	return nil
-}
-
-// importTurn is recordTurn for an imported event line.
-func importTurn(ctx context.Context, tx *sql.Tx, typ, line string, timeNs int64) error {
-	if typ != engine.EventRewrite && typ != engine.EventFinal && typ != engine.EventError {
-		return nil
-	}
-	var ev engine.Event
-	if err := json.Unmarshal([]byte(line), &ev); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	return recordTurn(ctx, tx, ev, timeNs)
 }
 
 // ContinueSession makes a stored session running again, owned by this

@@ -380,6 +380,8 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			return
 		}
 		t.Errors = append(t.Errors, p)
+	case engine.Token:
+		// Folded above (applyToken): never kept as an event.
 	}
 }
 

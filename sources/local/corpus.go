@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -59,8 +60,10 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
-	// lists caches postings lists and their bounds (search.go).
-	lists listCache
+	// bounds keeps the block bounds of long lists (blockmax.go).
+	bounds boundsCache
+	// stored reads passages from the segment files (stored.go).
+	stored storedFiles
 }
 
 // Open opens corpus name under dir for searching.
@@ -154,7 +157,7 @@ func (c *Corpus) release(h *handle) {
 		if c.timer != t || c.h == nil || c.h.refs > 0 {
 			return
 		}
-		_ = c.h.idx.Close()
+		_ = c.h.close()
 		c.h = nil
 		c.timer = nil
 	})
@@ -191,6 +194,11 @@ func openHandle(path, name string) (_ *handle, err error) {
 	return h, nil
 }
 
+// close closes the index and the files its passages are read from.
+func (h *handle) close() error {
+	return errors.Join(h.idx.Close(), h.stored.close())
+}
+
 // Stats reads the corpus statistics.
 func (c *Corpus) Stats() (_ Stats, err error) {
 	defer recoverDamaged(c.name, &err)
@@ -222,7 +230,7 @@ func statsAt(path, name string) (_ Stats, err error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	defer h.idx.Close()
+	defer h.close()
 	return handleStats(h, path)
 }
 
@@ -253,7 +261,7 @@ func (c *Corpus) Close() error {
 	if c.h == nil {
 		return nil
 	}
-	err := c.h.idx.Close()
+	err := c.h.close()
 	c.h = nil
 	return err
 }

@@ -78,6 +78,9 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 			inline(p.Original), inline(p.Rewritten))
 	case engine.Evidence:
 		evidenceNote(b, p)
+	case engine.SessionStart, engine.Token:
+		// The question heads the report (trajectory skips the event);
+		// tokens are never stored.
 	default:
 		line, _ := ev.MarshalJSON()
 		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))
