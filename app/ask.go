@@ -128,6 +128,14 @@ func (e *DeadlineError) Unwrap() error { return e.Err }
 
 func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	s := req.Settings
+	// Every never-leave name names a corpus (its callers resolved it
+	// already and showed the notes; this is the guard for any that did
+	// not): one that names none is refused before anything runs.
+	nl, _, err := a.ResolveNeverLeave(s.NeverLeave, "")
+	if err != nil {
+		return AskResult{}, err
+	}
+	s.NeverLeave = nl
 	step, judge, err := a.Models(s)
 	if err != nil {
 		return AskResult{}, err
@@ -160,7 +168,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return AskResult{}, err
 	}
 	defer srcs.Close()
-	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
+	s.Corpora, s.CorpusChoice, s.MCP = srcs.Corpora, srcs.Choice, srcs.MCPNames()
 	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Proxy: proxy, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
@@ -194,7 +202,8 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit,
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit, Notices: srcs.Notices,
+		Distinctive: a.Distinctive,
 		Calibration: a.calibrationKeeper(s.LLM, s.Model)})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
@@ -242,6 +251,9 @@ func (a *App) manifest(ctx context.Context, s engine.RunConfig, step, judge Mode
 				m.Corpora = append(m.Corpora, CorpusIdentity{Name: c.Name(), Documents: st.Documents, Passages: st.Passages, Updated: st.Updated})
 			}
 		}
+	}
+	if w := a.standInWeb(); w != nil && srcs.Web == nil {
+		m.WebEngine = w.Name()
 	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()

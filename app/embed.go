@@ -164,9 +164,9 @@ func (a *App) SearchOptions(s engine.RunConfig, name string, embedders map[strin
 	return opts, nil
 }
 
-// OpenCorpus opens a local corpus for a run's searches, refusing at once
+// OpenLocal opens a local corpus for a run's searches, refusing at once
 // an embedding model other than the one its vectors were made with.
-func (a *App) OpenCorpus(s engine.RunConfig, name string, embedders map[string]*Embedder) (*local.Corpus, error) {
+func (a *App) OpenLocal(s engine.RunConfig, name string, embedders map[string]*Embedder) (*local.Corpus, error) {
 	opts, err := a.SearchOptions(s, name, embedders)
 	if err != nil {
 		return nil, err

@@ -121,8 +121,8 @@ func (l *lazyRemote) connect(ctx context.Context) error {
 	return nil
 }
 
-func (l *lazyRemote) Name() string       { return "local:" + l.name }
-func (l *lazyRemote) Kind() sources.Kind { return sources.KindLocal }
+func (l *lazyRemote) Name() string       { return sources.CorpusName(l.name).String() }
+func (l *lazyRemote) Kind() sources.Kind { return sources.KindRemote }
 
 func (l *lazyRemote) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	if err := l.connect(ctx); err != nil {

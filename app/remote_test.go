@@ -36,7 +36,7 @@ func TestOpenRemoteTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs, err := g.Search(context.Background(), "pH", 3)
-	if err != nil || len(docs) != 1 || docs[0].Source != "local:es" || g.Name() != "local:es" || g.Kind() != sources.KindLocal {
+	if err != nil || len(docs) != 1 || docs[0].Source != "local:es" || g.Name() != "local:es" || g.Kind() != sources.KindRemote {
 		t.Errorf("search %v %v", docs, err)
 	}
 	id := g.Identity(context.Background())
@@ -48,7 +48,7 @@ func TestOpenRemoteTable(t *testing.T) {
 	// Opening a Manticore corpus does not connect: a node that is down
 	// shows as a failed search (a notice), never as a failed open.
 	mc, err := openRemote(context.Background(), dir, "mc", getenv)
-	if err != nil || mc.Name() != "local:mc" || mc.Kind() != sources.KindLocal {
+	if err != nil || mc.Name() != "local:mc" || mc.Kind() != sources.KindRemote {
 		t.Errorf("manticore: %v", err)
 	} else {
 		mc.Close()

@@ -34,6 +34,7 @@ func (a *App) threadOf(ctx context.Context, ref string) (string, *engine.Thread,
 	if th == nil {
 		return "", nil, fmt.Errorf("%w: session %s recorded no events", ErrNoThread, id)
 	}
+	resolveThreadNeverLeave(a.Cfg.CorporaDir(), th)
 	return rec.Session.ID, th, nil
 }
 
@@ -48,6 +49,18 @@ func (a *App) ResolveContinue(ctx context.Context, ref string) (string, error) {
 		return "", fmt.Errorf("%w: there is no session yet; ask a first question without --continue", ErrNoThread)
 	}
 	return id, err
+}
+
+// ThreadCorpora are the corpora the session id searched: a follow-up
+// searches them unless it names its own.
+func (a *App) ThreadCorpora(ctx context.Context, id string) ([]string, error) {
+	rec, err := a.Store.GetSession(ctx, id)
+	if rec == nil {
+		return nil, err
+	}
+	// A session with an event that does not decode still names its
+	// corpora (threadOf says what else it lacks).
+	return append([]string(nil), rec.Session.Corpora...), nil
 }
 
 // openSession records a new session, or reopens the session a follow-up

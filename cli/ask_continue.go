@@ -38,12 +38,12 @@ func prepareContinue(e *env, a *app.App, rf *config.RunFlags, s *engine.RunConfi
 	if rf.Set("corpus") {
 		return id, nil
 	}
-	rec, err := a.Store.GetSession(e.ctx, id)
-	if rec == nil {
+	corpora, err := a.ThreadCorpora(e.ctx, id)
+	if err != nil {
 		return "", err
 	}
-	if len(rec.Session.Corpora) > 0 {
-		s.Corpora = append([]string(nil), rec.Session.Corpora...)
+	if len(corpora) > 0 {
+		s.Corpora = corpora
 	}
 	return id, nil
 }

@@ -32,7 +32,7 @@ func configWorld(t *testing.T, file string) string {
 // warning and the command still succeeds.
 func TestConfigCommandGolden(t *testing.T) {
 	dir := configWorld(t, "model = \"qwen2.5:7b\"\nk = 7\ncorpora = [\"wiki\", \"notes\"]\nllm_timeout = \"90s\"\n"+
-		"brave_api_key = \"sk-very-secret\"\ntempature = 0.5\n")
+		"brave_api_key = \"sk-very-secret\"\nmcp_token = \"mcp-very-secret\"\ntempature = 0.5\n")
 	t.Setenv("OLLAMA_HOST", "0.0.0.0:11500")
 	t.Setenv("PREFRAG_SEARXNG_URL", "http://user:pw@127.0.0.1:8888")
 	var stdout, stderr bytes.Buffer
@@ -45,7 +45,7 @@ func TestConfigCommandGolden(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	got := strings.ReplaceAll(stdout.String(), dir, "DIR")
-	for _, secret := range []string{"sk-very-secret", "pw@"} {
+	for _, secret := range []string{"sk-very-secret", "mcp-very-secret", "pw@"} {
 		if strings.Contains(got, secret) {
 			t.Fatalf("a secret is printed: %s", got)
 		}

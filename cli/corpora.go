@@ -109,7 +109,7 @@ func runIndex(e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
 		}
 		if len(rep.Failed) > 0 {
-			fmt.Fprintf(e.stdout, "%s could not be read:\n", plural.N(len(rep.Failed), "file"))
+			fmt.Fprintln(e.stdout, failedHeader(rep.Failed))
 			for _, f := range rep.Failed {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
@@ -412,7 +412,7 @@ func runSearch(e *env, args []string) error {
 
 func searchLocal(e *env, name, query string, k int) ([]sources.Document, error) {
 	a := &app.App{Cfg: e.cfg}
-	c, err := a.OpenCorpus(e.cfg.Settings, name, map[string]*app.Embedder{})
+	c, err := a.OpenLocal(e.cfg.Settings, name, map[string]*app.Embedder{})
 	if err != nil {
 		return nil, err
 	}
@@ -471,4 +471,25 @@ func printVectors(e *env, rep local.Report) {
 	if v.Stale > 0 {
 		fmt.Fprintf(e.stdout, "%s changed without new vectors: pass --embed-model %s to embed %s\n", plural.N(v.Stale, "file"), line(v.Model), plural.Noun(v.Stale, "it", "them"))
 	}
+}
+
+// failedHeader introduces the list of files that could not be read and of
+// .jsonl lines left out.
+func failedHeader(failed []local.Failure) string {
+	files, lines := 0, 0
+	for _, f := range failed {
+		if f.Line > 0 {
+			lines++
+		} else {
+			files++
+		}
+	}
+	left := plural.N(lines, ".jsonl line") + " left out"
+	switch {
+	case lines == 0:
+		return plural.N(files, "file") + " could not be read:"
+	case files == 0:
+		return left + ":"
+	}
+	return plural.N(files, "file") + " could not be read, " + left + ":"
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/internal/plural"
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"os"
 	"strings"
 
@@ -39,6 +40,11 @@ func sessionsExport(e *env, args []string) error {
 		return err
 	}
 	defer a.Close()
+	for i, id := range ids {
+		if ids[i], err = lastSession(e, a, id); err != nil {
+			return err
+		}
+	}
 	if *all {
 		f, err := filter()
 		if err != nil {
@@ -78,7 +84,7 @@ func sessionsExport(e *env, args []string) error {
 			}
 			advised = true
 		}
-		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", clean(sk.ID), msg)
+		fmt.Fprintf(e.stderr, "prefrag: skipped session %s: %s\n", textsafe.Literal(sk.ID), msg)
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("none of the %s could be read (listed above); nothing was exported", plural.N(len(ids), "session"))
@@ -103,7 +109,7 @@ func sessionsExport(e *env, args []string) error {
 		}
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %s to %s; %d skipped (listed above)\n", len(recs), plural.N(len(ids), "session"), clean(where), len(skipped))
+		fmt.Fprintf(e.stderr, "prefrag: export incomplete: wrote %d of %s to %s; %d skipped (listed above)\n", len(recs), plural.N(len(ids), "session"), line(where), len(skipped))
 		return errExportIncomplete
 	}
 	return nil
@@ -141,6 +147,9 @@ func sessionsImport(e *env, args []string) error {
 	}
 	defer a.Close()
 	ids, err := export.Import(e.ctx, a.Store, f)
+	if errors.Is(err, store.ErrBadID) || errors.Is(err, store.ErrTakesOver) || errors.Is(err, export.ErrFormat) {
+		return fmt.Errorf("cannot import %s: %w", pos[0], err)
+	}
 	if err != nil {
 		return err
 	}
@@ -156,10 +165,27 @@ func openSession(e *env, id string) (*app.App, *store.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if id, err = lastSession(e, a, id); err != nil {
+		a.Close()
+		return nil, nil, err
+	}
 	rec, err := a.Store.GetSession(e.ctx, id)
 	if err != nil && (rec == nil || !errors.Is(err, store.ErrBadEvent)) {
 		a.Close()
 		return nil, nil, err
 	}
 	return a, rec, err
+}
+
+// lastSession reads "last" (as --continue takes it) as the newest
+// session's id; any other reference is returned as given.
+func lastSession(e *env, a *app.App, ref string) (string, error) {
+	if ref != app.LastSession {
+		return ref, nil
+	}
+	id, err := a.Store.LatestSession(e.ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errors.New("there is no session yet, so none is the last")
+	}
+	return id, err
 }

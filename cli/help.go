@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prefrag/prefrag/config"
 )
@@ -27,6 +28,11 @@ var helpTexts = map[string]cmdHelp{
 		`prefrag ask --corpus papers --max-steps 4 "Who founded X?"`,
 		`prefrag ask --json "Question" > events.jsonl`,
 		`prefrag ask --continue last "and where did he study?"`}},
+	"demo": {"Try prefrag without a model: the whole loop on a bundled sample corpus, with a scripted model (it follows a script for the sample questions) and a web stand-in (canned pages searched in process; nothing leaves this machine). It keeps its own sessions, in $PREFRAG_HOME/demo unless --home says where.", []string{
+		"prefrag demo",
+		"prefrag demo --ask",
+		`prefrag demo --ask "When was the Velloran harbour board founded, and what did it commission?"`,
+		"prefrag demo --json > demo-events.jsonl"}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
 		"prefrag index ~/papers",
 		"prefrag index --corpus notes notes/*.md"}},
@@ -35,6 +41,13 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag corpora pin papers",
 		"prefrag corpora rm old --yes",
 		"prefrag corpora add kb --elasticsearch http://127.0.0.1:9200 --index docs --api-key-env KB_KEY"}},
+	"sources": {"List every source a question searches, in preference order: corpora, MCP servers (declared in mcp.json), the web; with each one's kind, whether a query to it leaves the machine, its state and an MCP server's search tool.", []string{
+		"prefrag sources",
+		"prefrag sources --json --no-connect",
+		"prefrag sources --prefer mcp:memory,notes"}},
+	"sources check": {"Connect to one source, list an MCP server's tools, run one search and say what came back (exit 1 when it fails).", []string{
+		"prefrag sources check mcp:memory",
+		"prefrag sources check notes --query \"billing pipeline\""}},
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
@@ -45,9 +58,10 @@ var helpTexts = map[string]cmdHelp{
 	"sessions list": {"List stored sessions, newest first.", []string{
 		"prefrag sessions list",
 		"prefrag sessions list --status failed --since 72h --json"}},
-	"sessions show": {"Show one session's steps and answer (ID or a unique prefix).", []string{
+	"sessions show": {"Show one session's steps and answer (ID, a unique prefix, or last for the newest).", []string{
 		"prefrag sessions show 3f2a",
-		"prefrag sessions show 3f2a --json"}},
+		"prefrag sessions show 3f2a --json",
+		"prefrag sessions show last"}},
 	"sessions search": {"Find sessions whose question or answer contain the words.", []string{
 		"prefrag sessions search BM25 ranking"}},
 	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines, QA pairs or an HTML page.", []string{
@@ -56,10 +70,11 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions export --all --status answered --format jsonl -o all.jsonl"}},
 	"sessions import": {"Import a session from a JSON export.", []string{
 		"prefrag sessions import session.json"}},
-	"sessions rerun": {"Run a stored session's question again with its settings.", []string{
+	"sessions rerun": {"Run a stored session's question again with its settings, never with looser privacy than the recording or today's configuration unless --web or --never-leave says so.", []string{
 		"prefrag sessions rerun 3f2a",
 		"prefrag sessions rerun 3f2a --offline",
-		"prefrag sessions rerun 3f2a --web never"}},
+		"prefrag sessions rerun 3f2a --web never",
+		"prefrag sessions rerun last --never-leave notes"}},
 	"sessions rm": {"Delete sessions with their events and verdicts (asks on a terminal, or --yes).", []string{
 		"prefrag sessions rm 3f2a",
 		"prefrag sessions rm --older-than 30d --yes"}},
@@ -75,6 +90,11 @@ var helpTexts = map[string]cmdHelp{
 	"bench evidence": {"Benchmark the evidence aligner: supporting-sentence precision, recall and F1 on multi-hop QA questions.", []string{
 		"prefrag bench evidence --file hotpot.json",
 		"prefrag bench evidence --file 2wiki.jsonl --systems aligner --limit 100 --json"}},
+	"mcp": {"Serve prefrag to MCP clients (agents): over stdio, or streamable HTTP at http://ADDR/mcp with --http.", []string{
+		"prefrag mcp",
+		"prefrag mcp --model qwen3:8b --corpus papers --web never",
+		"prefrag mcp --http 127.0.0.1:8765",
+		`prefrag mcp --http 0.0.0.0:8765 --token "$PREFRAG_MCP_TOKEN"`}},
 	"config": {"Print the config file path and every effective setting with its origin.", []string{
 		"prefrag config",
 		"prefrag config --model qwen3:8b"}},
@@ -109,6 +129,11 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
 			}
+			if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+				if _, isDuration := g.Get().(time.Duration); isDuration {
+					name = "duration" // a duration flag that names its limit
+				}
+			}
 			if name == "value" {
 				name = "NAME" // a repeatable list
 			}
@@ -139,14 +164,17 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 var manualPages = map[string]string{
 	"prefrag":         "docs/using.md",
 	"ask":             "docs/using.md",
+	"demo":            "docs/using.md#try-it-without-a-model",
 	"index":           "docs/corpora.md",
 	"search":          "docs/corpora.md",
 	"corpora":         "docs/corpora.md",
 	"corpora add":     "docs/remote-corpora.md",
+	"sources":         "docs/mcp-sources.md",
 	"sessions":        "docs/using.md#sessions-and-exports",
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",
 	"config":          "docs/configuration.md",
+	"mcp":             "docs/mcp-server.md",
 	"completion":      "docs/using.md",
 	"sessions rerun":  "docs/threads.md#rerunning-a-session",
 	"bench evidence":  "docs/benchmarks.md",
@@ -219,11 +247,11 @@ func sessionsHelp(w io.Writer) {
 
 var sessionSubcommands = []struct{ name, args, help string }{
 	{"list", "list [flags]", "list stored sessions"},
-	{"show", "show ID [--json]", "show one session"},
+	{"show", "show ID|last [--json]", "show one session"},
 	{"search", "search WORDS", "find sessions by words"},
 	{"export", "export ID... | --all [filters] --format F", "export sessions"},
 	{"import", "import FILE", "import a JSON export"},
-	{"rerun", "rerun ID [--offline] [--web auto|ask|never] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
+	{"rerun", "rerun ID|last [--offline] [--web auto|ask|never] [--never-leave NAME] [--llm B] [--llm-url URL] [--model M] [--json]", "run a session's question again"},
 	{"rm", "rm ID... | --older-than DURATION [--yes]", "delete sessions (asks, or --yes)"},
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/styles"
 )
 
@@ -36,15 +37,11 @@ func hang(s string) string { return textsafe.Hang(s, "      ") }
 // subHang is hang for text under an indented label ("      explanation: ").
 func subHang(s string) string { return textsafe.Hang(s, "        ") }
 
+// badge is a source as plain text: "LOCAL notes", "MCP memory", "WEB
+// duckduckgo" (sources' kinds table).
 func badge(source string) string {
-	kind, name, _ := strings.Cut(line(source), ":")
-	switch kind {
-	case "local":
-		return "LOCAL " + name
-	case "web":
-		return "WEB " + name
-	}
-	return strings.ToUpper(line(source))
+	text, _ := sources.SourceBadge(line(source))
+	return text
 }
 
 func indent(s, prefix string) string {
@@ -57,8 +54,9 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.SessionStart:
 		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
 		if c := p.Config; c != nil {
-			fmt.Fprintf(w, "  %s · model %s · %s · %s · k=%d · max steps %d\n",
-				c.Strategy, line(c.Model), corporaHeader(c), webHeader(c), c.K, c.MaxSteps)
+			// Every part is recorded text (an imported session's too).
+			fmt.Fprintf(w, "  %s\n", line(fmt.Sprintf("%s · model %s · %s · %s · k=%d · max steps %d",
+				c.Strategy, c.Model, corporaHeader(c), webHeader(c), c.K, c.MaxSteps)))
 		}
 		if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
 			fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
@@ -73,6 +71,14 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      %d. %s (%s)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), scoreNote(d))
 		}
 	case engine.Selection:
+		if p.NothingNew {
+			next := "the next source"
+			if p.NextSource != nil {
+				next = line(*p.NextSource)
+			}
+			fmt.Fprintf(w, "[%d] Nothing new: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.NothingNewReason()))
+			return
+		}
 		if p.Status != nil && *p.Status {
 			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
 		} else {
@@ -113,7 +119,13 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		if p.Fatal {
 			kind = "error"
 		}
-		fmt.Fprintf(w, "      %s: %s\n", kind, subHang(p.Message))
+		// One line: a server's error text may hold newlines, and its second
+		// line must not look like a line of prefrag's own.
+		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
+		if p.Fatal && p.Counts != nil {
+			fmt.Fprintln(w, "\n────────")
+			r.countsLine(w, ev, *p.Counts, " · the run failed")
+		}
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
@@ -127,13 +139,32 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	case engine.Evidence:
 		r.keepEvidence(p) // shown by the final block
+	case engine.Token:
+		// Shown by the streaming printer.
 	}
-	// Tokens are shown by the streaming printer; a type this build does
-	// not know (an engine.Unknown payload) prints nothing.
+	// A type this build does not know (an engine.Unknown payload) prints
+	// nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.
 func corporaHeader(c *engine.RunConfig) string {
+	return corpusPart(c) + mcpPart(c)
+}
+
+// mcpPart names the run's MCP servers: " · MCP memory, wiki".
+func mcpPart(c *engine.RunConfig) string {
+	if len(c.MCP) == 0 {
+		return ""
+	}
+	ids := make([]string, len(c.MCP))
+	for i, s := range c.MCP {
+		n, _ := sources.ParseName(s)
+		ids[i] = n.ID
+	}
+	return " · MCP " + line(strings.Join(ids, ", "))
+}
+
+func corpusPart(c *engine.RunConfig) string {
 	if len(c.Corpora) == 0 {
 		switch c.CorpusChoice {
 		case engine.CorporaNonePinned:

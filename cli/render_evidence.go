@@ -43,6 +43,9 @@ func quoteLines(w io.Writer, ev *engine.Evidence, n int) {
 	}
 	for _, q := range ev.QuotesOf(n) {
 		fmt.Fprintf(w, "        “%s”\n", textsafe.ElideMiddle(q.Quote, quoteWidth))
+		for _, c := range ev.WeakFor(q) {
+			fmt.Fprintf(w, "          ~ weak support for: %s\n", textsafe.ElideMiddle(c.Text, 80))
+		}
 	}
 }
 

@@ -120,7 +120,7 @@ func printSessions(e *env, st *store.Store, list []store.Session, asJSON bool) e
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tSTATUS\tLABEL\tMODEL\tQUESTION\tANSWER")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shortOr(short, s.ID), s.Started.Local().Format("2006-01-02 15:04"), s.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", textsafe.Literal(shortOr(short, s.ID)), s.Started.Local().Format("2006-01-02 15:04"), line(s.Status),
 			line(s.Label), line(s.Model), threadQuestion(s, 50), oneLineTrunc(s.Answer, 40))
 	}
 	return tw.Flush()
@@ -143,13 +143,13 @@ func sessionsShow(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the events exactly as `ask --json` did")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions show ID [--json]")
+		helpFlags(e.stdout, fs, "sessions show ID|last [--json]")
 	}
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag sessions show ID [--json]")
+		return usagef("usage: prefrag sessions show ID|last [--json]")
 	}
 	// A session with undecodable event rows is shown without them; the
 	// error naming them comes last (exit 1).
@@ -163,7 +163,7 @@ func sessionsShow(e *env, args []string) error {
 		return errors.Join(writeJSONLines(e.stdout, safeLines(rec.Lines)), bad)
 	}
 	s := rec.Session
-	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", s.ID, s.Status, s.Started.Local().Format(time.RFC1123))
+	fmt.Fprintf(e.stdout, "Session %s · %s · started %s", textsafe.Literal(s.ID), line(s.Status), s.Started.Local().Format(time.RFC1123))
 	thread := s.Turns > 1
 	switch {
 	case thread:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/internal/plural"
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -101,7 +102,7 @@ func sessionsRm(e *env, args []string) error {
 			continue
 		}
 		n++
-		fmt.Fprintf(e.stdout, "deleted session %s\n", id)
+		fmt.Fprintf(e.stdout, "deleted session %s\n", textsafe.Literal(id))
 	}
 	if n != len(ids) {
 		fmt.Fprintf(e.stdout, "deleted %d of %s\n", n, plural.N(len(ids), "session"))

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/styles"
 )
 
@@ -126,7 +127,7 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 	case engine.Action:
 		return step(ev.Step, "searching "+p.firstSource())
 	case engine.Retrieval:
-		if pl.Reflection || !strings.HasPrefix(pl.Source, "local:") || !p.judge {
+		if pl.Reflection || !sources.IsCorpus(pl.Source) || !p.judge {
 			return current
 		}
 		return step(ev.Step, "judging")
@@ -155,6 +156,9 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		if pl.Fatal {
 			return ""
 		}
+	case engine.Thought, engine.Refinement, engine.ThreadContext, engine.Evidence:
+		// The phase goes on: a thought streams as tokens first, the
+		// others come between phases.
 	}
 	return current
 }
@@ -170,14 +174,11 @@ func (p *phaseTracker) firstSource() string {
 
 // sourceName is "notes" for local:notes and "the web" for any web engine.
 func sourceName(source string) string {
-	kind, name, _ := strings.Cut(line(source), ":")
-	if kind == "web" {
+	n, ok := sources.ParseName(line(source))
+	if ok && n.Kind == sources.KindWeb {
 		return "the web"
 	}
-	if name == "" {
-		return kind
-	}
-	return name
+	return n.ID
 }
 
 // spinnerFrames are the braille dots most terminal tools use.

@@ -49,6 +49,10 @@ type Config struct {
 	// LLMTimeout bounds the wait for an LLM server's first byte and any
 	// silence between two streamed chunks (llm_timeout, --llm-timeout).
 	LLMTimeout time.Duration
+	// MCPToken is the bearer token `prefrag mcp --http` requires (mcp_token,
+	// PREFRAG_MCP_TOKEN, or its --token flag). A secret: never printed,
+	// logged or stored.
+	MCPToken string
 	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
 	// (run_timeout, --run-timeout).
 	RunTimeout time.Duration
@@ -58,6 +62,11 @@ type Config struct {
 	// FilePath is the config file looked for, found or not ("" when there
 	// is no home to look in).
 	FilePath string
+	// MCPConfig is the file declaring MCP servers (mcp_config,
+	// $PREFRAG_MCP_CONFIG); "" for mcp.json in the config folder.
+	MCPConfig string
+	// configDir is $XDG_CONFIG_HOME/prefrag (or ~/.config/prefrag).
+	configDir string
 	// Warnings are problems that do not stop a run (unknown keys in the
 	// config file); the command line prints them on stderr.
 	Warnings []string
@@ -98,6 +107,7 @@ func Load(env Env) (*Config, error) {
 	c.Home = home
 	path, explicit := configPath(env)
 	c.FilePath = path
+	c.configDir = configDir(env)
 	if path != "" {
 		b, err := os.ReadFile(path)
 		switch {
@@ -161,6 +171,31 @@ func dataHome(env Env) (string, error) {
 		}
 	}
 	return filepath.Join(h, ".local", "share", "prefrag"), nil
+}
+
+// configDir is prefrag's folder of the user's configuration.
+func configDir(env Env) string {
+	if v, ok := env("XDG_CONFIG_HOME"); ok && v != "" {
+		return filepath.Join(v, "prefrag")
+	}
+	if h, ok := env("HOME"); ok && h != "" {
+		return filepath.Join(h, ".config", "prefrag")
+	}
+	return ""
+}
+
+// MCPConfigPath is the file declaring MCP servers: the one mcp_config (or
+// $PREFRAG_MCP_CONFIG) names, which must exist; else mcp.json in the
+// config folder, which may be missing (optional). "" when there is none to
+// look for.
+func (c *Config) MCPConfigPath() (path string, optional bool) {
+	if c.MCPConfig != "" {
+		return c.MCPConfig, false
+	}
+	if c.configDir == "" {
+		return "", true
+	}
+	return filepath.Join(c.configDir, "mcp.json"), true
 }
 
 func configPath(env Env) (path string, explicit bool) {

@@ -63,7 +63,7 @@ func (rf *RunFlags) bind(st Setting) {
 	case *bool:
 		fs.BoolVar(p, st.Flag, *p, st.Help)
 	case *time.Duration:
-		fs.DurationVar(p, st.Flag, *p, st.Help)
+		fs.Var(&durationFlag{p: p, limit: st.limit}, st.Flag, st.Help)
 	case *[]string:
 		var l stringList
 		fs.Var(&l, st.Flag, st.Help)

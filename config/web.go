@@ -172,6 +172,16 @@ func (c *Config) WebChoiceHint() string {
 	return "no web policy chosen yet, so nothing is sent to the web (headless, there is no one to ask); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
 }
 
+// WebChoiceAdvice says how to choose a web policy for good, naming the
+// config file.
+func (c *Config) WebChoiceAdvice() string {
+	file := "the config file"
+	if c.FilePath != "" {
+		file = c.FilePath
+	}
+	return "to choose for good set web = \"auto\" (the judge decides) or web = \"never\" in " + file + ", or pass --web for one run"
+}
+
 // WebAskHeadlessHint is the one line that says, headless, that the chosen
 // web policy "ask" cannot ask anyone and acts as "never" — naming where
 // the policy came from (the --web flag, an environment variable, or the
@@ -189,4 +199,22 @@ func (c *Config) WebAskHeadlessHint() string {
 		return fmt.Sprintf("web = \"ask\" (from %s) %s; pass --web auto for this run, or set web = \"auto\" there", file, acts)
 	}
 	return "--web ask (flag) " + acts + "; pass --web auto to allow web searches"
+}
+
+// WebAllowHint says how the user lets a process that cannot ask anyone
+// (an agent calling `prefrag mcp`) search the web: where the policy came
+// from and what to set there. No flag of the run itself is named: the
+// caller cannot loosen the policy, only the user can.
+func (c *Config) WebAllowHint() string {
+	file := "the config file"
+	if c.FilePath != "" {
+		file = c.FilePath
+	}
+	switch o := c.Origin("web"); o.Kind {
+	case FromEnv:
+		return fmt.Sprintf("set %s=auto (or web = \"auto\" in %s) where prefrag is started", o.Name, file)
+	case FromFlag:
+		return "start prefrag with --web auto"
+	}
+	return fmt.Sprintf("set web = \"auto\" in %s", file)
 }

@@ -22,7 +22,7 @@ import (
 // damaged file, and stored event rows that do not decode.
 
 const (
-	storeCaseID = "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70"
+	storeCaseID = "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 	nobodyID    = 65534
 )
 
@@ -197,7 +197,7 @@ func TestReadOnlyHomeSessions(t *testing.T) {
 			return []string{"unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1" && shift && exec "$@"`, "sh", data}
 		}, "read-only file system"},
 	}
-	const orphan = "77aa01c3-5b1e-4c1e-9d7a-0f00c0ffee00"
+	const orphan = "77aa01c35b1e4c1e9d7a0f00c0ffee00"
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w := storeHome(t, storeCaseID, orphan)
@@ -206,7 +206,7 @@ func TestReadOnlyHomeSessions(t *testing.T) {
 				t.Fatal(err)
 			}
 			importFile := filepath.Join(w.home, "new.json")
-			if err := os.WriteFile(importFile, bytes.ReplaceAll(src, []byte(storeCaseID), []byte("3c4d5e6f-new")), 0o644); err != nil {
+			if err := os.WriteFile(importFile, bytes.ReplaceAll(src, []byte(storeCaseID), []byte("3c4d5e6f00000000000000000000000e")), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			host, _ := os.Hostname()
@@ -315,7 +315,7 @@ func TestDamagedDatabaseSessions(t *testing.T) {
 // one on stderr and exits 1 (incomplete); `sessions show` prints the
 // readable events and names the bad one. Before the fix both failed whole.
 func TestExportSkipsBadEventRow(t *testing.T) {
-	ids := []string{storeCaseID, "1d2e3f40-0000-4000-8000-00000000bad0", "2a3b4c5d-0000-4000-8000-000000000003"}
+	ids := []string{storeCaseID, "1d2e3f4000004000800000000000bad0", "2a3b4c5d000040008000000000000003"}
 	w := storeHome(t, ids...)
 	bad := ids[1]
 	w.sqlExec(`UPDATE events SET json = '{"type":"thought","ses' WHERE session_id = ? AND seq = 4`, bad)

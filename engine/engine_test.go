@@ -253,10 +253,11 @@ func TestMarkerInjectionFromDocument(t *testing.T) {
 
 func TestJudgeFirstFalseSkipsFirstJudge(t *testing.T) {
 	h := newHarness(t)
-	h.local.answers["a"] = []Document{doc("local:wiki", "a1", "A", "alpha")}
+	h.local.answers["first"] = []Document{doc("local:wiki", "a1", "A", "alpha")}
+	h.local.answers["second"] = []Document{doc("local:wiki", "a2", "A2", "beta")}
 	h.llm.steps = []reply{
-		{text: "Thought: t\nAction: Search_Engine\nAction Input: a"},
-		{text: "Thought: t\nAction: Search_Engine\nAction Input: a more"},
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: first"},
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: second"},
 		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
 	}
 	h.llm.judges = []reply{judgeJSON(true, "fine")}

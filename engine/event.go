@@ -70,12 +70,15 @@ func (e Event) Type() string {
 
 // Counts are the per-session efficiency figures (paper Tables 7–14).
 type Counts struct {
-	LLMCalls            int `json:"llm_calls"`
-	StepCalls           int `json:"step_calls"`
-	JudgeCalls          int `json:"judge_calls"`
-	ForcedCalls         int `json:"forced_calls"`
-	LocalRetrievals     int `json:"local_retrievals"`
-	WebRetrievals       int `json:"web_retrievals"`
+	LLMCalls        int `json:"llm_calls"`
+	StepCalls       int `json:"step_calls"`
+	JudgeCalls      int `json:"judge_calls"`
+	ForcedCalls     int `json:"forced_calls"`
+	LocalRetrievals int `json:"local_retrievals"`
+	WebRetrievals   int `json:"web_retrievals"`
+	// MCPRetrievals counts the searches of MCP servers (neither local nor
+	// web retrievals).
+	MCPRetrievals       int `json:"mcp_retrievals,omitempty"`
 	UsedRetrievals      int `json:"used_retrievals"`
 	UsedLocalRetrievals int `json:"used_local_retrievals"`
 	UsedDocs            int `json:"used_docs"`
@@ -102,5 +105,5 @@ type Counts struct {
 	TotalMillis     int64 `json:"total_ms"`
 }
 
-// TotalRetrievals is local plus web retrievals ("Total Num").
-func (c Counts) TotalRetrievals() int { return c.LocalRetrievals + c.WebRetrievals }
+// TotalRetrievals is local plus MCP plus web retrievals ("Total Num").
+func (c Counts) TotalRetrievals() int { return c.LocalRetrievals + c.MCPRetrievals + c.WebRetrievals }

@@ -1,6 +1,9 @@
 package engine
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Payload types: one per event type, a closed set (Payload has an
 // unexported method). A payload's fields and their `json` tags are the
@@ -117,6 +120,19 @@ type Selection struct {
 	// JudgeObtained is written when JudgeNew is set, even empty.
 	JudgeObtained string `json:"judge_obtained,omitempty"`
 	JudgeNew      string `json:"judge_new,omitempty"`
+	// JudgeRepeated names the documents the search brought again, which
+	// the judge was told were obtained before ("[1] Title; [3] Title"),
+	// not shown as new.
+	JudgeRepeated string `json:"judge_repeated,omitempty"`
+	// NothingNew marks a decision taken without the judge: the search
+	// brought no document, or only documents obtained before.
+	NothingNew bool `json:"nothing_new,omitempty"`
+}
+
+// NothingNewReason is a nothing-new decision's analysis without its
+// leading "nothing new: " (the renderers say that in their own words).
+func (p Selection) NothingNewReason() string {
+	return strings.TrimPrefix(p.Analysis, "nothing new: ")
 }
 
 // Observation is what entered the reasoning context ("observation").
@@ -164,11 +180,13 @@ type Final struct {
 }
 
 // Notice is an "error" event: a fatal error, or (Fatal false) a notice the
-// run continues after.
+// run continues after. The fatal error that ends a run carries the run's
+// counts so far (its calls and tokens are spent even though it failed).
 type Notice struct {
-	Message string `json:"message"`
-	Fatal   bool   `json:"fatal"`
-	Source  string `json:"source,omitempty"`
+	Message string  `json:"message"`
+	Fatal   bool    `json:"fatal"`
+	Source  string  `json:"source,omitempty"`
+	Counts  *Counts `json:"counts,omitempty"`
 }
 
 // Token is a streamed text delta ("token"). It is never stored.
@@ -379,7 +397,7 @@ func (p Retrieval) sanitized() Payload {
 
 func (p Selection) sanitized() Payload {
 	p.Analysis, p.Source = clean(p.Analysis), clean(p.Source)
-	p.JudgeObtained, p.JudgeNew = clean(p.JudgeObtained), clean(p.JudgeNew)
+	p.JudgeObtained, p.JudgeNew, p.JudgeRepeated = clean(p.JudgeObtained), clean(p.JudgeNew), clean(p.JudgeRepeated)
 	if p.NextSource != nil {
 		ns := clean(*p.NextSource)
 		p.NextSource = &ns

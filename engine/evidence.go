@@ -96,6 +96,37 @@ func (p Evidence) QuotesOf(n int) []evidence.Quote {
 	return out
 }
 
+// WeakFor is the claims that quote q supports only weakly: claims whose
+// support holds q and whose citation of q's document has the verdict weak
+// (a quote may support one claim well and another weakly). Every place
+// that shows a quote marks these, naming the claim.
+func (p Evidence) WeakFor(q evidence.Quote) []evidence.Result {
+	var out []evidence.Result
+	for _, c := range p.Claims {
+		if c.Verdict == evidence.Unsupported || c.Verdict == evidence.Uncited || !citesWeakly(c, q.N) {
+			continue
+		}
+		for _, s := range c.Support {
+			if s.N == q.N && s.Start == q.Start && s.End == q.End {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// citesWeakly says whether claim c's citation of document n has weak
+// support (the claim's own verdict when it has no per-citation verdicts).
+func citesWeakly(c evidence.Result, n int) bool {
+	for _, ct := range c.Cited {
+		if ct.N == n {
+			return ct.Verdict == evidence.Weak
+		}
+	}
+	return len(c.Cited) == 0 && c.Verdict == evidence.Weak
+}
+
 // Quotes is every quote of the claims, each once (by document and
 // offsets), in the order of the claims.
 func (p Evidence) Quotes() []evidence.Quote {

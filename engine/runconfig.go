@@ -14,6 +14,11 @@ import (
 // run's RunConfig. Config resolution, the app and the manifest read it.
 type Wiring struct {
 	Corpora []string `json:"corpora"`
+	// MCP names the MCP servers the run searched ("mcp:NAME"), in
+	// preference order; Prefer is the order the user asked for (--prefer),
+	// as given.
+	MCP    []string `json:"mcp,omitempty"`
+	Prefer []string `json:"prefer,omitempty"`
 	// WebChosen is true when the web policy (Settings.Web) was chosen by
 	// the user (a flag, the environment, the config file, the workspace)
 	// rather than left at its default. `sessions rerun` reuses a recorded
@@ -62,6 +67,8 @@ func DefaultRunConfig() RunConfig {
 // named Settings key, as the object was written when both were one struct.
 var wiringBefore = map[string]string{
 	"corpora":     "web",
+	"mcp":         "web",
+	"prefer":      "web",
 	"web_chosen":  "model",
 	"web_engine":  "model",
 	"llm":         "model",

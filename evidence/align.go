@@ -120,11 +120,15 @@ func NewAligner(ps []Passage, opts Options) *Aligner {
 				buf = append(buf, token{term: qtyTerm})
 			}
 			s := sentence{span: sp, terms: a.ids(buf, true)}
-			pp.sents = append(pp.sents, s)
 			for _, t := range s.terms {
 				a.df[t]++
 			}
 			a.nSent++
+			// A heading or a fragment counts in the terms' rarity (it is
+			// text of the passage) but is never a quote.
+			if Quotable(p.Text[sp.Start:sp.End]) {
+				pp.sents = append(pp.sents, s)
+			}
 		}
 		a.byN[p.N] = pp
 	}

@@ -28,6 +28,9 @@ func SplitClaims(answer string) []Claim {
 	var out []Claim
 	for _, sp := range spans {
 		seg := answer[sp.Start:sp.End]
+		if IsHeading(seg) {
+			continue // a heading claims nothing
+		}
 		// Leading markers go to the previous claim.
 		lead := 0
 		for {

@@ -89,12 +89,13 @@ func Sentences(text string) []Span {
 		c := text[i]
 		switch {
 		case c == '\n':
-			// A blank line, or a new line opening a list item or heading.
+			// A blank line, a new line opening a list item or heading, or
+			// the end of a heading or table line.
 			j := i + 1
 			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
 				j++
 			}
-			if j < len(text) && (text[j] == '\n' || listItemAt(text, j)) {
+			if j < len(text) && (text[j] == '\n' || listItemAt(text, j)) || lineMarkup(lineBefore(text, i)) {
 				emit(i)
 			}
 			i++
@@ -249,4 +250,55 @@ func trimSpan(text string, s, e int) (int, int) {
 		e -= n
 	}
 	return s, e
+}
+
+// lineBefore is the line of text that ends at byte i (a newline).
+func lineBefore(text string, i int) string {
+	return text[strings.LastIndexByte(text[:i], '\n')+1 : i]
+}
+
+// lineMarkup says whether a line is Markdown structure rather than prose:
+// an ATX heading ("# Sihwa Lake", "## History"), a table row ("| a | b |")
+// or a rule ("---", "***", "==="; a setext heading's underline too).
+func lineMarkup(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return false
+	}
+	if h := strings.TrimLeft(t, "#"); len(h) < len(t) && len(t)-len(h) <= 6 && (h == "" || h[0] == ' ' || h[0] == '\t') {
+		return true
+	}
+	if t[0] == '|' {
+		return true
+	}
+	return len(t) >= 3 && strings.Trim(t, "-*=_ ") == ""
+}
+
+// IsMarkup says whether a sentence (a span of Sentences) is Markdown
+// structure, not prose: a heading, a table row or a rule. It is never a
+// quote.
+func IsMarkup(sentence string) bool {
+	first, _, _ := strings.Cut(sentence, "\n")
+	return lineMarkup(first)
+}
+
+// IsHeading says whether a sentence is a heading or a rule: it claims
+// nothing. (A table row of an answer may: "| Olsen | died 1974 [2] |".)
+func IsHeading(sentence string) bool {
+	return IsMarkup(sentence) && !strings.HasPrefix(strings.TrimSpace(sentence), "|")
+}
+
+// Quotable says whether a sentence may be offered as a supporting quote:
+// prose, not markup (IsMarkup), and not a fragment: a line without a
+// sentence's closing punctuation needs at least four words ("Sihwa Lake",
+// "Early life", a caption or a menu item say nothing of a claim).
+func Quotable(sentence string) bool {
+	if IsMarkup(sentence) {
+		return false
+	}
+	t := strings.TrimRight(sentence, "\"'”’)]» \t")
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…") {
+		return true
+	}
+	return len(strings.Fields(sentence)) >= 4
 }

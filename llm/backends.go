@@ -92,8 +92,15 @@ var backends = []Backend{
 			}
 			return fmt.Sprintf("start it with `OLLAMA_HOST=%s ollama serve`", net.JoinHostPort(host, port))
 		},
-		ContextHint: "raise --num-ctx or lower -k and --max-steps",
+		ContextHint: "raise --num-ctx (Ollama runs each request with the num_ctx prefrag sends) or lower -k and --max-steps",
 		MissingModel: func(e *ModelNotFoundError) string {
+			switch {
+			case len(e.Served) > 0:
+				return fmt.Sprintf("model %s not found — the Ollama server has %s: pass --model with one of them, or run `ollama pull %s`",
+					e.Model, ServedList(e.Served), e.Model)
+			case e.Listed:
+				return fmt.Sprintf("model %s not found — the Ollama server has no model yet: run `ollama pull %s`", e.Model, e.Model)
+			}
 			return fmt.Sprintf("model %s not found — run `ollama pull %s`", e.Model, e.Model)
 		},
 		AdviceMissingModel: func(model string) string {
@@ -115,7 +122,7 @@ var backends = []Backend{
 		Start: func(host, port string, local bool) string {
 			return fmt.Sprintf("start it with `llama-server -m MODEL.gguf%s --port %s -np 2`", hostFlag(host, local), port)
 		},
-		ContextHint: "restart the server with a larger context (llama-server: -c is shared by the -np slots) or lower -k and --max-steps",
+		ContextHint: "restart llama-server with a larger -c or fewer slots (-np; each slot gets -c divided by -np), or lower -k and --max-steps",
 		MissingModel: func(e *ModelNotFoundError) string {
 			if len(e.Served) > 0 {
 				return fmt.Sprintf("model %s not found — the llama.cpp server serves %s: pass --model %s (or no --model), or restart it with -m pointing to %s",

@@ -157,7 +157,10 @@ func (s *Set) StepHead(d StepData) (string, error) { return s.render(Step, d) }
 type JudgeData struct {
 	Question string
 	Obtained string // full text of everything already observed
-	New      string // the new top-k, exactly as retrieved
+	New      string // the documents of the new top-k not obtained before
+	// Repeated names the documents of the new top-k obtained before (by
+	// number and title; their text is under Obtained).
+	Repeated string
 }
 
 // Judge renders the selection judge's prompt.

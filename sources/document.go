@@ -1,6 +1,8 @@
 // Package sources holds what every retrieval source shares: the document
-// type, source kinds and the typed errors a source may return. Concrete
-// sources live in sources/local (Bleve corpora) and sources/web (search
+// type, the name of a source and the table of source kinds (kind.go,
+// name.go), and the typed errors a source may return. Concrete sources live
+// in sources/local (Bleve corpora), sources/elastic and sources/manticore
+// (remote indexes), sources/mcp (MCP servers) and sources/web (search
 // engines).
 package sources
 
@@ -18,7 +20,8 @@ type Document struct {
 	Title string `json:"title"`
 	Text  string `json:"text"`
 	URL   string `json:"url,omitempty"`
-	// Source is "local:<corpus>" or "web:<engine>".
+	// Source is the source's name as Name.String prints it
+	// ("local:<corpus>", "mcp:<server>", "web:<engine>"); ParseName reads it.
 	Source string  `json:"source"`
 	Score  float64 `json:"score"`
 	// Locator points a citation at the origin: "path#offset", "path#p3", or
@@ -38,21 +41,28 @@ type Document struct {
 // than the size limit and was cut, so results may be missing.
 var ErrTruncated = errors.New("answer truncated")
 
-// TruncatedError says a web engine's answer went past the size limit (a
-// huge page or a decompression bomb). Results is how many results could
-// still be read from the part kept; a search that returns this error with
-// documents returns those partial results.
+// TruncatedError says a source's answer went past a size limit (a web
+// engine's huge page or decompression bomb; an MCP server's megabytes of
+// text). Results is how many results could still be read from the part
+// kept; a search that returns this error with documents returns those
+// partial results. Of names what was measured when it was not the bytes of
+// the answer after decompression ("text": the text of the passages).
 type TruncatedError struct {
 	Engine  string
 	Limit   int64
 	Results int
+	Of      string
 }
 
 func (e *TruncatedError) Error() string {
-	if e.Results == 0 {
-		return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; no result could be read from it", e.Engine, byteSize(e.Limit))
+	limit := byteSize(e.Limit) + " (after decompression)"
+	if e.Of != "" {
+		limit = byteSize(e.Limit) + " of " + e.Of
 	}
-	return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; %d result(s) were read, later ones are lost", e.Engine, byteSize(e.Limit), e.Results)
+	if e.Results == 0 {
+		return fmt.Sprintf("%s's answer was larger than %s and was cut; no result could be read from it", e.Engine, limit)
+	}
+	return fmt.Sprintf("%s's answer was larger than %s and was cut; %d result(s) were read, later ones are lost", e.Engine, limit, e.Results)
 }
 
 func (e *TruncatedError) Is(target error) bool { return target == ErrTruncated }
@@ -61,22 +71,10 @@ func byteSize(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// Kind tells local corpora from web engines.
-type Kind int
-
-const (
-	KindLocal Kind = iota
-	KindWeb
-)
-
-func (k Kind) String() string {
-	if k == KindWeb {
-		return "web"
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
 	}
-	return "local"
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // ErrBlocked is matched (errors.Is) by every error that means a web engine

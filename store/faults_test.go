@@ -23,7 +23,7 @@ import (
 const faultsHelperEnv = "PREFRAG_STORE_FAULTS_HELPER"
 
 const (
-	answeredID = "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70"
+	answeredID = "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 	orphanID   = "77aa01c3-orphan"
 )
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall"
@@ -61,6 +62,24 @@ func noRoomErrno(err error) syscall.Errno {
 		}
 	}
 	return 0
+}
+
+// openFull opens an existing database that could not be opened for writing
+// for lack of room (err matches ErrFull) read-only: listing, showing,
+// searching and exporting sessions need no room. Every write answers the
+// *FullError; when even reading fails, err is the answer.
+func openFull(ctx context.Context, path string, err error) (*Store, error) {
+	var full *FullError
+	if !errors.As(err, &full) {
+		full = &FullError{Path: path, Err: err}
+	}
+	why, _ := noRoomWhy(full.Err)
+	s, rerr := openReadOnly(ctx, path, "no room left to write it: "+why)
+	if rerr != nil {
+		return nil, full
+	}
+	s.full = full
+	return s, nil
 }
 
 // isFull reports a write refused for lack of room.

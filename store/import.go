@@ -5,21 +5,29 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/prefrag/prefrag/engine"
 )
 
 // ImportRecord stores a whole session at once, in one transaction: its row,
 // its event lines exactly as given (compacted), its judge verdicts and cache
 // keys. It is the way back from a JSON export (GetSession's Record is what
 // an export holds). A session that was still running when exported is
-// imported as interrupted: no process here owns it.
+// imported as interrupted: no process here owns it. The row records when
+// it was imported (Session.Imported).
+//
+// An import is outside input: its id must be one prefrag makes
+// (CheckSessionID, *BadIDError otherwise), and it must not begin the id of a
+// stored session, whose short id it would take over (ErrTakesOver).
 func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	sess := rec.Session
-	if sess.ID == "" {
-		return fmt.Errorf("import session: %w: empty session id", ErrInvalid)
+	if err := CheckSessionID(sess.ID); err != nil {
+		return fmt.Errorf("import session: %w", err)
 	}
 	if sess.Status == "" || sess.Status == StatusRunning {
 		sess.Status = StatusInterrupted
@@ -35,7 +43,15 @@ func (s *Store) ImportRecord(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return fmt.Errorf("import session %s: %w", sess.ID, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error { return insertImported(ctx, tx, rec, sess, blobs, rows) })
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := checkNoTakeover(ctx, tx, sess.ID); err != nil {
+			return err
+		}
+		return insertImported(ctx, tx, rec, sess, blobs, rows)
+	})
+	if errors.Is(err, ErrTakesOver) {
+		return fmt.Errorf("import session %s: %w", sess.ID, err)
+	}
 	if isConstraint(err, sqlite3.ErrConstraintPrimaryKey) || isConstraint(err, sqlite3.ErrConstraintUnique) {
 		return fmt.Errorf("import session %s: %w (the session, or one of its event seqs, is already in this database)", sess.ID, ErrExists)
 	}
@@ -68,12 +84,13 @@ func importedJSON(sess Session) (sessionJSON, error) {
 }
 
 // importedEvent is one event line of an import, with the columns read from
-// its header.
+// its header, and the event it decodes to.
 type importedEvent struct {
 	seq, step, turn int
 	typ             string
 	timeNs          int64
 	line            string
+	ev              engine.Event
 }
 
 // importedEvents checks that every line is an event of session id and
@@ -93,13 +110,17 @@ func importedEvents(id string, lines []json.RawMessage) ([]importedEvent, error)
 			return nil, fmt.Errorf("event %d: %w: %v", i+1, ErrInvalid, err)
 		}
 		if head.Session != id || head.Seq < 1 || head.Type == "" {
-			return nil, fmt.Errorf("event %d: %w: it belongs to session %q with seq %d", i+1, ErrInvalid, head.Session, head.Seq)
+			return nil, fmt.Errorf("event %d: %w: it belongs to session %s with seq %d", i+1, ErrInvalid, QuoteID(head.Session), head.Seq)
+		}
+		var ev engine.Event
+		if err := json.Unmarshal(l, &ev); err != nil {
+			return nil, fmt.Errorf("event %d: %w: %v", i+1, ErrInvalid, err)
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, l); err != nil {
 			return nil, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		rows = append(rows, importedEvent{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
+		rows = append(rows, importedEvent{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String(), ev: ev})
 	}
 	return rows, nil
 }
@@ -117,10 +138,10 @@ func insertImported(ctx context.Context, tx *sql.Tx, rec *Record, sess Session, 
 	}
 	now := time.Now().UnixNano()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions
-		(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, question, answer, label, status, model, config, manifest, counts, started_ns, finished_ns, imported_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		sess.ID, sess.Question, sess.Answer, sess.Label, sess.Status, sess.Model, blobs.config, blobs.manifest, blobs.counts,
-		sess.Started.UnixNano(), finished); err != nil {
+		sess.Started.UnixNano(), finished, now); err != nil {
 		return err
 	}
 	if err := insertCorpora(ctx, tx, sess.ID, corpora); err != nil {
@@ -131,7 +152,7 @@ func insertImported(ctx context.Context, tx *sql.Tx, rec *Record, sess Session, 
 			sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line, r.turn); err != nil {
 			return err
 		}
-		if err := importTurn(ctx, tx, r.typ, r.line, r.timeNs); err != nil {
+		if err := recordTurn(ctx, tx, r.ev, r.timeNs); err != nil {
 			return err
 		}
 	}

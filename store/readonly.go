@@ -45,10 +45,11 @@ func readOnlyReason(path string) string {
 // plain read-only connection sees every commit. When neither is possible the
 // file is opened immutable: SQLite then reads the main file alone, without
 // locks, so commits still waiting in a -wal file are not seen — the store
-// says so in its reason.
+// says so in its reason. (No room to size a new index, on a full disk, is
+// the same case.)
 func openReadOnly(ctx context.Context, path, why string) (*Store, error) {
 	db, v, err := openReader(ctx, path, false)
-	if err != nil && needsIndex(err) {
+	if err != nil && (needsIndex(err) || isFull(err)) {
 		db, v, err = openReader(ctx, path, true)
 		if err == nil {
 			if fi, serr := os.Stat(path + "-wal"); serr == nil && fi.Size() > 0 {

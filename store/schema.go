@@ -110,6 +110,9 @@ CREATE TABLE judge_verdicts (
 	// 3 → 4: threads. A session holds turns (a question and its follow-ups);
 	// every existing session becomes a thread of one turn (turns.go).
 	migrationTurns,
+	// 4 → 5: when a session was imported (0: made here). A re-run of an
+	// imported session uses no server its file names without a flag.
+	`ALTER TABLE sessions ADD COLUMN imported_ns INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the schema this binary writes.

@@ -58,6 +58,10 @@ type Session struct {
 	// Owner is the process that ran (or runs) the session. It is not
 	// exported: it says nothing about the session once it is over.
 	Owner Owner `json:"-"`
+	// Imported is when the session was imported (`sessions import`); zero
+	// for a session made here. Not exported: it says where the record came
+	// from on this machine, not what the session was.
+	Imported time.Time `json:"-"`
 	// Turns is the number of questions in the session's thread (1 without
 	// follow-ups); LastQuestion is the latest follow-up as asked ("" for
 	// a single question).
@@ -262,7 +266,7 @@ func (s *Store) FinishSession(ctx context.Context, id, status, answer, label str
 // sessionColumns are read by scanSession, in this order.
 const sessionColumns = `s.id, s.question, s.answer, s.label, s.status, s.model, s.started_ns, s.finished_ns,
 	(SELECT group_concat(corpus, char(31)) FROM (SELECT corpus FROM session_corpora c WHERE c.session_id = s.id ORDER BY position)),
-	s.counts, s.config, s.manifest, s.owner_host, s.owner_pid, s.owner_start, s.owner_boot,
+	s.counts, s.config, s.manifest, s.owner_host, s.owner_pid, s.owner_start, s.owner_boot, s.imported_ns,
 	(SELECT count(*) FROM turns t WHERE t.session_id = s.id),
 	COALESCE((SELECT question FROM turns t WHERE t.session_id = s.id ORDER BY turn DESC LIMIT 1), s.question)`
 
@@ -275,10 +279,10 @@ func scanSession(sc scanner) (Session, error) {
 		finished             sql.NullInt64
 		corpora              sql.NullString
 		counts, config, mani string
-		ownerStart           int64
+		ownerStart, imported int64
 	)
 	err := sc.Scan(&ss.ID, &ss.Question, &ss.Answer, &ss.Label, &ss.Status, &ss.Model, &started, &finished,
-		&corpora, &counts, &config, &mani, &ss.Owner.Host, &ss.Owner.PID, &ownerStart, &ss.Owner.Boot,
+		&corpora, &counts, &config, &mani, &ss.Owner.Host, &ss.Owner.PID, &ownerStart, &ss.Owner.Boot, &imported,
 		&ss.Turns, &ss.LastQuestion)
 	if err != nil {
 		return ss, err
@@ -293,6 +297,9 @@ func scanSession(sc scanner) (Session, error) {
 		ss.Corpora = strings.Split(corpora.String, "\x1f")
 	}
 	ss.Owner.Start = uint64(ownerStart)
+	if imported != 0 {
+		ss.Imported = time.Unix(0, imported).UTC()
+	}
 	if ss.Turns <= 1 {
 		ss.LastQuestion = ""
 	}

@@ -40,6 +40,9 @@ type Store struct {
 	r    *sql.DB // readers
 	own  Owner   // this process, recorded on the sessions it creates
 	ro   string  // why the file cannot be written here; "" when it can (w is nil then)
+	// full is set when the store was opened read-only because the file
+	// could not grow: every write answers it.
+	full *FullError
 }
 
 // Open opens (creating when missing) the database at path and brings its
@@ -47,6 +50,8 @@ type Store struct {
 // *NewerSchemaError before anything in it is changed. An existing database
 // this process cannot write (a read-only file, folder or file system) is
 // opened read-only: reads work, writes answer *ReadOnlyError (see ReadOnly).
+// So is an existing database that cannot grow (a full disk, a used-up quota,
+// the ulimit -f limit): reads need no room, writes answer its *FullError.
 // A damaged file gives *DamagedError.
 func Open(path string) (*Store, error) {
 	return OpenContext(context.Background(), path)
@@ -58,12 +63,17 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session database %s: %w", path, err)
 	}
-	if _, err := os.Stat(abs); err == nil {
+	_, statErr := os.Stat(abs)
+	existed := statErr == nil
+	if existed {
 		if why := readOnlyReason(abs); why != "" {
 			return openReadOnly(ctx, abs, why)
 		}
 	}
 	if err := refuseNewer(ctx, abs); err != nil {
+		if existed && errors.Is(err, ErrFull) {
+			return openFull(ctx, abs, err)
+		}
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -94,6 +104,9 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	s := &Store{path: abs, w: w, r: r, own: currentOwner()}
 	if err := s.migrateTo(ctx, len(migrations)); err != nil {
 		s.Close()
+		if existed && errors.Is(err, ErrFull) {
+			return openFull(ctx, abs, err)
+		}
 		var newer *NewerSchemaError
 		if errors.As(err, &newer) || errors.Is(err, ErrDamaged) || errors.Is(err, ErrFull) {
 			return nil, err
@@ -170,6 +183,9 @@ func isBusy(err error) bool {
 // retrying a bounded number of times on SQLITE_BUSY only. fn may run more
 // than once, so it must not have effects outside the transaction.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.full != nil {
+		return s.full
+	}
 	if s.ro != "" {
 		return &ReadOnlyError{Path: s.path, Why: s.ro}
 	}

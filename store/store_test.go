@@ -57,9 +57,9 @@ func createFixture(t testing.TB, s *Store, id string, started time.Time) []engin
 func TestAppendShowRoundTrip(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
-	evs := createFixture(t, s, "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70", fixture.Start)
+	evs := createFixture(t, s, "0b4f6c2e9a514d0cb8e73f1a2c9d8e70", fixture.Start)
 
-	rec, err := s.GetSession(ctx, "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70")
+	rec, err := s.GetSession(ctx, "0b4f6c2e9a514d0cb8e73f1a2c9d8e70")
 	if err != nil {
 		t.Fatalf("GetSession: %v", err)
 	}

@@ -154,16 +154,17 @@ func TestSetJudgeVerdict(t *testing.T) {
 }
 
 func TestImportRecord(t *testing.T) {
+	const impID, otherID = "1a2b3c4d5e6f708192a3b4c5d6e7f809", "ffeeddccbbaa99887766554433221100"
 	src := openTemp(t)
 	ctx := context.Background()
-	createFixture(t, src, "imp", time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC))
-	if err := src.SetJudgeVerdict(ctx, "imp", 10, "disagree"); err != nil {
+	createFixture(t, src, impID, time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC))
+	if err := src.SetJudgeVerdict(ctx, impID, 10, "disagree"); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.AddSessionCacheKey(ctx, "imp", "duckduckgo|q|5"); err != nil {
+	if err := src.AddSessionCacheKey(ctx, impID, "duckduckgo|q|5"); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := src.GetSession(ctx, "imp")
+	rec, err := src.GetSession(ctx, impID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestImportRecord(t *testing.T) {
 	if err := dst.ImportRecord(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	got, err := dst.GetSession(ctx, "imp")
+	got, err := dst.GetSession(ctx, impID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +180,12 @@ func TestImportRecord(t *testing.T) {
 		t.Error("imported record differs")
 	}
 	got.Session.Owner, rec.Session.Owner = Owner{}, Owner{}
+	// The import is recorded as one (a re-run then uses no server the
+	// file names); the session made here is not.
+	if !rec.Session.Imported.IsZero() || got.Session.Imported.IsZero() {
+		t.Errorf("imported at %v, made here at %v; want only the import marked", got.Session.Imported, rec.Session.Imported)
+	}
+	got.Session.Imported = time.Time{}
 	if !reflect.DeepEqual(got.Session, rec.Session) {
 		t.Errorf("imported session\n%+v\nwant\n%+v", got.Session, rec.Session)
 	}
@@ -186,11 +193,11 @@ func TestImportRecord(t *testing.T) {
 		t.Errorf("second import: %v, want ErrExists", err)
 	}
 	bad := *rec
-	bad.Session.ID = "other"
+	bad.Session.ID = otherID
 	if err := dst.ImportRecord(ctx, &bad); !errors.Is(err, ErrInvalid) {
 		t.Errorf("events of another session: %v, want ErrInvalid", err)
 	}
-	if _, err := dst.GetSession(ctx, "other"); !errors.Is(err, ErrNotFound) {
+	if _, err := dst.GetSession(ctx, otherID); !errors.Is(err, ErrNotFound) {
 		t.Error("a refused import left a session behind")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/ui/styles"
 )
@@ -73,15 +74,16 @@ func newShared(ctx context.Context, deps Deps, opts Options) *shared {
 }
 
 // shortID is id as the session list printed it (unique among the stored
-// sessions), else its first 8 characters.
+// sessions), else its first 8 characters, made safe to show: a session
+// stored before imports were checked may have any id.
 func (sh *shared) shortID(id string) string {
 	if s := sh.shortIDs[id]; s != "" {
-		return s
+		return textsafe.Literal(s)
 	}
-	if len(id) > 8 {
-		return id[:8]
+	if r := []rune(id); len(r) > 8 {
+		id = string(r[:8])
 	}
-	return id
+	return textsafe.Literal(id)
 }
 
 // open asks the root to apply msg (one of the messages its update opens

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
@@ -42,11 +43,11 @@ func padTo(s string, width int) string { return termtext.Pad(s, width) }
 
 // sourceText is a source name as plain text: "local:wiki" → "LOCAL wiki".
 func sourceText(src string) string {
-	kind, name, ok := strings.Cut(termtext.Line(src), ":")
+	n, ok := sources.ParseName(termtext.Line(src))
 	if !ok {
 		return src
 	}
-	return strings.ToUpper(kind) + " " + name
+	return n.Badge()
 }
 
 // clockText formats a duration as m:ss (or h:mm:ss).

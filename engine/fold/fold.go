@@ -201,18 +201,47 @@ func (t *Trajectory) CurrentStep() int {
 	return n
 }
 
-// Label is the self-evaluation label of the final answer: the final event's
-// own label, else that of the last answer.
-func (t *Trajectory) Label() string {
-	if t.Final != nil && t.Final.Label != "" {
-		return t.Final.Label
+// Label is the self-evaluation label of the current turn's final answer
+// (TurnLabel).
+func (t *Trajectory) Label() string { return t.TurnLabel(t.CurrentTurn()) }
+
+// TurnLabel is the self-evaluation label of turn n's final answer: the
+// final event's own label, else that of the turn's last answer. A turn
+// without an answer (a follow-up cancelled before one) has none: another
+// turn's label is never shown as this turn's.
+func (t *Trajectory) TurnLabel(n int) string {
+	final := t.Final
+	if n != t.CurrentTurn() {
+		final = nil
+		if n >= 1 && n <= len(t.Turns) {
+			final = t.Turns[n-1].Final
+		}
+	}
+	if final != nil && final.Label != "" {
+		return final.Label
 	}
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
-		if a := t.Blocks[i].Answer; a != nil {
-			return a.Label
+		if b := t.Blocks[i]; max(b.Turn, 1) == n && b.Answer != nil {
+			return b.Answer.Label
 		}
 	}
 	return ""
+}
+
+// MCPSearches counts turn n's searches of MCP servers.
+func (t *Trajectory) MCPSearches(n int) int {
+	count := 0
+	for _, b := range t.Blocks {
+		if max(b.Turn, 1) != max(n, 1) {
+			continue
+		}
+		for _, r := range b.Retrievals {
+			if k, _ := sources.SourceKind(r.Source); k.IsMCP() {
+				count++
+			}
+		}
+	}
+	return count
 }
 
 // RetrievalCounts counts local and web searches and the observations whose
@@ -223,8 +252,9 @@ func (t *Trajectory) RetrievalCounts() (local, web, used int) {
 }
 
 // TurnFigures are turn n's highest step and its searches counted from its
-// blocks: local, web, and those whose documents entered the context. Blocks
-// of a session without turns count as turn 1.
+// blocks: local (corpora), web, and those whose documents entered the
+// context; MCP searches are MCPSearches. Blocks of a session without turns
+// count as turn 1.
 func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 	for _, b := range t.Blocks {
 		if max(b.Turn, 1) != max(n, 1) {
@@ -232,9 +262,11 @@ func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 		}
 		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
-			if strings.HasPrefix(r.Source, "web:") {
+			switch k, _ := sources.SourceKind(r.Source); {
+			case k == sources.KindWeb:
 				web++
-			} else {
+			case k.IsMCP():
+			default:
 				local++
 			}
 		}
@@ -348,6 +380,8 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			return
 		}
 		t.Errors = append(t.Errors, p)
+	case engine.Token:
+		// Folded above (applyToken): never kept as an event.
 	}
 }
 

@@ -89,8 +89,8 @@ func New(cfg Config) (*Bench, error) {
 	}
 	b := &Bench{cfg: cfg, s: s, model: &timedModel{oracle: NewOracle(cfg.Questions, cfg.Hops).Know(cfg.Know), tokens: !cfg.NoTokens}}
 	b.srcs = []*timedSource{
-		{name: "local:bench", kind: sources.KindLocal, ix: localIx},
-		{name: "web:bench", kind: sources.KindWeb, ix: webIx},
+		{name: sources.CorpusName("bench").String(), kind: sources.KindLocal, ix: localIx},
+		{name: sources.WebName("bench").String(), kind: sources.KindWeb, ix: webIx},
 	}
 	list := []engine.Source{b.srcs[0], b.srcs[1]}
 	if b.eng, err = engine.New(engine.Config{LLM: b.model, Sources: list}); err != nil {

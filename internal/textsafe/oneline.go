@@ -1,6 +1,9 @@
 package textsafe
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // OneLine is ForTerminal for text that must stay on one line: titles,
 // locators, URLs, snippets, notes. Every run of white space (newlines, tabs,
@@ -57,4 +60,14 @@ func Hang(s, prefix string) string {
 		lines[i] = prefix + lines[i]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Literal is s for a place where it must be typed back (an id): s itself
+// when it prints as it is, else its Go-quoted form (strconv.Quote), whose
+// escapes show every control character and space instead of obeying it.
+func Literal(s string) string {
+	if s != "" && OneLine(s) == s && !strings.ContainsRune(s, '"') {
+		return s
+	}
+	return strconv.Quote(s)
 }

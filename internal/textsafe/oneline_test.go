@@ -191,3 +191,18 @@ func FuzzJSONStrings(f *testing.F) {
 		walk(v)
 	})
 }
+
+func TestLiteral(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"0b4f6c2", "0b4f6c2"},
+		{"", `""`},
+		{"\x1b]8;;http://x\x07a", `"\x1b]8;;http://x\aa"`},
+		{"a\nb", `"a\nb"`},
+		{`a"b`, `"a\"b"`},
+		{"é", "é"},
+	} {
+		if got := Literal(tt.in); got != tt.want {
+			t.Errorf("Literal(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

@@ -82,10 +82,10 @@ func Open(cfg Config) (*Corpus, error) {
 }
 
 // Name is "local:<corpus>": a remote corpus is cited like a local one.
-func (c *Corpus) Name() string { return "local:" + c.cfg.Corpus }
+func (c *Corpus) Name() string { return sources.CorpusName(c.cfg.Corpus).String() }
 
-// Kind is sources.KindLocal.
-func (c *Corpus) Kind() sources.Kind { return sources.KindLocal }
+// Kind is sources.KindRemote.
+func (c *Corpus) Kind() sources.Kind { return sources.KindRemote }
 
 // Close releases idle connections.
 func (c *Corpus) Close() error {

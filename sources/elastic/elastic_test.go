@@ -65,7 +65,7 @@ func TestSearchShapes(t *testing.T) {
 			if d.Source != "local:kb" || d.Title != "Carsten Olsen" || d.URL != "https://kb.example/olsen" || d.Score <= 0 || d.Locator != "docs/_doc/olsen" {
 				t.Errorf("doc %+v", d)
 			}
-			if c.Name() != "local:kb" || c.Kind() != sources.KindLocal {
+			if c.Name() != "local:kb" || c.Kind() != sources.KindRemote {
 				t.Errorf("name %s kind %v", c.Name(), c.Kind())
 			}
 			var body map[string]any

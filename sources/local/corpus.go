@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -70,8 +71,10 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
-	// lists caches postings lists and their bounds (search.go).
-	lists listCache
+	// bounds keeps the block bounds of long lists (blockmax.go).
+	bounds boundsCache
+	// stored reads passages from the segment files (stored.go).
+	stored storedFiles
 	// vec is the vector index, opened at the first search by meaning
 	// (hybrid.go).
 	vec vectorHandle
@@ -205,6 +208,12 @@ func openHandle(path, name string) (_ *handle, err error) {
 	return h, nil
 }
 
+// close closes the index, the files its passages are read from and its
+// vectors (hybrid.go).
+func (h *handle) close() error {
+	return errors.Join(h.idx.Close(), h.stored.close(), h.vec.close())
+}
+
 // Stats reads the corpus statistics.
 func (c *Corpus) Stats() (_ Stats, err error) {
 	defer recoverDamaged(c.name, &err)
@@ -236,7 +245,7 @@ func statsAt(path, name string) (_ Stats, err error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	defer h.idx.Close()
+	defer h.close()
 	return handleStats(h, path)
 }
 

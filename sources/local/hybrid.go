@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	index "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local/vector"
@@ -25,17 +25,17 @@ type vectorHandle struct {
 	err  error
 }
 
+// close releases the vectors, if they were opened.
+func (v *vectorHandle) close() error {
+	if v.ix != nil {
+		return v.ix.Close()
+	}
+	return nil
+}
+
 func (v *vectorHandle) open(path string) (*vector.Index, error) {
 	v.once.Do(func() { v.ix, v.err = vector.Open(vector.Dir(path)) })
 	return v.ix, v.err
-}
-
-// close releases the index and its vectors.
-func (h *handle) close() error {
-	if h.vec.ix != nil {
-		h.vec.ix.Close()
-	}
-	return h.idx.Close()
 }
 
 // Vectors says which model embedded the corpus, and ErrNone-matching
@@ -127,12 +127,17 @@ func (c *Corpus) vectorLeg(ctx context.Context, h *handle, ix *vector.Index, que
 	if err != nil {
 		return nil, &DamagedError{Name: c.name, Reason: err.Error()}
 	}
+	ids := make([]string, len(hits))
+	for i, hit := range hits {
+		ids[i] = hit.ID
+	}
+	found, err := storedByIDs(h, ids)
+	if err != nil {
+		return nil, err
+	}
 	docs := make([]sources.Document, 0, len(hits))
 	for _, hit := range hits {
-		d, ok, err := storedByID(h, hit.ID)
-		if err != nil {
-			return nil, err
-		}
+		d, ok := found[hit.ID]
 		if !ok {
 			continue // removed since it was embedded
 		}
@@ -142,24 +147,40 @@ func (c *Corpus) vectorLeg(ctx context.Context, h *handle, ix *vector.Index, que
 	return docs, nil
 }
 
-// storedByID loads the stored fields of the passage id.
-func storedByID(h *handle, id string) (sources.Document, bool, error) {
-	doc, err := h.idx.Document(id)
-	if err != nil || doc == nil {
-		return sources.Document{}, false, err
+// storedByIDs loads the live stored passages of ids, by id: their
+// numbers in each segment from the id dictionary, then their records read
+// as a search reads them (stored.go), not through the index's memory map.
+func storedByIDs(h *handle, ids []string) (map[string]sources.Document, error) {
+	adv, err := h.idx.Advanced()
+	if err != nil {
+		return nil, err
 	}
-	d := sources.Document{ID: id}
-	doc.VisitFields(func(f index.Field) {
-		switch f.Name() {
-		case fieldTitle:
-			d.Title = string(f.Value())
-		case fieldText:
-			d.Text = string(f.Value())
-		case fieldLoc:
-			d.Locator = string(f.Value())
-		case fieldURL:
-			d.URL = string(f.Value())
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("local search: unexpected index reader %T", r)
+	}
+	out := make(map[string]sources.Document, len(ids))
+	for _, s := range snap.Segments() {
+		nums, err := s.DocNumbers(ids)
+		if err != nil {
+			return nil, err
 		}
-	})
-	return d, true, nil
+		if del := s.Deleted(); del != nil {
+			nums.AndNot(del)
+		}
+		it := nums.Iterator()
+		for it.HasNext() {
+			d, err := h.stored.passage(s, uint64(it.Next()))
+			if err != nil {
+				return nil, err
+			}
+			out[d.ID] = d
+		}
+	}
+	return out, nil
 }

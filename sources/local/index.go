@@ -68,13 +68,31 @@ type Failure struct {
 	// Line is the .jsonl line number, 0 when the whole file failed.
 	Line   int    `json:"line,omitempty"`
 	Reason string `json:"reason"`
+	// Unchanged marks a line an earlier run left out of a file this run
+	// found unchanged: its document is still missing.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 func (f Failure) String() string {
+	s := fmt.Sprintf("%s: %s", f.Path, f.Reason)
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Reason)
+		s = fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Reason)
 	}
-	return fmt.Sprintf("%s: %s", f.Path, f.Reason)
+	if f.Unchanged {
+		s += " (unchanged since an earlier run: still not in the corpus)"
+	}
+	return s
+}
+
+// keptFailures reports again the lines an earlier run left out of the
+// unchanged file path (entry e).
+func keptFailures(rep *Report, path string, e *fileEntry) {
+	for _, s := range e.Skipped {
+		rep.Failed = append(rep.Failed, Failure{Path: path, Line: s.Line, Reason: s.Reason, Unchanged: true})
+	}
+	if e.MoreSkipped > 0 {
+		rep.Failed = append(rep.Failed, Failure{Path: path, Reason: fmt.Sprintf("%d more lines were left out", e.MoreSkipped), Unchanged: true})
+	}
 }
 
 // Report says what an ingest did.
@@ -262,6 +280,7 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 	if e != nil && e.Complete && e.Size == f.size && !retitled(f.path, e) {
 		if e.ModTime == f.mtime.UnixNano() {
 			rep.Unchanged++
+			keptFailures(rep, f.path, e)
 			return nil
 		}
 		if h, herr := hashFile(ctx, f.path); herr == nil && h == e.Hash {
@@ -269,6 +288,7 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 			touched.ModTime = f.mtime.UnixNano()
 			w.touchFile(f.path, touched)
 			rep.Unchanged++
+			keptFailures(rep, f.path, e)
 			return nil
 		}
 	}

@@ -138,4 +138,4 @@ var (
 	IdleRelease = time.Second
 )
 
-func sourceName(name string) string { return "local:" + name }
+func sourceName(name string) string { return sources.CorpusName(name).String() }

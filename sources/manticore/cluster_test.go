@@ -97,7 +97,7 @@ func TestClusterSearch(t *testing.T) {
 			if a1.Title != "Eiffel Tower" || !strings.HasPrefix(a1.Text, "The Eiffel Tower is a wrought-iron") || a1.URL != "https://example.org/eiffel" || a1.Locator != a1.URL {
 				t.Errorf("a1 = %+v", a1)
 			}
-			if c.Name() != "local:cluster" || c.Kind() != sources.KindLocal {
+			if c.Name() != "local:cluster" || c.Kind() != sources.KindRemote {
 				t.Errorf("Name %q Kind %v", c.Name(), c.Kind())
 			}
 		}

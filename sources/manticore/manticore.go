@@ -232,10 +232,10 @@ func ParseAddr(s string) (string, error) {
 
 // Name is the corpus's source name, "local:" + Config.Corpus: a remote
 // corpus is cited and judged like a local one.
-func (c *Corpus) Name() string { return "local:" + c.cfg.Corpus }
+func (c *Corpus) Name() string { return sources.CorpusName(c.cfg.Corpus).String() }
 
-// Kind is sources.KindLocal.
-func (c *Corpus) Kind() sources.Kind { return sources.KindLocal }
+// Kind is sources.KindRemote.
+func (c *Corpus) Kind() sources.Kind { return sources.KindRemote }
 
 // String is for logs (no credentials).
 func (c *Corpus) String() string { return c.Name() + " (manticore " + c.addr + ")" }

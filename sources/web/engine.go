@@ -93,7 +93,7 @@ func New(engineName string, cfg Config) (*Engine, error) {
 	}
 	b := spec.backend(&s)
 	return &Engine{
-		name:    "web:" + spec.Name,
+		name:    sources.WebName(spec.Name).String(),
 		s:       s,
 		backend: b,
 		host:    hostWithPort(s.endpoint),

@@ -38,13 +38,17 @@ func (r *report) unbacked(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// quotes writes the supporting sentences of source n under its item.
+// quotes writes the supporting sentences of source n under its item,
+// each followed by the claims it supports only weakly.
 func (r *report) quotes(b *strings.Builder, n int) {
 	if r.tr.Evidence == nil {
 		return
 	}
 	for _, q := range r.tr.Evidence.QuotesOf(n) {
 		fmt.Fprintf(b, "  > “%s”\n", inline(q.Quote))
+		for _, c := range r.tr.Evidence.WeakFor(q) {
+			fmt.Fprintf(b, "  >\n  > *~ weak support for:* %s\n", inline(c.Text))
+		}
 	}
 }
 

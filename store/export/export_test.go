@@ -22,7 +22,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-const caseID = "0b4f6c2e-9a51-4d0c-b8e7-3f1a2c9d8e70"
+const caseID = "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 
 func openStore(t testing.TB) *store.Store {
 	t.Helper()
@@ -162,7 +162,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	src := openStore(t)
 	ctx := context.Background()
 	storeCaseStudy(t, src, caseID)
-	b := storeCaseStudy(t, src, "1c2d3e4f-second")
+	b := storeCaseStudy(t, src, "1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f")
 	if err := src.AddSessionCacheKey(ctx, caseID, "duckduckgo\x00Danish plant ecologist\x005"); err != nil {
 		t.Fatal(err)
 	}
@@ -206,6 +206,10 @@ func TestJSONRoundTrip(t *testing.T) {
 			}
 			g, w := got.Session, want.Session
 			g.Owner, w.Owner = store.Owner{}, store.Owner{}
+			if g.Imported.IsZero() {
+				t.Error("the import is not recorded as one")
+			}
+			g.Imported = w.Imported // when it was imported is not in the file
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("session changed:\n got %+v\nwant %+v", g, w)
 			}
@@ -277,7 +281,7 @@ func TestPreferencePairs(t *testing.T) {
 		{Mark: 1, Session: caseID, Seq: 5, Step: 1, Question: fixture.Question, JudgeObtained: "", JudgeNew: fixture.JudgeNew1,
 			Query: "Danish chemist who introduced the concept of pH", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[4].Payload.(engine.Selection).Analysis, Status: true, SessionLabel: "CORRECT", SessionStatus: "answered"},
-		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2,
+		{Mark: 1, Session: caseID, Seq: 10, Step: 2, Question: fixture.Question, JudgeObtained: fixture.JudgeObtained2, JudgeNew: fixture.JudgeNew2, JudgeRepeated: fixture.JudgeRepeated2,
 			Query: "Danish plant ecologist who assisted Søren Peder Lauritz Sørensen", Source: "local:wiki", JudgeModel: fixture.Settings().Model,
 			Analysis: rec.Events[9].Payload.(engine.Selection).Analysis, Status: false, NextSource: &web, UserVerdict: "agree", SessionLabel: "CORRECT", SessionStatus: "answered"},
 	}

@@ -15,8 +15,10 @@ import (
 // colleague opens in any browser, offline. The page is rendered from
 // embedded template files (templates/report.html.tmpl and its style sheet)
 // by html/template, so every stored text — model output, documents, web
-// results, notes — is escaped where it lands; no value is ever passed as
-// trusted HTML. A Content-Security-Policy meta tag forbids scripts, frames
+// results, notes — is escaped where it lands. The one exception is the
+// model's Markdown (answers, claims), which html_markdown.go renders to
+// HTML itself: elements of a fixed list, http(s) links only, every text
+// escaped, never an image. A Content-Security-Policy meta tag forbids scripts, frames
 // and every remote load, the styles are inline, and the only links to
 // elsewhere are plain http(s) links to web sources. Collapsible sections
 // are <details>: nothing needs a script to be read.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,8 +50,9 @@ type htmlTurn struct {
 	Question, Rewritten string
 	Label               string
 	LabelClass          string
-	// Answer is the answer text cut at its citations.
-	Answer       []htmlSeg
+	// Answer is the answer's Markdown rendered (markdownHTML), its
+	// citations linked to the sources.
+	Answer       template.HTML
 	Forced       bool
 	Cancelled    bool
 	InvalidCites string
@@ -82,7 +84,7 @@ type htmlSeg struct {
 // and the judge model's check of those quotes when --verify-claims asked
 // for one (Check nil otherwise).
 type htmlClaim struct {
-	Text    string
+	Text    template.HTML // inlineMarkdownHTML
 	Cites   []htmlSeg
 	Quotes  []htmlQuote
 	Verdict string
@@ -221,7 +223,7 @@ func (r *report) htmlTurn(n int, anchor string, sub *store.Record) htmlTurn {
 	t.Label = oneLineText(label)
 	t.LabelClass = "label-" + strings.ToLower(strings.ReplaceAll(t.Label, " ", "-"))
 	srcAnchor := func(n int) string { return anchor + "src-" + strconv.Itoa(n) }
-	t.Answer = r.answerSegs(srcAnchor)
+	t.Answer = r.answerHTML(srcAnchor)
 	if r.final != nil {
 		t.Forced, t.Cancelled = r.final.Forced, r.final.Cancelled
 		if len(r.final.InvalidCitations) > 0 {
@@ -253,28 +255,25 @@ func (r *report) htmlTurn(n int, anchor string, sub *store.Record) htmlTurn {
 	return t
 }
 
-// answerSegs cuts the answer at its citations: a citation of a numbered
-// document links to it.
-func (r *report) answerSegs(anchor func(int) string) []htmlSeg {
-	text := strings.TrimSpace(blockText(r.answerText()))
-	var out []htmlSeg
-	last := 0
-	for _, m := range citationRe().FindAllStringSubmatchIndex(text, -1) {
-		n, _ := strconv.Atoi(text[m[2]:m[3]])
-		if m[0] > last {
-			out = append(out, htmlSeg{Text: text[last:m[0]]})
-		}
-		seg := htmlSeg{Cite: n}
+// answerHTML is the answer's Markdown rendered for the page: a citation
+// of a numbered document links to it.
+func (r *report) answerHTML(anchor func(int) string) template.HTML {
+	text := strings.TrimSpace(r.answerText())
+	if text == "" {
+		return ""
+	}
+	return markdownHTML(text, r.citeHref(anchor))
+}
+
+// citeHref says where citation n links: its source's anchor, "" when no
+// document had that number.
+func (r *report) citeHref(anchor func(int) string) func(int) string {
+	return func(n int) string {
 		if _, ok := r.numbered[n]; ok {
-			seg.Href = "#" + anchor(n)
+			return "#" + anchor(n)
 		}
-		out = append(out, seg)
-		last = m[1]
+		return ""
 	}
-	if last < len(text) {
-		out = append(out, htmlSeg{Text: text[last:]})
-	}
-	return out
 }
 
 // claims are the answer's claims as the evidence check recorded them (the
@@ -287,7 +286,7 @@ func (r *report) claims(anchor func(int) string) []htmlClaim {
 	}
 	var out []htmlClaim
 	for i, c := range r.tr.Evidence.Claims {
-		h := htmlClaim{Text: oneLineText(c.Text), Verdict: oneLineText(string(c.Verdict))}
+		h := htmlClaim{Text: inlineMarkdownHTML(c.Text), Verdict: oneLineText(string(c.Verdict))}
 		for _, n := range c.Citations {
 			seg := htmlSeg{Cite: n}
 			if _, ok := r.numbered[n]; ok {
@@ -332,10 +331,7 @@ func (r *report) htmlSource(n int, anchor string) htmlSource {
 // docWhere tells a web source from a local one and says where it is: a
 // web document's http(s) URL, a local passage's one name (Document.Ref).
 func docWhere(d sources.Document) (kind, ref, url string) {
-	kind = "local"
-	if strings.HasPrefix(d.Source, "web:") {
-		kind = "web"
-	}
+	kind = sourceKind(d.Source)
 	for _, u := range []string{d.URL, d.Locator, d.ID} {
 		if u = strings.TrimSpace(u); isWebURL(u) {
 			return kind, "", textsafe.ForTerminal(u)

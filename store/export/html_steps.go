@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"html/template"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,9 @@ type htmlSearch struct {
 }
 
 type htmlJudge struct {
+	// Label is "Judge", or "Nothing new" for a search that brought only
+	// documents seen before (no judge was asked).
+	Label string
 	// Class is "kept", "switch" or "stay" (not useful, nowhere to go).
 	Class   string
 	Source  string
@@ -67,6 +71,9 @@ type htmlJudge struct {
 	Reason  string
 	// Analyst is the analyst's verdict on this decision, if any.
 	Analyst string
+	// Repeated names the documents retrieved again, which the judge was
+	// told were obtained before.
+	Repeated string
 }
 
 type htmlDoc struct {
@@ -82,10 +89,11 @@ type htmlDoc struct {
 }
 
 type htmlStepAnswer struct {
-	What        string
-	Label       string
-	LabelClass  string
-	Text        string
+	What       string
+	Label      string
+	LabelClass string
+	// Text is the answer's Markdown rendered (markdownHTML).
+	Text        template.HTML
 	Explanation string
 	Suggestions string
 }
@@ -155,7 +163,7 @@ func (r *report) loopStep(b *fold.Block) htmlStep {
 		s.Discarded = append(s.Discarded, htmlDocOf(d, 0, time.Time{}))
 	}
 	if a, ok := blockAnswer(b); ok {
-		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: blockText(a.Text),
+		sa := &htmlStepAnswer{What: "Answer", Label: oneLineText(a.Label), Text: markdownHTML(a.Text, nil),
 			Explanation: blockText(a.Explanation), Suggestions: blockText(a.Suggestions)}
 		if a.Role == "forced" {
 			sa.What = "Forced answer"
@@ -212,7 +220,7 @@ func failedSearchText(outcome, note string) string {
 }
 
 func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
-	j := &htmlJudge{Source: oneLineText(p.Source), Reason: blockText(p.Analysis)}
+	j := &htmlJudge{Label: "Judge", Source: oneLineText(p.Source), Reason: blockText(p.Analysis), Repeated: oneLineText(p.JudgeRepeated)}
 	if j.Source == "" {
 		j.Source = "the retrieval"
 	}
@@ -223,6 +231,9 @@ func (r *report) judge(p engine.Selection, seq int) *htmlJudge {
 		j.Class, j.Verdict = "switch", "not useful, switching to "+oneLineText(*p.NextSource)
 	default:
 		j.Class, j.Verdict = "stay", "not useful, but there is no other source to switch to"
+	}
+	if p.NothingNew {
+		j.Label, j.Verdict, j.Reason = "Nothing new", strings.TrimPrefix(j.Verdict, "not useful, "), blockText(p.NothingNewReason())
 	}
 	if v, ok := r.rec.Verdicts[seq]; ok {
 		j.Analyst = oneLineText(v)
@@ -267,7 +278,7 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 
 // pathSummary is one line on how the answer was found.
 func (r *report) pathSummary(steps []htmlStep) string {
-	nSteps, local, web, sups := 0, 0, 0, 0
+	nSteps, local, mcp, web, sups := 0, 0, 0, 0, 0
 	var switches []string
 	for _, s := range steps {
 		switch s.Kind {
@@ -278,23 +289,29 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		for _, t := range s.Trace {
 			if t.Search != nil {
-				if t.Search.Kind == "web" {
+				switch t.Search.Kind {
+				case sources.RoleWeb.String():
 					web++
-				} else {
+				case sources.RoleMCP.String():
+					mcp++
+				default:
 					local++
 				}
 			}
 		}
 		if s.SwitchTo != "" {
 			where := "the web"
-			if sourceKind(s.SwitchTo) != "web" {
+			if !sources.IsWeb(s.SwitchTo) {
 				where = s.SwitchTo
 			}
 			switches = append(switches, "switched to "+where+" at "+strings.ToLower(s.Title))
 		}
 	}
 	parts := []string{plural.N(nSteps, "step")}
-	if local+web > 0 {
+	switch {
+	case mcp > 0:
+		parts = append(parts, fmt.Sprintf("%s (%d local, %d MCP, %d web)", plural.Of(local+mcp+web, "search", "searches"), local, mcp, web))
+	case local+web > 0:
 		parts = append(parts, fmt.Sprintf("%s (%d local, %d web)", plural.Of(local+web, "search", "searches"), local, web))
 	}
 	parts = append(parts, switches...)
@@ -318,10 +335,13 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	return h
 }
 
-// sourceKind is "web" for a web engine, "local" for a corpus.
+// sourceKind is the CSS class of a source's colour role (sources' kinds
+// table): "web" for a web engine, "mcp" for an MCP server, "local" for a
+// corpus and for anything else.
 func sourceKind(source string) string {
-	if strings.HasPrefix(source, "web:") {
-		return "web"
+	n, ok := sources.ParseName(source)
+	if !ok || n.Role() == sources.RoleNeutral {
+		return sources.RoleLocal.String()
 	}
-	return "local"
+	return n.Role().String()
 }

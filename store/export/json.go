@@ -247,6 +247,9 @@ type Pair struct {
 	Question      string `json:"question"`
 	JudgeObtained string `json:"judge_obtained"`
 	JudgeNew      string `json:"judge_new"`
+	// JudgeRepeated names the documents retrieved again, which the judge
+	// was told it had already obtained (omitted when none).
+	JudgeRepeated string `json:"judge_repeated,omitempty"`
 	// Context of the decision.
 	Query      string `json:"query"`  // the query of the judged retrieval
 	Source     string `json:"source"` // the judged source
@@ -285,15 +288,15 @@ func Pairs(rec *store.Record) []Pair {
 			question = rw.Rewritten
 		}
 		sel, ok := ev.Payload.(engine.Selection)
-		if !ok {
-			continue
+		if !ok || sel.NothingNew {
+			continue // a search that brought nothing new asked no judge
 		}
 		q := question
 		if engine.TurnOf(ev) == 1 {
 			q = first
 		}
 		p := Pair{Session: rec.Session.ID, Seq: ev.Seq, Step: ev.Step, Turn: ev.Turn, Question: q,
-			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, Source: sel.Source, JudgeModel: judgeModel,
+			JudgeObtained: sel.JudgeObtained, JudgeNew: sel.JudgeNew, JudgeRepeated: sel.JudgeRepeated, Source: sel.Source, JudgeModel: judgeModel,
 			Analysis: sel.Analysis, Status: sel.Status != nil && *sel.Status, NextSource: sel.NextSource,
 			UserVerdict: rec.Verdicts[ev.Seq], SessionLabel: rec.Session.Label, SessionStatus: rec.Session.Status}
 		// The judged retrieval is the last one before the decision.
@@ -356,11 +359,11 @@ func ReadJSON(r io.Reader) ([]*store.Record, error) {
 		for i, raw := range d.Events {
 			var compact bytes.Buffer
 			if err := json.Compact(&compact, raw); err != nil {
-				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, d.Session.ID, i+1, err)
+				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, store.QuoteID(d.Session.ID), i+1, err)
 			}
 			var ev engine.Event
 			if err := json.Unmarshal(compact.Bytes(), &ev); err != nil {
-				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, d.Session.ID, i+1, err)
+				return nil, fmt.Errorf("%w: session %s event %d: %v", ErrFormat, store.QuoteID(d.Session.ID), i+1, err)
 			}
 			rec.Lines = append(rec.Lines, json.RawMessage(compact.Bytes()))
 			rec.Events = append(rec.Events, ev)
@@ -372,11 +375,24 @@ func ReadJSON(r io.Reader) ([]*store.Record, error) {
 
 // Import reads a JSON export and stores its sessions in st (each session in
 // one transaction). It returns the ids it stored; it stops at the first
-// session it cannot store (for example one already in the database).
+// session it cannot store (for example one already in the database). A file
+// with a session id prefrag does not make (store.CheckSessionID), or the
+// same id twice, is refused before anything is stored.
 func Import(ctx context.Context, st *store.Store, r io.Reader) ([]string, error) {
 	recs, err := ReadJSON(r)
 	if err != nil {
 		return nil, err
+	}
+	seen := make(map[string]bool, len(recs))
+	for i, rec := range recs {
+		id := rec.Session.ID
+		if err := store.CheckSessionID(id); err != nil {
+			return nil, fmt.Errorf("session %d of %d: %w; nothing was imported (a JSON export as prefrag wrote it carries only ids prefrag makes)", i+1, len(recs), err)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("%w: session %d of %d repeats the id %s; nothing was imported", ErrFormat, i+1, len(recs), id)
+		}
+		seen[id] = true
 	}
 	var ids []string
 	for _, rec := range recs {

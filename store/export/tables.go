@@ -9,13 +9,15 @@ import (
 )
 
 // settingsRows are the settings a session ran with, as the Markdown and
-// HTML reports list them (values unescaped: each format escapes its own).
+// HTML reports list them: recorded text (an imported session's too), so
+// each value is on one line without control characters, but not escaped
+// (each format escapes its own).
 func settingsRows(s *engine.RunConfig) []kv {
 	if s == nil {
 		return nil
 	}
 	var rows []kv
-	row := func(k string, v any) { rows = append(rows, kv{k, fmt.Sprint(v)}) }
+	row := func(k string, v any) { rows = append(rows, kv{k, oneLineText(fmt.Sprint(v))}) }
 	row("strategy", s.Strategy)
 	row("corpora (preference order)", strings.Join(s.Corpora, ", "))
 	row("web policy", s.Web)
@@ -60,7 +62,11 @@ func countsRows(c *engine.Counts) []kv {
 	if c.VerifyCalls > 0 {
 		row("claim check calls", strconv.Itoa(c.VerifyCalls))
 	}
-	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
+	if c.MCPRetrievals > 0 {
+		row("retrievals", fmt.Sprintf("%d (local %d, MCP %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.MCPRetrievals, c.WebRetrievals))
+	} else {
+		row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
+	}
 	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))
 	row("documents used", strconv.Itoa(c.UsedDocs))
 	row("source switches", strconv.Itoa(c.Switches))

@@ -44,11 +44,12 @@ func splitTurns(rec *store.Record) []*store.Record {
 			}
 		}
 	}
-	if len(out) > 0 {
-		last := out[len(out)-1]
-		if last.Session.Answer == "" {
-			last.Session.Answer, last.Session.Label = rec.Session.Answer, rec.Session.Label
-		}
+	// A session recorded without a final event has its answer in the
+	// session row only. In a thread that row holds the last answer given,
+	// which a follow-up cancelled before answering did not give: each turn
+	// keeps its own answer and label.
+	if len(out) == 1 && out[0].Session.Answer == "" {
+		out[0].Session.Answer, out[0].Session.Label = rec.Session.Answer, rec.Session.Label
 	}
 	return out
 }

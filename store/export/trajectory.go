@@ -78,6 +78,9 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 			inline(p.Original), inline(p.Rewritten))
 	case engine.Evidence:
 		evidenceNote(b, p)
+	case engine.SessionStart, engine.Token:
+		// The question heads the report (trajectory skips the event);
+		// tokens are never stored.
 	default:
 		line, _ := ev.MarshalJSON()
 		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))
@@ -142,7 +145,14 @@ func (r *report) selection(b *strings.Builder, seq int, p engine.Selection) {
 	default:
 		verdict = "not useful, but there is no other source to switch to"
 	}
+	if p.NothingNew {
+		fmt.Fprintf(b, "**Nothing new from %s: %s.** %s\n\n", src, strings.TrimPrefix(verdict, "not useful, "), block(p.NothingNewReason()))
+		return
+	}
 	fmt.Fprintf(b, "**Selection judge on %s: %s.** %s\n\n", src, verdict, block(p.Analysis))
+	if p.JudgeRepeated != "" {
+		fmt.Fprintf(b, "*Retrieved again, obtained before (shown to the judge as such, not as new):* %s\n\n", inline(p.JudgeRepeated))
+	}
 	if v, ok := r.rec.Verdicts[seq]; ok {
 		fmt.Fprintf(b, "*Analyst's verdict on this decision: %s.*\n\n", inline(v))
 	}

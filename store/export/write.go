@@ -67,8 +67,14 @@ func Target(out, defaultName string) (dir, name string) {
 // WriteExport writes data to name inside dir and returns the path written.
 // name must stay inside dir: "..", absolute names and symlinks leading out
 // are refused (*OutsideFolderError). An existing file is only replaced when
-// force is set (*TargetExistsError otherwise), and then atomically. Missing
-// folders under dir are created.
+// force is set (*TargetExistsError otherwise). Missing folders under dir are
+// created.
+//
+// The file appears whole or not at all: data goes to a temporary file in
+// the same folder, synced, which then takes the name — renamed over it with
+// force, hard-linked to it without (a link never replaces a file that
+// appeared meanwhile). A killed process, a full disk or a file size limit
+// leave the earlier file, or no file, never a cut one.
 func WriteExport(dir, name string, data []byte, force bool) (string, error) {
 	if !filepath.IsLocal(name) {
 		return "", &OutsideFolderError{Dir: dir, Name: name}
@@ -93,24 +99,12 @@ func WriteExport(dir, name string, data []byte, force bool) (string, error) {
 			return "", refuse(err)
 		}
 	}
-	if !force {
-		f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return "", &TargetExistsError{Path: full}
-		}
-		if err != nil {
-			return "", refuse(err)
-		}
-		_, werr := f.Write(data)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			root.Remove(name)
-			return "", fmt.Errorf("write export %s: %w", full, err)
-		}
-		return full, nil
-	}
-	if fi, err := root.Lstat(name); err == nil && fi.IsDir() {
+	switch fi, err := root.Lstat(name); {
+	case err == nil && !force:
+		return "", &TargetExistsError{Path: full}
+	case err == nil && fi.IsDir():
 		return "", fmt.Errorf("write export %s: %w: it is a folder", full, ErrTargetExists)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", refuse(err)
 	}
 	tmp := filepath.Join(filepath.Dir(name), ".prefrag-export-"+randomHex()+".tmp")
@@ -118,18 +112,42 @@ func WriteExport(dir, name string, data []byte, force bool) (string, error) {
 	if err != nil {
 		return "", refuse(err)
 	}
+	defer root.Remove(tmp) // gone after a rename; the second name after a link
 	_, werr := f.Write(data)
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
-		root.Remove(tmp)
 		return "", fmt.Errorf("write export %s: %w", full, err)
 	}
-	// Rename replaces the name itself: a symlink there is replaced, never
-	// followed.
-	if err := root.Rename(tmp, name); err != nil {
-		root.Remove(tmp)
-		return "", refuse(err)
+	if force {
+		// Rename replaces the name itself: a symlink there is replaced,
+		// never followed.
+		if err := root.Rename(tmp, name); err != nil {
+			return "", refuse(err)
+		}
+		return full, nil
 	}
-	return full, nil
+	return full, linkNew(root, tmp, name, full, refuse)
+}
+
+// linkNew gives the written temporary file tmp the name name, which must
+// still be free. A folder whose file system has no hard links gets a rename
+// after a last look (a file appearing in between would be replaced).
+func linkNew(root *os.Root, tmp, name, full string, refuse func(error) error) error {
+	err := root.Link(tmp, name)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return &TargetExistsError{Path: full}
+	case isEscape(err):
+		return refuse(err)
+	}
+	if _, serr := root.Lstat(name); serr == nil {
+		return &TargetExistsError{Path: full}
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		return refuse(err)
+	}
+	return nil
 }
 
 // isEscape reports os.Root's refusal of a path that leaves the root.

@@ -9,6 +9,9 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
+
+	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
 )
 
 // Styles holds every style the screens use. Build it with New; it is
@@ -81,7 +84,7 @@ type Styles struct {
 
 	Help help.Styles
 
-	badgeLocal, badgeWeb                  lipgloss.Style
+	badgeLocal, badgeWeb, badgeMCP        lipgloss.Style
 	badgeCorrect, badgePartial, badgeFail lipgloss.Style
 	badgeNeutral                          lipgloss.Style
 }
@@ -109,6 +112,7 @@ func New(isDark, noColor bool) *Styles {
 		green   = c("#1B7A3A", "#5FD38D")
 		blue    = c("#1558B0", "#6CB6FF")
 		magenta = c("#A0307A", "#F08BD0")
+		teal    = c("#00695C", "#4DD0C4")
 		onBadge = c("#FFFFFF", "#101010")
 	)
 	n := lipgloss.NewStyle
@@ -199,6 +203,7 @@ func New(isDark, noColor bool) *Styles {
 	}
 	s.badgeLocal = badge(blue)
 	s.badgeWeb = badge(magenta)
+	s.badgeMCP = badge(teal)
 	s.badgeCorrect = badge(green)
 	s.badgePartial = badge(yellow)
 	s.badgeFail = badge(red)
@@ -227,20 +232,26 @@ func (s *Styles) badge(st lipgloss.Style, text string) string {
 	return st.Render(text)
 }
 
-// SourceBadge renders "local:wiki" as LOCAL wiki and "web:duckduckgo" as
-// WEB duckduckgo. The caller passes a sanitized source name.
+// SourceBadge renders "local:wiki" as LOCAL wiki, "mcp:memory" as MCP
+// memory and "web:duckduckgo" as WEB duckduckgo, in the colour of the
+// kind's role (sources' kinds table). The caller passes a sanitized source
+// name.
 func (s *Styles) SourceBadge(source string) string {
-	kind, name, ok := strings.Cut(source, ":")
-	if !ok {
-		return s.badge(s.badgeNeutral, strings.ToUpper(source))
+	text, role := sources.SourceBadge(source)
+	return s.badge(s.roleBadge(role), text)
+}
+
+// roleBadge is the badge style of a source's colour role.
+func (s *Styles) roleBadge(r sources.Role) lipgloss.Style {
+	switch r {
+	case sources.RoleLocal:
+		return s.badgeLocal
+	case sources.RoleMCP:
+		return s.badgeMCP
+	case sources.RoleWeb:
+		return s.badgeWeb
 	}
-	switch kind {
-	case "local":
-		return s.badge(s.badgeLocal, "LOCAL "+name)
-	case "web":
-		return s.badge(s.badgeWeb, "WEB "+name)
-	}
-	return s.badge(s.badgeNeutral, strings.ToUpper(kind)+" "+name)
+	return s.badgeNeutral
 }
 
 // LabelBadge renders a self-evaluation label (CORRECT, PARTIALLY CORRECT,
@@ -256,7 +267,8 @@ func (s *Styles) LabelBadge(label string) string {
 	case "":
 		return s.badge(s.badgeNeutral, "UNLABELLED")
 	}
-	return s.badge(s.badgeNeutral, strings.ToUpper(label))
+	// Any other label is recorded text (an imported session's too).
+	return s.badge(s.badgeNeutral, strings.ToUpper(textsafe.OneLine(label)))
 }
 
 // Badge renders a neutral badge with the given text.

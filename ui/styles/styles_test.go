@@ -14,6 +14,7 @@ func TestBadges(t *testing.T) {
 	}{
 		{plain.SourceBadge("local:wiki"), "[LOCAL wiki]"},
 		{plain.SourceBadge("web:duckduckgo"), "[WEB duckduckgo]"},
+		{plain.SourceBadge("mcp:memory"), "[MCP memory]"},
 		{plain.SourceBadge("odd"), "[ODD]"},
 		{plain.LabelBadge("correct"), "[CORRECT]"},
 		{plain.LabelBadge("PARTIALLY CORRECT"), "[PARTIALLY CORRECT]"},
@@ -24,6 +25,21 @@ func TestBadges(t *testing.T) {
 		if got := ansi.Strip(tt.got); got != tt.want {
 			t.Errorf("badge %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// Each colour role of the sources' kinds table has a badge colour of its
+// own.
+func TestSourceBadgeColoursDiffer(t *testing.T) {
+	s := New(true, false)
+	seen := map[string]string{}
+	for _, src := range []string{"local:a", "mcp:a", "web:a", "odd:a"} {
+		text, _, _ := strings.Cut(ansi.Strip(s.SourceBadge(src)), " ")
+		style := strings.Replace(s.SourceBadge(src), text, "", 1)
+		if other, ok := seen[style]; ok {
+			t.Errorf("%s and %s share a badge colour", src, other)
+		}
+		seen[style] = src
 	}
 }
 

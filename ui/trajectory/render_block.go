@@ -119,7 +119,7 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 		}
 	}
 	out := []string{r.labelled("Search", head)}
-	if len(rt.Docs) == 0 && strings.HasPrefix(rt.Source, "local:") {
+	if len(rt.Docs) == 0 && sources.IsCorpus(rt.Source) {
 		out = append(out, r.under(r.st.Note, "nothing found — the corpus may be empty; add files on the Corpora screen (3)", w)...)
 	}
 	if !detail {
@@ -173,7 +173,7 @@ func stayedLocal(b *Block, sel engine.Selection) bool {
 	if sel.Status != nil && *sel.Status || b.Observation == nil {
 		return false
 	}
-	target := func(src string) bool { return strings.HasPrefix(src, "web:") }
+	target := sources.IsWeb
 	if sel.NextSource != nil {
 		target = func(src string) bool { return src == *sel.NextSource }
 	}
@@ -196,12 +196,11 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 	} else {
 		target := "web"
 		if e.NextSource != nil {
-			ns := termtext.Line(*e.NextSource)
-			if kind, name, ok := strings.Cut(ns, ":"); ok {
-				if kind == "web" {
-					target = "web (" + name + ")"
+			if n, ok := sources.ParseName(termtext.Line(*e.NextSource)); ok {
+				if n.Kind == sources.KindWeb {
+					target = "web (" + n.ID + ")"
 				} else {
-					target = strings.ToUpper(kind) + " " + name
+					target = n.Badge()
 				}
 			}
 		}
@@ -209,7 +208,13 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if stayed {
 			verdict = "✗ local not enough · " + target + " not used"
 		}
-		out = append(out, r.labelled("Judge", r.st.JudgeSwitch.Render(verdict)))
+		label := "Judge"
+		if e.NothingNew {
+			// No judge was asked: the search brought only documents
+			// seen before (or none).
+			label, analysis = "Nothing new", termtext.Clean(e.NothingNewReason())
+		}
+		out = append(out, r.labelled(label, r.st.JudgeSwitch.Render(verdict)))
 		if analysis != "" {
 			out = append(out, r.under(r.st.JudgeSwitch.UnsetBold(), analysis, w)...)
 		}
@@ -222,6 +227,10 @@ func (r *Renderer) selection(e engine.Selection, w int, detail, stayed bool) []s
 		if e.JudgeNew != "" {
 			out = append(out, r.under(r.st.FieldLabel, "with the new documents:", w)...)
 			out = append(out, r.under(r.st.Dim, excerpt(termtext.Clean(e.JudgeNew), 8, w-labelWidth), w)...)
+		}
+		if e.JudgeRepeated != "" {
+			out = append(out, r.under(r.st.FieldLabel, "and was told these came back, obtained before (not new):", w)...)
+			out = append(out, r.under(r.st.Dim, termtext.Line(e.JudgeRepeated), w)...)
 		}
 	}
 	return out
@@ -343,10 +352,13 @@ func (r *Renderer) doc(d sources.Document, num, w int, expanded, selected bool) 
 	return out
 }
 
+// answer renders an Answer event: its label, the answer's Markdown
+// rendered as the final answer's is (no raw "**bold**"), the
+// self-evaluation's explanation and suggestions.
 func (r *Renderer) answer(a engine.Answer, w int) []string {
 	out := []string{r.labelled("Answer", r.st.LabelBadge(a.Label))}
-	if text := termtext.Clean(a.Text); text != "" {
-		out = append(out, r.under(r.st.Bold, text, w)...)
+	if text := termtext.Clean(a.Text); strings.TrimSpace(text) != "" {
+		out = append(out, r.markdownUnder(text, w)...)
 	}
 	if e := termtext.Clean(a.Explanation); e != "" {
 		out = append(out, r.field("Explanation", r.st.Dim, e, w)...)
@@ -366,7 +378,12 @@ func (r *Renderer) errorLines(e engine.Notice, w int) []string {
 		msg = sourceLabel(src) + ": " + msg
 	}
 	if e.Fatal {
-		return r.field("Failed", r.st.Error, "✗ "+msg, w)
+		out := r.field("Failed", r.st.Error, "✗ "+msg, w)
+		if e.Counts != nil {
+			// A failed run's calls and tokens were spent all the same.
+			out = append(out, r.field("Counts", r.st.Dim, CountsLine(*e.Counts)+" · the run failed", w)...)
+		}
+		return out
 	}
 	return r.field("Warning", r.st.Warn, "⚠ "+msg, w)
 }
@@ -409,4 +426,19 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 		return full, room
 	}
 	return "", avail
+}
+
+// markdownUnder renders complete Markdown in the field column: the
+// renderer's own two-column margin takes the last two columns of the
+// label's, and its text fills the column (it wraps 8 columns short of the
+// width it is given, as glamour did).
+func (r *Renderer) markdownUnder(text string, w int) []string {
+	pad := strings.Repeat(" ", labelWidth-2)
+	lines := strings.Split(r.md.render(text, max(w-labelWidth+8, 24)), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = ansi.Truncate(pad+l, w, "")
+		}
+	}
+	return lines
 }

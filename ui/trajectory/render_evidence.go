@@ -11,7 +11,8 @@ import (
 
 // quotes renders, under source n, the sentences of it that support a claim
 // of the answer: one highlighted line each (a quote bar, and the query
-// colour when there are colours), elided in the middle when long.
+// colour when there are colours), elided in the middle when long, and
+// under it the claims it supports only weakly.
 func (r *Renderer) quotes(ev *engine.Evidence, n, indent, w int) []string {
 	if ev == nil || n <= 0 {
 		return nil
@@ -21,6 +22,9 @@ func (r *Renderer) quotes(ev *engine.Evidence, n, indent, w int) []string {
 	for _, q := range ev.QuotesOf(n) {
 		text := textsafe.ElideMiddle(termtext.Line(q.Quote), max(w-indent-4, 8))
 		out = append(out, pad+r.st.Query.Render("┃ "+quote(text)))
+		for _, c := range ev.WeakFor(q) {
+			out = append(out, pad+r.st.Note.Render(truncate("  ~ weak support for: "+termtext.Line(c.Text), max(w-indent, 8))))
+		}
 	}
 	return out
 }

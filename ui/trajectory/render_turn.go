@@ -31,7 +31,7 @@ func (r *Renderer) turnStart(t *Trajectory, b *Block, v View, w int) (out []stri
 		if v.Claim.Turn == k {
 			sel = v.Claim.N
 		}
-		fl, mark := r.finalOf(tu.Final, tu.Evidence, tu.FinalAt, tu.Final.Label, fmt.Sprintf("Final answer · turn %d", k), sel, w)
+		fl, mark := r.finalOf(tu.Final, tu.Evidence, tu.FinalAt, t.TurnLabel(k), fmt.Sprintf("Final answer · turn %d", k), sel, w)
 		if mark >= 0 {
 			at.mark = mark
 		}

@@ -40,8 +40,12 @@ type Config struct {
 	AsOllama       bool   `json:"as_ollama"`
 	KillAfter      int    `json:"kill_after"`
 	RequireAPIKey  string `json:"require_api_key"`
-	// TruncateLikeOllama: see the option of the same name.
-	TruncateLikeOllama bool `json:"truncate_like_ollama"`
+	// TruncateLikeOllama, IgnoreTruncate and CountByScript: see the
+	// options of the same names.
+	TruncateLikeOllama bool    `json:"truncate_like_ollama"`
+	IgnoreTruncate     bool    `json:"ignore_truncate"`
+	CountByScript      bool    `json:"count_by_script"`
+	DenseScripts       float64 `json:"dense_scripts"`
 	// EmbedModels, EmbedDims, EmbedDelayMS, EmbedErrors, PoolingNone and
 	// EmbedBatchTokens: see the options of the same names (embed.go).
 	EmbedModels      []string `json:"embed_models"`
@@ -92,8 +96,8 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
 		}
 	}
-	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 {
-		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length and kill_after must not be negative")
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 || c.DenseScripts < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length, kill_after and dense_scripts must not be negative")
 	}
 	if c.EmbedDims < 0 || c.EmbedDelayMS < 0 || c.EmbedErrors < 0 || c.EmbedBatchTokens < 0 {
 		return Config{}, errors.New("fakellm script: embed_dims, embed_delay_ms, embed_errors and embed_batch_tokens must not be negative")
@@ -155,6 +159,15 @@ func (c Config) Options() []Option {
 	}
 	if c.TruncateLikeOllama {
 		opts = append(opts, TruncateLikeOllama())
+	}
+	if c.IgnoreTruncate {
+		opts = append(opts, IgnoreTruncate())
+	}
+	if c.CountByScript {
+		opts = append(opts, CountByScript())
+	}
+	if c.DenseScripts > 0 {
+		opts = append(opts, DenseScripts(c.DenseScripts))
 	}
 	if c.RequireAPIKey != "" {
 		opts = append(opts, RequireAPIKey(c.RequireAPIKey))

@@ -9,7 +9,8 @@
 //
 // Like the real servers it streams word by word, cuts the output at the
 // first stop sequence (unless IgnoreStop), honours num_predict/n_predict,
-// reports token counts (prompt ≈ runes/4) and prompt-cache hits (the common
+// reports token counts (prompt ≈ runes/4, or per script as a real tokenizer
+// with CountByScript) and prompt-cache hits (the common
 // prefix with the previous prompt on the same slot), and records every
 // request for assertions. It can also be slow, fail, crash mid-stream or
 // pretend to load.
@@ -137,8 +138,12 @@ type config struct {
 	ollamaOnly     bool
 	killAfter      int
 	// See truncate.go.
-	truncate   bool
-	tokenRatio float64
+	truncate       bool
+	ignoreTruncate bool
+	tokenRatio     float64
+	// See tokens.go.
+	byScript bool
+	dense    float64
 	// See embed.go.
 	embedModels []string
 	embedDims   int
