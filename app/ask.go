@@ -252,6 +252,9 @@ func (a *App) manifest(ctx context.Context, s engine.RunConfig, step, judge Mode
 			}
 		}
 	}
+	if w := a.standInWeb(); w != nil && srcs.Web == nil {
+		m.WebEngine = w.Name()
+	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()
 		// As before the engine table: a keyed API's endpoint is not

@@ -120,8 +120,9 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 	}
 	out := &Sources{Corpora: names, Choice: choice}
 	var corpora []engine.Source
+	embedders := map[string]*Embedder{}
 	for _, name := range names {
-		c, err := a.OpenCorpus(ctx, name)
+		c, err := a.openCorpus(ctx, s, name, embedders)
 		if err != nil {
 			out.Close()
 			return nil, err
@@ -140,6 +141,10 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 	if out.List, err = preferOrder(corpora, servers, s.Prefer); err != nil {
 		out.Close()
 		return nil, err
+	}
+	if w := a.standInWeb(); w != nil && s.Web != engine.WebNever {
+		out.List = append(out.List, w)
+		return out, nil
 	}
 	if s.Web != engine.WebNever {
 		w, err := a.WebEngine(s, sessionID)
@@ -163,6 +168,12 @@ type Corpus interface {
 // several processes can search it at once) or remote; a corpus that does
 // not exist is ErrNoCorpus.
 func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
+	return a.openCorpus(ctx, a.Cfg.Settings, name, map[string]*Embedder{})
+}
+
+// openCorpus is OpenCorpus with a run's settings (its retrieval mode and
+// embedding model) and the run's embedders, shared by its corpora.
+func (a *App) openCorpus(ctx context.Context, s engine.RunConfig, name string, embedders map[string]*Embedder) (Corpus, error) {
 	if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
 		// A remote corpus (remote.go) is searched, judged and cited
 		// like a local one: its source is "local:<name>" too.
@@ -172,7 +183,7 @@ func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
 		}
 		return g, nil
 	}
-	c, err := local.Open(a.Cfg.CorporaDir(), name)
+	c, err := a.OpenLocal(s, name, embedders)
 	if errors.Is(err, local.ErrNotFound) {
 		return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
 	}

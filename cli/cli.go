@@ -52,6 +52,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", runAsk},
+		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", runDemo},
 		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
 		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
 		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},

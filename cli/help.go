@@ -28,6 +28,11 @@ var helpTexts = map[string]cmdHelp{
 		`prefrag ask --corpus papers --max-steps 4 "Who founded X?"`,
 		`prefrag ask --json "Question" > events.jsonl`,
 		`prefrag ask --continue last "and where did he study?"`}},
+	"demo": {"Try prefrag without a model: the whole loop on a bundled sample corpus, with a scripted model (it follows a script for the sample questions) and a web stand-in (canned pages searched in process; nothing leaves this machine). It keeps its own sessions, in $PREFRAG_HOME/demo unless --home says where.", []string{
+		"prefrag demo",
+		"prefrag demo --ask",
+		`prefrag demo --ask "When was the Velloran harbour board founded, and what did it commission?"`,
+		"prefrag demo --json > demo-events.jsonl"}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
 		"prefrag index ~/papers",
 		"prefrag index --corpus notes notes/*.md"}},
@@ -159,6 +164,7 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 var manualPages = map[string]string{
 	"prefrag":         "docs/using.md",
 	"ask":             "docs/using.md",
+	"demo":            "docs/using.md#try-it-without-a-model",
 	"index":           "docs/corpora.md",
 	"search":          "docs/corpora.md",
 	"corpora":         "docs/corpora.md",

@@ -68,7 +68,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.Retrieval:
 		r.retrievalLine(w, ev, p)
 		for i, d := range p.Docs {
-			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
+			fmt.Fprintf(w, "      %d. %s (%s)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), scoreNote(d))
 		}
 	case engine.Selection:
 		if p.NothingNew {

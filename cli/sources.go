@@ -29,6 +29,8 @@ func runSources(e *env, args []string) error {
 	}
 	fs := flag.NewFlagSet("sources", flag.ContinueOnError)
 	rf := config.BindRunFlags(fs, e.cfg)
+	fs.Lookup("json").Usage = "one JSON object per source"
+	fs.Lookup("tokens").Usage = "does nothing here"
 	noConnect := fs.Bool("no-connect", false, "do not connect to the MCP servers (their state and search tool are then unknown)")
 	names := fs.Bool("names", false, "only the source names, one a line (for shell completion; connects to nothing)")
 	pos, err := parseFlags(fs, args)

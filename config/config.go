@@ -56,6 +56,9 @@ type Config struct {
 	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
 	// (run_timeout, --run-timeout).
 	RunTimeout time.Duration
+	// BM25Weight and VectorWeight weigh the legs of a hybrid search in
+	// the reciprocal rank fusion (bm25_weight, vector_weight).
+	BM25Weight, VectorWeight float64
 	// FilePath is the config file looked for, found or not ("" when there
 	// is no home to look in).
 	FilePath string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/web"
 )
 
@@ -90,6 +91,25 @@ func isURL(v any) string {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Sprintf("must be an http:// or https:// address, not %s:// (%q)", u.Scheme, llm.RedactURL(s))
+	}
+	return ""
+}
+
+// oneOfOrEmpty is oneOf for a setting that may be left unset.
+func oneOfOrEmpty(names ...string) func(v any) string {
+	check := oneOf(names...)
+	return func(v any) string {
+		if v.(string) == "" {
+			return ""
+		}
+		return check(v)
+	}
+}
+
+// positive checks a weight.
+func positive(v any) string {
+	if f := v.(float64); f <= 0 {
+		return fmt.Sprintf("must be above 0, not %g", f)
 	}
 	return ""
 }
@@ -186,6 +206,18 @@ var schema = withWebRows([]Setting{
 		Env: []EnvVar{{Name: "PREFRAG_MCP_CONFIG"}}, field: func(c *Config) any { return &c.MCPConfig }},
 	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable; a follow-up keeps its thread's, \"\" loosens to none)",
 		field: es(func(s *engine.RunConfig) any { return &s.NeverLeave })},
+	{Key: "retrieval", Flag: "retrieval", Help: "how a corpus is searched: bm25 (by words), hybrid (by words and meaning, fused) or dense (by meaning); default hybrid for a corpus with vectors, else bm25",
+		check: oneOfOrEmpty(sources.RetrievalModes()...), field: es(func(s *engine.RunConfig) any { return &s.Retrieval })},
+	{Key: "embed_model", Flag: "embed-model", Help: "embedding model: `index` embeds passages with it, a hybrid search its query (default: the model a corpus was embedded with)", Setup: true,
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedModel })},
+	{Key: "embed_url", Flag: "embed-url", Help: "address of the embedding server, when it is not the LLM server", URL: true, check: isURLOrEmpty,
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedURL })},
+	{Key: "embed_llm", Flag: "embed-llm", Help: "backend of the embedding server: " + strings.Join(llmBackends, ", ") + " (default: --llm)", check: oneOfOrEmpty(llmBackends...),
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedLLM })},
+	{Key: "bm25_weight", Help: "weight of the BM25 leg in a hybrid search's fusion", Default: 1.0, check: positive,
+		field: func(c *Config) any { return &c.BM25Weight }},
+	{Key: "vector_weight", Help: "weight of the vector leg in a hybrid search's fusion", Default: 1.0, check: positive,
+		field: func(c *Config) any { return &c.VectorWeight }},
 	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.RunConfig) any { return &s.K })},
 	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
 		field: es(func(s *engine.RunConfig) any { return &s.MaxSteps })},

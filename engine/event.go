@@ -15,6 +15,10 @@ const (
 	OutcomeBlocked     = "blocked"
 	OutcomeTruncated   = "truncated"
 	OutcomeUnavailable = "unavailable"
+	// OutcomeDegraded: a hybrid or dense search answered by words only
+	// (the corpus has no vectors, the embedding server did not answer);
+	// the documents are used and the note says why.
+	OutcomeDegraded = "degraded"
 )
 
 // RetrievalOutcome classifies a source's error as one of the Outcome
@@ -27,6 +31,8 @@ func RetrievalOutcome(err error) string {
 		return OutcomeBlocked
 	case errors.Is(err, sources.ErrTruncated):
 		return OutcomeTruncated
+	case errors.Is(err, sources.ErrDegraded):
+		return OutcomeDegraded
 	}
 	return OutcomeUnavailable
 }

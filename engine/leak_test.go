@@ -283,3 +283,29 @@ func TestLeakNeverLeaveMCPContext(t *testing.T) {
 		t.Errorf("memory searched %q; observations %+v", memory.queries, payloads[Observation](h.rec))
 	}
 }
+
+// A never-leave corpus that is a remote index is searched like any
+// corpus: a query to it is not held for its own strings, while the same
+// query to the web is.
+func TestLeakOwnRemoteIndexNotHeld(t *testing.T) {
+	kb := &memSource{name: "local:kb", kind: sources.KindRemote, answers: map[string][]Document{"": {doc("local:kb", "k1", "KB", "nothing")}}}
+	web := &memSource{name: "web:duckduckgo", kind: sources.KindWeb, answers: map[string][]Document{"": {{ID: "u", Title: "W", Text: "web", Source: "web:duckduckgo"}}}}
+	llm := &scriptLLM{t: t, steps: []reply{
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: who knows " + leakSecret},
+		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+	}, judges: []reply{judgeJSON(false, "kb lacks it")}}
+	eng, err := New(Config{LLM: llm, Sources: []Source{kb, web}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	s.Model, s.Web, s.NeverLeave = "script", WebAuto, []string{"kb"}
+	_, err = eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: func(Event) {},
+		Distinctive: func(context.Context, string) (Distinctive, error) { return notesSet(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kb.queries) != 1 || len(web.queries) != 0 {
+		t.Errorf("kb got %q, the web %q; want kb searched and the web held", kb.queries, web.queries)
+	}
+}

@@ -277,8 +277,9 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	}
 	if err != nil {
 		outcome, msg := RetrievalOutcome(err), textsafe.ForTerminal(err.Error())
-		if outcome == OutcomeTruncated && len(docs) > 0 {
-			// Partial results of a cut answer are used, and said to be partial.
+		if outcome == OutcomeTruncated && len(docs) > 0 || outcome == OutcomeDegraded {
+			// Partial results of a cut answer are used, and said to be
+			// partial; so are the results of a search by words only.
 			docs = r.sourced(src, docs)
 			r.emit(Event{Step: step, Payload: Retrieval{Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached}})
 			r.warn(step, src.Name(), msg)

@@ -35,6 +35,14 @@ type Wiring struct {
 	// judgment and queries (strategies slimplm, smartrag, prefrag-gated);
 	// empty means the judge model.
 	ProxyModel string `json:"proxy_model,omitempty"`
+	// Retrieval is how corpora are searched (sources.Retrieval*; empty:
+	// hybrid for a corpus with vectors, else BM25). EmbedModel, EmbedLLM
+	// and EmbedURL name the embedding model and its server (empty: the
+	// model a corpus was embedded with, on the LLM server).
+	Retrieval  string `json:"retrieval,omitempty"`
+	EmbedModel string `json:"embed_model,omitempty"`
+	EmbedLLM   string `json:"embed_llm,omitempty"`
+	EmbedURL   string `json:"embed_url,omitempty"`
 }
 
 // DefaultWiring is the wiring of a run nobody configured.

@@ -32,6 +32,9 @@ type Document struct {
 	// predates this field).
 	Cached   bool      `json:"cached,omitempty"`
 	CachedAt time.Time `json:"cached_at,omitzero"`
+	// Ranks, set by a hybrid or dense search, say where the passage stood
+	// in each leg (fusion.go); its JSON is bm25_rank and vector_rank.
+	Ranks *Ranks `json:"-"`
 }
 
 // ErrTruncated is matched by errors that mean a source's answer was larger

@@ -86,6 +86,12 @@ func New(ctx context.Context, deps Deps, opts Options) *Model {
 	m := &Model{sh: sh, gkeys: newGlobalKeys(), hkeys: newHelpKeys(), help: help.New(), width: 80, height: 24}
 	m.help.Styles = sh.st.Help
 	m.ask = newAskScreen(sh)
+	for _, q := range opts.History {
+		m.ask.history.add(q)
+	}
+	if opts.Draft != "" {
+		m.ask.input.SetValue(opts.Draft)
+	}
 	m.sessions = newSessionsScreen(sh)
 	m.corpora = newCorporaScreen(sh)
 	m.stepper = newStepperScreen(sh)
@@ -525,6 +531,9 @@ func (m *Model) renderTabs() string {
 	left := strings.Join(parts, "")
 	if m.screen == screenStepper {
 		left += st.Dim.Render(" › ") + st.Bold.Render("session "+m.sh.shortID(m.stepper.id))
+	}
+	if l := m.sh.opts.Label; l != "" {
+		left += " " + st.Warn.Render("["+l+"]")
 	}
 	right := st.Dim.Render("? keys ")
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)

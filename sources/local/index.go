@@ -28,10 +28,25 @@ type IndexOptions struct {
 	// workspace's export dialog) like any other; by default they are
 	// skipped (Report.Exports) and any earlier passages of them dropped.
 	IncludeExports bool
+	// Embed, when set, embeds after the text index is written every
+	// passage whose file has no vectors of its current version (embed.go);
+	// vectors of another model are refused (*EmbedModelError) unless
+	// Reembed, which embeds every passage again into new vectors that
+	// replace the ones in use once complete. Without Embed, a corpus's
+	// vectors only lose the files gone from it.
+	Embed   Embedder
+	Reembed bool
 }
+
+// PhaseEmbedding is the Phase of an ingest's embedding part.
+const PhaseEmbedding = "embedding"
 
 // Progress is a snapshot of a running ingest.
 type Progress struct {
+	// Phase is "" while files are read, PhaseEmbedding while passages are
+	// embedded (then FilesDone and FilesTotal count the files embedded,
+	// Rate is passages embedded per second).
+	Phase      string
 	FilesDone  int
 	FilesTotal int
 	// Passages added so far in this run.
@@ -41,6 +56,10 @@ type Progress struct {
 	Elapsed time.Duration
 	// Rate is passages added per second so far.
 	Rate float64
+	// While embedding: passages placed (embedded, or with a vector of the
+	// same text from before) of EmbedTotal, and passages sent to the
+	// server.
+	EmbedDone, EmbedTotal, Embedded int64
 }
 
 // Failure is a file, or a line of a .jsonl file, that could not be indexed.
@@ -110,6 +129,9 @@ type Report struct {
 	Pinned bool `json:"pinned,omitempty"`
 	// Stats describe the whole corpus afterwards.
 	Stats Stats `json:"stats"`
+	// Vectors says what the embedding part did (nil for a corpus without
+	// vectors and no embedder).
+	Vectors *VectorReport `json:"vectors,omitempty"`
 }
 
 // supported file extensions.
@@ -128,6 +150,9 @@ var supported = map[string]bool{
 // partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	fresh := !exists(filepath.Join(dir, name))
+	if err := checkEmbedModel(filepath.Join(dir, name), name, opts); err != nil {
+		return Report{Corpus: name}, err
+	}
 	w, err := OpenWriter(dir, name, opts.Writer)
 	if err != nil {
 		return Report{Corpus: name}, err
@@ -143,6 +168,12 @@ func Index(ctx context.Context, dir, name string, paths []string, opts IndexOpti
 		rep.Segments, err = w.Settle(ctx)
 		rep.Merge = time.Since(start)
 		rep.Duration += rep.Merge
+	}
+	if err == nil {
+		rep.Vectors, err = w.syncVectors(ctx, opts, &progressReporter{opts: opts})
+		if rep.Vectors != nil {
+			rep.Duration += rep.Vectors.Duration
+		}
 	}
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = cerr

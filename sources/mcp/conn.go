@@ -25,9 +25,12 @@ var stopGrace = 2 * time.Second
 // conn is one live session with a server.
 type conn struct {
 	session *mcp.ClientSession
-	proc    *process // stdio servers only
-	tools   []*mcp.Tool
-	info    string // the server's name and version, as it says
+	// cancel ends what the session runs on (an SSE stream lives as long
+	// as the context it was opened with).
+	cancel context.CancelFunc
+	proc   *process // stdio servers only
+	tools  []*mcp.Tool
+	info   string // the server's name and version, as it says
 }
 
 // clientInfo is how prefrag introduces itself to a server.
@@ -52,7 +55,7 @@ func dial(ctx context.Context, srv Server, log *slog.Logger) (*conn, error) {
 		t = &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: httpClient(srv), MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: MaxMessage}
 	}
-	s, err := client.Connect(ctx, t, nil)
+	s, err := c.connect(ctx, client, t)
 	if err != nil {
 		c.close()
 		return nil, c.failure(ctx, srv, "did not complete the MCP handshake", err)
@@ -66,6 +69,36 @@ func dial(ctx context.Context, srv Server, log *slog.Logger) (*conn, error) {
 		return nil, c.failure(ctx, srv, "did not list its tools", err)
 	}
 	return c, nil
+}
+
+// connect runs the handshake within ctx, on a context of the session's
+// own that outlives it (an SSE stream is read as long as the session
+// lasts); a handshake past ctx's deadline is abandoned.
+func (c *conn) connect(ctx context.Context, client *mcp.Client, t mcp.Transport) (*mcp.ClientSession, error) {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c.cancel = cancel
+	type result struct {
+		s   *mcp.ClientSession
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := client.Connect(sctx, t, nil)
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		return r.s, r.err
+	case <-ctx.Done():
+		cancel()
+		if c.proc != nil {
+			signalGroup(c.proc.cmd, true)
+		}
+		if r := <-done; r.s != nil {
+			r.s.Close()
+		}
+		return nil, ctx.Err()
+	}
 }
 
 // listTools reads every page of the server's tools (at most 20 pages).
@@ -119,6 +152,9 @@ func (c *conn) alive() bool {
 func (c *conn) close() {
 	if c.session != nil {
 		c.session.Close()
+	}
+	if c.cancel != nil {
+		c.cancel()
 	}
 	if c.proc != nil {
 		c.proc.stop(stopGrace)

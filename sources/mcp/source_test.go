@@ -269,3 +269,33 @@ func TestHTTP(t *testing.T) {
 		t.Errorf("error %v: want unavailable, with no secret", err)
 	}
 }
+
+// Over the older SSE transport the same search works.
+func TestSSE(t *testing.T) {
+	ts := httptest.NewServer(mcpfake.SSEHandler(mcpfake.Options{}))
+	defer ts.Close()
+	s := New(Server{Name: "old", Transport: TransportSSE, URL: ts.URL + "/sse", Timeout: 10 * time.Second}, nil)
+	defer s.Close()
+	docs, err := s.Search(context.Background(), "Heron", 5)
+	if err != nil || len(docs) != 1 || docs[0].Source != "mcp:old" {
+		t.Fatalf("%+v, %v", docs, err)
+	}
+}
+
+// A process that never answers the handshake is given up at the timeout,
+// and stopped.
+func TestHandshakeTimeout(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	s := New(Server{Name: "mute", Transport: TransportStdio, Command: "sh", Args: []string{"-c", "echo $$ > " + pidFile + "; exec sleep 30"}, Timeout: 300 * time.Millisecond}, nil)
+	_, err := s.Search(context.Background(), "q", 5)
+	if !errors.Is(err, sources.ErrUnavailable) || !strings.Contains(err.Error(), "did not answer within 300ms") {
+		t.Fatalf("error %v", err)
+	}
+	s.Close()
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pid == 0 {
+		t.Fatal("no pid written")
+	}
+	waitGone(t, pid)
+}

@@ -77,12 +77,14 @@ type htmlJudge struct {
 }
 
 type htmlDoc struct {
-	N      int
-	Title  string
-	Kind   string
-	Ref    string
-	URL    string
-	Score  string
+	N     int
+	Title string
+	Kind  string
+	Ref   string
+	URL   string
+	Score string
+	// Legs says which legs of a hybrid search found it.
+	Legs   string
 	Cached string
 }
 
@@ -185,6 +187,8 @@ func (r *report) search(rt fold.Retrieval) *htmlSearch {
 		s.Docs = append(s.Docs, htmlDocOf(d, 0, rt.At))
 	}
 	switch {
+	case rt.Outcome == engine.OutcomeDegraded:
+		s.Result = plural.N(len(rt.Docs), "document") + " (" + degradedText(oneLineText(rt.Note)) + ")"
 	case rt.Outcome != "" && len(rt.Docs) == 0:
 		s.Result = failedSearchText(rt.Outcome, rt.Note)
 	case len(rt.Docs) == 0 && rt.Cached:
@@ -326,6 +330,7 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	if d.Score != 0 {
 		h.Score = strconv.FormatFloat(d.Score, 'f', 2, 64)
 	}
+	h.Legs = d.LegNote()
 	h.Cached = d.CacheNote(at)
 	return h
 }

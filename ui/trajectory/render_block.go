@@ -413,6 +413,9 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 	if d.Score != 0 {
 		full += fmt.Sprintf(" · %.2f", d.Score)
 	}
+	if legs := d.LegNote(); legs != "" {
+		full += " · " + legs
+	}
 	for _, meta := range []string{full, src} {
 		if room := avail - ansi.StringWidth(meta) - 2; titleWidth <= room {
 			return meta, room

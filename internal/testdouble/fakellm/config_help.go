@@ -35,6 +35,12 @@ var ScriptFields = []ScriptField{
 	{"ignore_truncate", "bool", `with truncate_like_ollama: cut even when a request sends "truncate": false, as Ollama versions before that field do`},
 	{"dense_scripts", "number", "with count_by_script: count CJK characters and digits this many times as densely (a tokenizer with fewer of them in its vocabulary than prefrag's estimate assumes)"},
 	{"count_by_script", "bool", "count prompt tokens per script as a 32k SentencePiece tokenizer does (English 0.9, figures 2.24, Chinese 5.9 times runes/4) instead of runes/4, on every endpoint and /tokenize"},
+	{"embed_models", "[string]", `models that embed, served besides "models" (default: every model whose name contains "embed"); see Embeddings below`},
+	{"embed_dims", "int", "length of the embedding vectors (default 64)"},
+	{"embed_delay_ms", "int", "pause before answering every embedding call, in milliseconds"},
+	{"embed_errors", "int", "fail the first N embedding calls with HTTP 500"},
+	{"pooling_none", "bool", "llama.cpp: refuse embeddings as a server whose model has no pooling does (HTTP 400 \"Pooling type 'none' is not OAI compatible…\")"},
+	{"embed_batch_tokens", "int", "llama.cpp: refuse a text longer than this many tokens (runes/4) as its physical batch does (HTTP 500)"},
 }
 
 // RuleFields documents every key of a rule of the script.
@@ -62,6 +68,7 @@ func WriteScriptHelp(w io.Writer) {
 	table(ScriptFields)
 	fmt.Fprintln(w, "\nA rule:")
 	table(RuleFields)
+	fmt.Fprintln(w, "\n"+embeddingsHelp)
 	fmt.Fprintln(w, "\nExample:")
 	for _, l := range strings.Split(scriptExample, "\n") {
 		fmt.Fprintln(w, "  "+l)
@@ -78,3 +85,21 @@ const scriptExample = `{
   "rules": [{"contains": "Who is the CEO", "kind": "step", "status": 500, "error": "model crashed"}],
   "chunk_delay_ms": 5
 }`
+
+// embeddingsHelp says how the fake embeds, for `fakellm -h`.
+var embeddingsHelp = `Embeddings: POST /api/embed (Ollama), POST /v1/embeddings (llama.cpp; the OpenAI mode).
+  A text's vector is the normalised sum of one direction per word: lower-cased, a plural "s"
+  dropped, stop words (a, an, the, how, do, …) skipped, and the words of one concept sharing one
+  direction, so synonyms land close ("mend an automobile" ≈ "car repair"). The concepts:
+` + conceptsHelp() + `
+  Ollama answers a model that does not embed with 501 "This server does not support embeddings.
+  Start it with ` + "`--embeddings`" + `"; llama.cpp embeds when its model (the first of "models") is one;
+  the OpenAI mode answers a chat model with 400 "The model does not support Embeddings API".`
+
+func conceptsHelp() string {
+	var b strings.Builder
+	for _, g := range conceptGroups {
+		b.WriteString("    " + strings.Join(g, ", ") + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

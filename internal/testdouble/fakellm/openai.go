@@ -41,6 +41,7 @@ func RequireAPIKey(key string) Option { return func(c *config) { c.apiKey = key 
 func (s *Server) openaiRoutes(handle func(pattern, path string, h func(http.ResponseWriter, *http.Request, int))) {
 	handle("GET /v1/models", "/v1/models", s.auth(s.openaiModels))
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.auth(s.openaiChat))
+	handle("POST /v1/embeddings", "/v1/embeddings", s.auth(s.v1Embeddings))
 	handle("GET /health", "/health", func(w http.ResponseWriter, _ *http.Request, _ int) { w.WriteHeader(http.StatusOK) })
 }
 

@@ -182,3 +182,9 @@ func Handler(o Options) http.Handler {
 	s := New(o)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
 }
+
+// SSEHandler serves a server over the older HTTP+SSE transport.
+func SSEHandler(o Options) http.Handler {
+	s := New(o)
+	return mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
