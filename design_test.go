@@ -39,7 +39,7 @@ var layers = []struct {
 	{"front: command line, workspace and MCP server", []string{".", "cli", "ui/...", "mcpserve"}},
 	{"wiring: a run from the configuration", []string{"app/...", "config"}},
 	{"core: engine, store, evaluation", []string{"engine/...", "store/...", "eval/...", "bench/..."}},
-	{"sources, LLM backends, prompts", []string{"sources/...", "llm/...", "prompts"}},
+	{"sources, LLM backends, prompts", []string{"sources/...", "llm/...", "prompts", "demo"}},
 	{"leaves", []string{"internal/lazyre", "internal/plural", "internal/protocol", "internal/searxwire", "internal/suggest", "internal/textsafe", "internal/exportmark", "guide", "evidence"}},
 }
 
@@ -62,7 +62,7 @@ var apart = map[string]string{
 // noSQLite are the packages that know nothing of SQLite (nor of
 // database/sql), with every leaf. No package below the front layer knows
 // anything of a terminal UI.
-var noSQLite = []string{"engine/...", "sources/...", "llm/...", "prompts"}
+var noSQLite = []string{"engine/...", "sources/...", "llm/...", "prompts", "demo"}
 
 // uiImports and sqliteImports are import path patterns ("dir/..." for dir
 // and everything below it). database/sql/driver (a few interfaces uuid

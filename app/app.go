@@ -24,7 +24,13 @@ type App struct {
 	Store   *store.Store
 	Log     *slog.Logger
 	Prompts *prompts.Set
-	logFile io.Closer
+	// StandIns, when set, replace the model server and the web engine
+	// (standin.go: prefrag demo).
+	StandIns *StandIns
+	logFile  io.Closer
+	// distinct keeps the never-leave corpora's distinctive strings
+	// (distinctive.go).
+	distinct distinctCache
 }
 
 // Open creates the home directory if needed and opens the store and log.
@@ -80,6 +86,9 @@ type Model interface {
 // the wait for the first byte of an answer and any silence mid-stream; the
 // health check gets at most 10 s, less when llm_timeout is shorter.
 func (a *App) NewModel(s engine.RunConfig, model string) (Model, error) {
+	if m := a.standInModel(); m != nil {
+		return m, nil
+	}
 	t := a.Cfg.LLMTimeout
 	check := 10 * time.Second
 	if t > 0 && t < check {

@@ -168,7 +168,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		return AskResult{}, err
 	}
 	defer srcs.Close()
-	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
+	s.Corpora, s.CorpusChoice, s.MCP = srcs.Corpora, srcs.Choice, srcs.MCPNames()
 	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
 	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Proxy: proxy, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
@@ -202,7 +202,8 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit,
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit, Notices: srcs.Notices,
+		Distinctive: a.Distinctive,
 		Calibration: a.calibrationKeeper(s.LLM, s.Model)})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
@@ -250,6 +251,9 @@ func (a *App) manifest(ctx context.Context, s engine.RunConfig, step, judge Mode
 				m.Corpora = append(m.Corpora, CorpusIdentity{Name: c.Name(), Documents: st.Documents, Passages: st.Passages, Updated: st.Updated})
 			}
 		}
+	}
+	if w := a.standInWeb(); w != nil && srcs.Web == nil {
+		m.WebEngine = w.Name()
 	}
 	if srcs.Web != nil {
 		m.WebEngine = srcs.Web.Name()

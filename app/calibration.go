@@ -10,14 +10,18 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/llm"
 )
 
-// The token calibration kept per model (engine/calibration.go): the factor
-// by which a model's tokenizer counts more than the runes/4 estimate, as
-// the last runs measured it from the server's counts, kept across runs in
-// calibration.json in the data home. A missing, unreadable or damaged file
-// is no calibration (the run learns it again); a factor outside what a run
-// may measure is ignored.
+// The token calibration kept per model (engine/calibration.go): per kind
+// of text (prose, figures, CJK), the factor by which the model's tokenizer
+// counts differently from prefrag's estimate and the largest prompt the
+// server read whole, as the last runs measured them from the server's
+// counts, kept across runs in calibration.json in the data home. A
+// missing, unreadable or damaged file is no calibration (the run learns it
+// again); a factor outside what a run may measure is ignored, and so is
+// the single factor per model that versions before the per-kind
+// calibration kept (it was measured against another estimate).
 
 // CalibrationFile is the file name in $PREFRAG_HOME.
 const CalibrationFile = "calibration.json"
@@ -32,8 +36,8 @@ type calibrations struct {
 }
 
 type calibration struct {
-	Factor  float64   `json:"factor"`
-	Updated time.Time `json:"updated"`
+	Kinds   map[llm.TextKind]engine.KindCalibration `json:"kinds"`
+	Updated time.Time                               `json:"updated"`
 }
 
 // calibrationMu serialises this process's reads and writes of the file
@@ -60,26 +64,34 @@ func (a *App) calibrationKeeper(backend, model string) engine.CalibrationKeeper 
 		Logf: func(format string, args ...any) { a.Log.Warn(fmt.Sprintf(format, args...)) }}
 }
 
-// Kept is the factor kept for the model, 0 when there is none usable.
-func (c *ModelCalibration) Kept() float64 {
+// Kept is what is kept for the model, per kind of text (nil when
+// nothing usable is).
+func (c *ModelCalibration) Kept() map[llm.TextKind]engine.KindCalibration {
 	calibrationMu.Lock()
 	defer calibrationMu.Unlock()
-	f := readCalibrations(c.Path).Models[c.Key].Factor
-	if !engine.SaneCalibration(f) {
-		return 0
-	}
-	return f
+	return readCalibrations(c.Path).Models[c.Key].Kinds
 }
 
-// Keep records the factor a run measured for the model.
-func (c *ModelCalibration) Keep(factor float64) {
-	if !engine.SaneCalibration(factor) {
-		return
-	}
+// Keep records what a run handed back for the model's kinds of text; the
+// other kinds stay as they were.
+func (c *ModelCalibration) Keep(kinds map[llm.TextKind]engine.KindCalibration) {
 	calibrationMu.Lock()
 	defer calibrationMu.Unlock()
 	cs := readCalibrations(c.Path)
-	cs.Models[c.Key] = calibration{Factor: factor, Updated: time.Now().UTC()}
+	m := cs.Models[c.Key]
+	if m.Kinds == nil {
+		m.Kinds = map[llm.TextKind]engine.KindCalibration{}
+	}
+	for kind, kc := range kinds {
+		if engine.SaneCalibration(kc.Factor) {
+			m.Kinds[kind] = kc
+		}
+	}
+	if len(m.Kinds) == 0 {
+		return
+	}
+	m.Updated = time.Now().UTC()
+	cs.Models[c.Key] = m
 	cs.prune()
 	if err := writeCalibrations(c.Path, cs); err != nil && c.Logf != nil {
 		c.Logf("the token calibration could not be kept: %v", err)
@@ -96,7 +108,12 @@ func readCalibrations(path string) calibrations {
 		cs.Models = map[string]calibration{}
 	}
 	for k, c := range cs.Models {
-		if !engine.SaneCalibration(c.Factor) {
+		for kind, kc := range c.Kinds {
+			if !engine.SaneCalibration(kc.Factor) {
+				delete(c.Kinds, kind)
+			}
+		}
+		if len(c.Kinds) == 0 {
 			delete(cs.Models, k)
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/catalog"
+	"github.com/prefrag/prefrag/sources/mcp"
 )
 
 // NeverLeaveError is a never-leave name that names no corpus of the home
@@ -41,6 +43,14 @@ func ResolveNeverLeave(corporaDir string, names []string, from string) (resolved
 		if strings.TrimSpace(n) == "" {
 			continue
 		}
+		if m, ok := sources.ParseName(strings.TrimSpace(n)); ok && m.Kind.IsMCP() {
+			// An MCP server's passages (checked against the declarations
+			// by the app's ResolveNeverLeave).
+			if !slices.Contains(resolved, m.String()) {
+				resolved = append(resolved, m.String())
+			}
+			continue
+		}
 		r, err := catalog.Resolve(corporaDir, n)
 		if err != nil {
 			return nil, nil, &NeverLeaveError{From: from, Err: err}
@@ -63,7 +73,43 @@ func (a *App) ResolveNeverLeave(names []string, from string) (resolved, notes []
 	if from == "" {
 		from = a.Cfg.Name("never_leave")
 	}
-	return ResolveNeverLeave(a.Cfg.CorporaDir(), names, from)
+	resolved, notes, err = ResolveNeverLeave(a.Cfg.CorporaDir(), names, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.checkNeverLeaveMCP(resolved, from); err != nil {
+		return nil, nil, err
+	}
+	return resolved, notes, nil
+}
+
+// checkNeverLeaveMCP accepts an MCP server in a never-leave list only
+// where it is local (stdio, or declared local): the passages of one reached
+// over the network live off the machine already.
+func (a *App) checkNeverLeaveMCP(names []string, from string) error {
+	var servers []mcp.Server
+	for _, n := range names {
+		m, ok := sources.ParseName(n)
+		if !ok || !m.Kind.IsMCP() {
+			continue
+		}
+		if servers == nil {
+			var err error
+			if servers, _, err = a.MCPDeclarations(); err != nil {
+				return err
+			}
+		}
+		i := slices.IndexFunc(servers, func(s mcp.Server) bool { return s.Name == m.ID })
+		switch {
+		case i < 0:
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s names no declared MCP server (mcp.json; `prefrag sources` lists them)", n)}
+		case servers[i].Problem != "":
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("the MCP server %s cannot be used: %s", n, servers[i].Problem)}
+		case servers[i].Kind().Leaves():
+			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s is reached over the network, so its passages already live off this machine: only a corpus or a local MCP server (stdio, or \"local\": true) can be never-leave", n)}
+		}
+	}
+	return nil
 }
 
 // resolveThreadNeverLeave reads a thread's recorded never-leave names as

@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
@@ -43,5 +46,46 @@ func TestResolveNeverLeave(t *testing.T) {
 	resolveThreadNeverLeave(dir, th)
 	if strings.Join(th.Privacy.NeverLeave, ",") != "notes,gone" {
 		t.Errorf("thread never-leave %q", th.Privacy.NeverLeave)
+	}
+}
+
+// The app builds a never-leave corpus's distinctive strings from its
+// passages, keeps them in the corpus's folder (readable by the user alone)
+// and builds them again when the corpus changes.
+func TestDistinctiveBuiltAndKept(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	cfg := &config.Config{Home: home}
+	a := &App{Cfg: cfg, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	os.WriteFile(filepath.Join(src, "vault.txt"), []byte("The vault password is hunter2-ZEBRA."), 0o644)
+	if _, err := local.Index(context.Background(), cfg.CorporaDir(), "notes", []string{src}, local.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := a.Distinctive(context.Background(), "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Find("who knows hunter2-zebra"); !ok {
+		t.Fatal("the password is not distinctive")
+	}
+	kept := filepath.Join(cfg.CorporaDir(), "notes", "never-leave.set")
+	if fi, err := os.Stat(kept); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("kept set: %v %v", fi, err)
+	}
+	fresh := &App{Cfg: cfg, Log: a.Log}
+	if d, err := fresh.Distinctive(context.Background(), "notes"); err != nil {
+		t.Fatal(err)
+	} else if _, ok := d.Find("hunter2-ZEBRA"); !ok {
+		t.Error("the kept set does not find the password")
+	}
+	os.WriteFile(filepath.Join(src, "vault.txt"), []byte("The vault password is now swordfish-8841."), 0o644)
+	if _, err := local.Index(context.Background(), cfg.CorporaDir(), "notes", []string{src}, local.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d, err = fresh.Distinctive(context.Background(), "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Find("swordfish-8841"); !ok {
+		t.Error("the set was not built again after the corpus changed")
 	}
 }

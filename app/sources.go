@@ -9,6 +9,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources/catalog"
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/mcp"
 	"github.com/prefrag/prefrag/sources/web"
 	"github.com/prefrag/prefrag/store"
 )
@@ -82,11 +83,27 @@ type Sources struct {
 	// Choice says why Corpora are the ones searched (engine.Corpora*).
 	Choice  string
 	closers []func() error
+	// MCP are the declared MCP servers, in the order declared.
+	MCP []*mcp.Source
+	// Notices say which declared sources are not used, and why.
+	Notices []string
 	// Web is the web engine, nil when the policy is never.
 	Web *web.Engine
 }
 
-// Close releases the corpora.
+// MCPNames are the run's MCP servers' source names in preference order.
+func (s *Sources) MCPNames() []string {
+	var out []string
+	for _, src := range s.List {
+		if src.Kind().IsMCP() {
+			out = append(out, src.Name())
+		}
+	}
+	return out
+}
+
+// Close releases the corpora and ends the MCP servers' connections (a
+// stdio server's process is stopped and reaped).
 func (s *Sources) Close() {
 	for _, c := range s.closers {
 		c()
@@ -102,14 +119,32 @@ func (a *App) OpenSources(ctx context.Context, s engine.RunConfig, sessionID str
 		return nil, err
 	}
 	out := &Sources{Corpora: names, Choice: choice}
+	var corpora []engine.Source
+	embedders := map[string]*Embedder{}
 	for _, name := range names {
-		c, err := a.OpenCorpus(ctx, name)
+		c, err := a.openCorpus(ctx, s, name, embedders)
 		if err != nil {
 			out.Close()
 			return nil, err
 		}
-		out.List = append(out.List, c)
+		corpora = append(corpora, c)
 		out.closers = append(out.closers, c.Close)
+	}
+	if err := a.openMCP(out); err != nil {
+		out.Close()
+		return nil, err
+	}
+	servers := make([]engine.Source, len(out.MCP))
+	for i, m := range out.MCP {
+		servers[i] = m
+	}
+	if out.List, err = preferOrder(corpora, servers, s.Prefer); err != nil {
+		out.Close()
+		return nil, err
+	}
+	if w := a.standInWeb(); w != nil && s.Web != engine.WebNever {
+		out.List = append(out.List, w)
+		return out, nil
 	}
 	if s.Web != engine.WebNever {
 		w, err := a.WebEngine(s, sessionID)
@@ -133,6 +168,12 @@ type Corpus interface {
 // several processes can search it at once) or remote; a corpus that does
 // not exist is ErrNoCorpus.
 func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
+	return a.openCorpus(ctx, a.Cfg.Settings, name, map[string]*Embedder{})
+}
+
+// openCorpus is OpenCorpus with a run's settings (its retrieval mode and
+// embedding model) and the run's embedders, shared by its corpora.
+func (a *App) openCorpus(ctx context.Context, s engine.RunConfig, name string, embedders map[string]*Embedder) (Corpus, error) {
 	if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
 		// A remote corpus (remote.go) is searched, judged and cited
 		// like a local one: its source is "local:<name>" too.
@@ -142,7 +183,7 @@ func (a *App) OpenCorpus(ctx context.Context, name string) (Corpus, error) {
 		}
 		return g, nil
 	}
-	c, err := local.Open(a.Cfg.CorporaDir(), name)
+	c, err := a.OpenLocal(s, name, embedders)
 	if errors.Is(err, local.ErrNotFound) {
 		return nil, fmt.Errorf("%w %q: index files into it with `prefrag index --corpus %s PATH`", ErrNoCorpus, name, name)
 	}

@@ -50,7 +50,12 @@ func runAsk(e *env, args []string) (err error) {
 	}
 	s := e.cfg.Settings
 	s.WebChosen = e.cfg.WebChosen()
+	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
+	asker := newTerminalConsent(e.stdin, e.stderr, out.holdSpinner)
 	switch {
+	case s.Web == engine.WebAsk && asker != nil && !e.cfg.WebChosen():
+		fmt.Fprintln(e.stderr, "prefrag: no web policy chosen yet, so each web query is put to you here before it is sent; "+e.cfg.WebChoiceAdvice())
+	case s.Web == engine.WebAsk && asker != nil:
 	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
 		fmt.Fprintln(e.stderr, "prefrag: "+e.cfg.WebChoiceHint())
 	case s.Web == engine.WebAsk:
@@ -68,8 +73,10 @@ func runAsk(e *env, args []string) (err error) {
 		}
 		req.Explicit = explicitPrivacy(rf)
 	}
-	out := newEventWriter(e.stdout, rf.JSON, rf.Tokens)
 	req.Emit = out.write
+	if asker != nil {
+		req.Consent = asker.ask
+	}
 	out.attachTerminal(e.stdout, os.Getenv)
 	res, err := a.Ask(e.ctx, req)
 	out.flush()

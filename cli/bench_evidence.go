@@ -70,21 +70,30 @@ func runBenchEvidence(e *env, args []string) error {
 	}
 	if *asJSON {
 		b, _ := json.Marshal(struct {
-			File      string         `json:"file"`
-			Questions int            `json:"questions"`
-			Skipped   int            `json:"skipped"`
-			BadFacts  int            `json:"bad_facts"`
-			Rows      []evidence.Row `json:"rows"`
-		}{*file, len(ds.Questions), ds.Skipped, ds.BadFacts, rows})
+			File      string `json:"file"`
+			Questions int    `json:"questions"`
+			Skipped   int    `json:"skipped"`
+			BadFacts  int    `json:"bad_facts"`
+			// BadFactRecords: skipped records whose supporting facts all
+			// name no sentence of their context.
+			BadFactRecords int            `json:"bad_fact_records"`
+			Rows           []evidence.Row `json:"rows"`
+		}{*file, len(ds.Questions), ds.Skipped, ds.BadFacts, ds.BadFactRecords, rows})
 		fmt.Fprintln(e.stdout, string(b))
 		return nil
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "evidence benchmark: %s, %d questions (question + gold answer as one claim citing the gold paragraphs)", textsafe.ForTerminal(*file), len(ds.Questions))
-	if ds.Skipped > 0 {
-		fmt.Fprintf(w, "; %d records without context or supporting facts skipped", ds.Skipped)
+	if n := ds.Skipped - ds.BadFactRecords; n > 0 {
+		fmt.Fprintf(w, "; %d records without question, answer, context or supporting facts skipped", n)
+	}
+	if ds.BadFactRecords > 0 {
+		fmt.Fprintf(w, "; %d records skipped because no supporting fact of theirs names a sentence of their context", ds.BadFactRecords)
 	}
 	fmt.Fprintln(w)
+	if ds.BadFacts > 0 {
+		fmt.Fprintf(w, "%d supporting facts name no sentence of their context (first: %s)\n", ds.BadFacts, textsafe.OneLine(ds.FirstBadFact))
+	}
 	fmt.Fprintf(w, "%-9s %6s %6s %6s %8s %6s %9s %9s %10s %14s\n", "system", "P", "R", "F1", "micro F1", "exact", "gold sup", "distr sup", "distr weak", "µs/claim p50")
 	for _, r := range rows {
 		fmt.Fprintf(w, "%-9s %6.3f %6.3f %6.3f %8.3f %6.3f %9.3f %9.3f %10.3f %14.1f\n", r.System, r.Precision, r.Recall, r.F1, r.MicroF1,

@@ -52,9 +52,11 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", runAsk},
+		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", runDemo},
 		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
 		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
 		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
+		{"sources", "[--json] | check NAME", "every source in preference order (corpora, MCP servers, the web); check one", runSources},
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
 		{"bench", "retrieval|engine|evidence [flags]", "retrieval, engine and evidence benchmarks", runBench},
@@ -144,6 +146,10 @@ func usageRows() [][2]string {
 		case "sessions":
 			for _, s := range sessionSubcommands {
 				rows = append(rows, [2]string{"prefrag sessions " + s.args, s.help})
+			}
+		case "sources":
+			for _, s := range sourcesSubcommands {
+				rows = append(rows, [2]string{"prefrag sources " + s[0], s[1]})
 			}
 		case "bench":
 			for _, s := range benchSubcommands {

@@ -31,6 +31,7 @@ func completionWords(cfg *config.Config) (cmds []string, flags map[string]string
 		"index":    "--corpus --include-exports --help",
 		"corpora":  "--json --yes --names --help",
 		"search":   "--corpus -k --json --help",
+		"sources":  askFlags + " --no-connect --names --query --help",
 		"sessions": "--json --status --label --since --corpus --text -n --all --format -o --force --offline --llm --llm-url --model --older-than --yes --help",
 		"eval":     "--data --dataset --strategies --limit --parallel --out --holdout-supporting --store-sessions --report " + askFlags + " --help",
 		"bench":    "--data --datasets --limit --strategies --hops --holdout --no-tokens --large --file --systems --json --help",
@@ -105,6 +106,9 @@ _prefrag() {
 	corpora)
 		if [ "$COMP_CWORD" -eq 2 ]; then words="pin unpin rm add"
 		elif [ "$prev" = pin ] || [ "$prev" = rm ]; then words="$(_prefrag_corpora)"; fi;;
+	sources)
+		if [ "$COMP_CWORD" -eq 2 ]; then words="check"
+		elif [ "$prev" = check ]; then words="$("${COMP_WORDS[0]}" sources --names 2>/dev/null)"; fi;;
 	index) COMPREPLY=( $(compgen -f -- "$cur") ); return 0;;
 	esac
 	COMPREPLY=( $(compgen -W "$words" -- "$cur") )
@@ -122,6 +126,8 @@ func writeFish(w io.Writer, cmds []string, flags map[string]string) {
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from bench' -a 'retrieval engine evidence'")
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'")
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from pin rm' -a '(prefrag corpora --names 2>/dev/null)'")
+	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from sources' -a 'check'")
+	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from check' -a '(prefrag sources --names 2>/dev/null)'")
 	fmt.Fprintln(w, "complete -c prefrag -l corpus -x -a '(prefrag corpora --names 2>/dev/null)'")
 	keys := make([]string, 0, len(flags))
 	for k := range flags {

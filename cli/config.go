@@ -35,17 +35,20 @@ func runConfig(e *env, args []string) error {
 		return err
 	}
 	out := e.cfg.Describe()
-	if len(e.cfg.Settings.Corpora) == 0 {
-		// An empty list names no corpus: say on its line what `ask`
-		// searches then (a TOML comment).
-		lines := strings.SplitAfter(out, "\n")
-		for i, l := range lines {
-			if strings.HasPrefix(l, "corpora = ") {
-				lines[i] = strings.TrimSuffix(l, "\n") + "  # " + emptyCorporaNote(e.cfg.CorporaDir()) + "\n"
+	lines := strings.SplitAfter(out, "\n")
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "corpora = ") && len(e.cfg.Settings.Corpora) == 0:
+			// An empty list names no corpus: say on its line what `ask`
+			// searches then (a TOML comment).
+			lines[i] = strings.TrimSuffix(l, "\n") + "  # " + emptyCorporaNote(e.cfg.CorporaDir()) + "\n"
+		case strings.HasPrefix(l, `mcp_config = ""`):
+			if p, _ := e.cfg.MCPConfigPath(); p != "" {
+				lines[i] = strings.TrimSuffix(l, "\n") + "  # MCP servers are read from " + strconv.Quote(p) + " when it exists\n"
 			}
 		}
-		out = strings.Join(lines, "")
 	}
+	out = strings.Join(lines, "")
 	fmt.Fprint(e.stdout, out)
 	if verr != nil {
 		return verr

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prefrag/prefrag/app"
+	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/sources"
@@ -27,13 +29,18 @@ func runIndex(e *env, args []string) error {
 	corpus := fs.String("corpus", "", "`NAME` of the corpus to ingest into (default: the pinned one; with none pinned, \""+defaultCorpus+"\", created and pinned; with --from-qa, \""+defaultCorpus+"\")")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	includeExports := fs.Bool("include-exports", false, "also index files prefrag exported (skipped by default: they hold earlier answers and web text)")
+	reembed := fs.Bool("reembed", false, "embed every passage again with the embedding model (new vectors replace the old ones once complete); PATHs may be left out")
+	ef := config.BindSettingFlags(fs, e.cfg, "embed_model", "embed_url", "embed_llm")
 	qa := bindIndexQAFlags(fs)
 	paths, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "index [--corpus NAME] PATH...")
+		helpFlags(e.stdout, fs, "index [--corpus NAME] [--embed-model M] PATH...  |  index --reembed [--corpus NAME] [--embed-model M]")
 		return err
 	}
 	if err != nil {
+		return err
+	}
+	if err := ef.Apply(); err != nil {
 		return err
 	}
 	pinNew := false
@@ -53,7 +60,7 @@ func runIndex(e *env, args []string) error {
 		}
 		return runIndexFromQA(e, *corpus, qa, *asJSON)
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && !*reembed {
 		return usagef("index needs at least one file or folder: prefrag index --corpus NAME PATH...")
 	}
 	for _, p := range paths {
@@ -67,10 +74,16 @@ func runIndex(e *env, args []string) error {
 	if err := os.MkdirAll(e.cfg.CorporaDir(), 0o755); err != nil {
 		return err
 	}
+	opts := local.IndexOptions{IncludeExports: *includeExports, Reembed: *reembed}
+	if err := indexEmbedder(e, *corpus, &opts); err != nil {
+		return err
+	}
 	prog := newProgressLine(e.stderr)
-	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, local.IndexOptions{Progress: prog.update, IncludeExports: *includeExports})
+	opts.Progress = prog.update
+	rep, err := catalog.Index(e.ctx, e.cfg.CorporaDir(), *corpus, paths, opts)
 	prog.done()
-	if err != nil && !errors.Is(err, context.Canceled) {
+	embedErr := rep.Vectors != nil && err != nil && !errors.Is(err, context.Canceled) && app.IsEmbedFailure(err)
+	if err != nil && !errors.Is(err, context.Canceled) && !embedErr {
 		return err
 	}
 	pinnedNow := false
@@ -96,7 +109,7 @@ func runIndex(e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "corpus %s is pinned (the first corpus of this home is pinned automatically): `prefrag ask` searches it first; `prefrag corpora unpin` undoes it\n", rep.Corpus)
 		}
 		if len(rep.Failed) > 0 {
-			fmt.Fprintf(e.stdout, "%s could not be read:\n", plural.N(len(rep.Failed), "file"))
+			fmt.Fprintln(e.stdout, failedHeader(rep.Failed))
 			for _, f := range rep.Failed {
 				fmt.Fprintf(e.stdout, "  - %s\n", textsafe.ForTerminal(f.String()))
 			}
@@ -105,6 +118,10 @@ func runIndex(e *env, args []string) error {
 		if rep.Kept > 0 {
 			fmt.Fprintf(e.stdout, "%s could not be read or found, and %s kept as %s\n", plural.Of(rep.Kept, "indexed file", "indexed files"), plural.Noun(rep.Kept, "is", "are"), plural.Noun(rep.Kept, "it was", "they were"))
 		}
+		printVectors(e, rep)
+	}
+	if embedErr {
+		return fmt.Errorf("the text index of corpus %s is up to date but its vectors are not: %w — run the same command again when the embedding server answers", rep.Corpus, err)
 	}
 	if errors.Is(err, context.Canceled) {
 		return errors.New("indexing cancelled; run the same command again to resume")
@@ -160,16 +177,36 @@ func (p *progressLine) update(pr local.Progress) {
 		return
 	}
 	p.last = time.Now()
+	if pr.Phase == local.PhaseEmbedding {
+		p.show(embeddingLine(pr))
+		return
+	}
 	eta := ""
 	if pr.FilesDone > 0 && pr.FilesTotal > pr.FilesDone {
 		left := time.Duration(float64(pr.Elapsed) / float64(pr.FilesDone) * float64(pr.FilesTotal-pr.FilesDone))
 		eta = " · ETA " + left.Round(time.Second).String()
 	}
-	line := fmt.Sprintf("indexing: %d/%s · %s · %.0f passages/s%s", pr.FilesDone, plural.N(pr.FilesTotal, "file"), plural.N(pr.Passages, "passage"), pr.Rate, eta)
+	p.show(fmt.Sprintf("indexing: %d/%s · %s · %.0f passages/s%s", pr.FilesDone, plural.N(pr.FilesTotal, "file"), plural.N(pr.Passages, "passage"), pr.Rate, eta))
+}
+
+// show draws line over the previous one.
+func (p *progressLine) show(line string) {
 	fmt.Fprintf(p.w, "\r%-*s", p.wide, line)
 	if len(line) > p.wide {
 		p.wide = len(line)
 	}
+}
+
+// embeddingLine is the progress of an ingest's embedding part: passages
+// placed of those to do, files, passages embedded per second, and the time
+// left at that rate.
+func embeddingLine(pr local.Progress) string {
+	eta := ""
+	if pr.Rate > 0 && pr.EmbedTotal > pr.EmbedDone {
+		eta = " · ETA " + (time.Duration(float64(pr.EmbedTotal-pr.EmbedDone)/pr.Rate) * time.Second).Round(time.Second).String()
+	}
+	return fmt.Sprintf("embedding: %d/%s · %d/%s · %.0f passages/s%s", pr.EmbedDone, plural.N(pr.EmbedTotal, "passage"),
+		pr.FilesDone, plural.N(pr.FilesTotal, "file"), pr.Rate, eta)
 }
 
 func (p *progressLine) done() {
@@ -307,13 +344,17 @@ func runSearch(e *env, args []string) error {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	corpus := fs.String("corpus", "", "corpus to search (default: the pinned corpus)")
 	k := fs.Int("k", 10, "number of documents")
-	asJSON := fs.Bool("json", false, "one JSON document per line")
+	asJSON := fs.Bool("json", false, "one JSON document per line (with bm25_rank and vector_rank when searched by meaning)")
+	rf := config.BindSettingFlags(fs, e.cfg, "retrieval", "embed_model", "embed_url", "embed_llm")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "search [--corpus NAME] [-k N] [--json] QUERY")
+		helpFlags(e.stdout, fs, "search [--corpus NAME] [-k N] [--retrieval bm25|hybrid|dense] [--json] QUERY")
 		return err
 	}
 	if err != nil {
+		return err
+	}
+	if err := rf.Apply(); err != nil {
 		return err
 	}
 	query := strings.TrimSpace(strings.Join(pos, " "))
@@ -359,17 +400,96 @@ func runSearch(e *env, args []string) error {
 		return nil
 	}
 	for i, d := range docs {
-		fmt.Fprintf(e.stdout, "%2d. %s  (%.3f)  %s\n    %s\n", i+1, line(d.DisplayTitle()), d.Score, line(d.Ref()),
+		score := fmt.Sprintf("%.3f", d.Score)
+		if legs := d.LegNote(); legs != "" {
+			score += " · " + legs
+		}
+		fmt.Fprintf(e.stdout, "%2d. %s  (%s)  %s\n    %s\n", i+1, line(d.DisplayTitle()), score, line(d.Ref()),
 			textsafe.Truncate(line(d.Text), 200))
 	}
 	return nil
 }
 
 func searchLocal(e *env, name, query string, k int) ([]sources.Document, error) {
-	c, err := local.Open(e.cfg.CorporaDir(), name)
+	a := &app.App{Cfg: e.cfg}
+	c, err := a.OpenLocal(e.cfg.Settings, name, map[string]*app.Embedder{})
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	return c.Search(e.ctx, query, k)
+	docs, err := c.Search(e.ctx, query, k)
+	if errors.Is(err, sources.ErrDegraded) {
+		// Searched by words only: the documents stand, the reason is said.
+		fmt.Fprintln(e.stderr, "prefrag: note:", oneLine(err))
+		return docs, nil
+	}
+	return docs, err
+}
+
+// indexEmbedder sets the embedder of an ingest: the configured embedding
+// model, else the corpus's own (its vectors are kept current). --reembed
+// needs one of them.
+func indexEmbedder(e *env, corpus string, opts *local.IndexOptions) error {
+	a := &app.App{Cfg: e.cfg}
+	if opts.Reembed {
+		if _, err := os.Stat(filepath.Join(e.cfg.CorporaDir(), corpus)); err != nil {
+			return fmt.Errorf("no corpus named %q to embed again; create it with: prefrag index --corpus %s --embed-model MODEL PATH...", corpus, corpus)
+		}
+	}
+	emb, err := a.IndexEmbedder(e.ctx, e.cfg.Settings, corpus)
+	if err != nil {
+		return fmt.Errorf("cannot embed corpus %s: %w", corpus, err)
+	}
+	if emb == nil {
+		if opts.Reembed {
+			return usagef("index --reembed needs an embedding model: pass --embed-model MODEL (corpus %s has no vectors yet)", corpus)
+		}
+		return nil
+	}
+	opts.Embed = emb
+	return nil
+}
+
+// printVectors says what the embedding part of an ingest did.
+func printVectors(e *env, rep local.Report) {
+	v := rep.Vectors
+	if v == nil {
+		return
+	}
+	what := "embedded"
+	if v.Reembed {
+		what = "embedded again"
+	}
+	fmt.Fprintf(e.stdout, "vectors: %s %s with %s (%d dimensions), %s reused (%s, %s, %.1fs)\n",
+		plural.N(v.Embedded, "passage"), what, line(v.Model), v.Dims, plural.N(v.Reused, "vector"),
+		plural.N(v.Calls, "embedding call"), plural.N(v.Tokens, "token"), v.Duration.Seconds())
+	state := "all of them"
+	if !v.Complete {
+		state = "not all yet: run the same command again to finish"
+	}
+	fmt.Fprintf(e.stdout, "corpus %s has vectors for %s (%s)\n", rep.Corpus, plural.N(v.Vectors, "passage"), state)
+	if v.Stale > 0 {
+		fmt.Fprintf(e.stdout, "%s changed without new vectors: pass --embed-model %s to embed %s\n", plural.N(v.Stale, "file"), line(v.Model), plural.Noun(v.Stale, "it", "them"))
+	}
+}
+
+// failedHeader introduces the list of files that could not be read and of
+// .jsonl lines left out.
+func failedHeader(failed []local.Failure) string {
+	files, lines := 0, 0
+	for _, f := range failed {
+		if f.Line > 0 {
+			lines++
+		} else {
+			files++
+		}
+	}
+	left := plural.N(lines, ".jsonl line") + " left out"
+	switch {
+	case lines == 0:
+		return plural.N(files, "file") + " could not be read:"
+	case files == 0:
+		return left + ":"
+	}
+	return plural.N(files, "file") + " could not be read, " + left + ":"
 }

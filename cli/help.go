@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prefrag/prefrag/config"
 )
@@ -27,6 +28,11 @@ var helpTexts = map[string]cmdHelp{
 		`prefrag ask --corpus papers --max-steps 4 "Who founded X?"`,
 		`prefrag ask --json "Question" > events.jsonl`,
 		`prefrag ask --continue last "and where did he study?"`}},
+	"demo": {"Try prefrag without a model: the whole loop on a bundled sample corpus, with a scripted model (it follows a script for the sample questions) and a web stand-in (canned pages searched in process; nothing leaves this machine). It keeps its own sessions, in $PREFRAG_HOME/demo unless --home says where.", []string{
+		"prefrag demo",
+		"prefrag demo --ask",
+		`prefrag demo --ask "When was the Velloran harbour board founded, and what did it commission?"`,
+		"prefrag demo --json > demo-events.jsonl"}},
 	"index": {"Ingest files and folders into a corpus (default: the pinned one).", []string{
 		"prefrag index ~/papers",
 		"prefrag index --corpus notes notes/*.md"}},
@@ -35,6 +41,13 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag corpora pin papers",
 		"prefrag corpora rm old --yes",
 		"prefrag corpora add kb --elasticsearch http://127.0.0.1:9200 --index docs --api-key-env KB_KEY"}},
+	"sources": {"List every source a question searches, in preference order: corpora, MCP servers (declared in mcp.json), the web; with each one's kind, whether a query to it leaves the machine, its state and an MCP server's search tool.", []string{
+		"prefrag sources",
+		"prefrag sources --json --no-connect",
+		"prefrag sources --prefer mcp:memory,notes"}},
+	"sources check": {"Connect to one source, list an MCP server's tools, run one search and say what came back (exit 1 when it fails).", []string{
+		"prefrag sources check mcp:memory",
+		"prefrag sources check notes --query \"billing pipeline\""}},
 	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
@@ -116,6 +129,11 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 				name, usage = "", f.Usage
 			}
+			if g, ok := f.Value.(flag.Getter); ok && name == "value" {
+				if _, isDuration := g.Get().(time.Duration); isDuration {
+					name = "duration" // a duration flag that names its limit
+				}
+			}
 			if name == "value" {
 				name = "NAME" // a repeatable list
 			}
@@ -146,10 +164,12 @@ func writeHelp(w io.Writer, fs *flag.FlagSet, usage string, defaults map[string]
 var manualPages = map[string]string{
 	"prefrag":         "docs/using.md",
 	"ask":             "docs/using.md",
+	"demo":            "docs/using.md#try-it-without-a-model",
 	"index":           "docs/corpora.md",
 	"search":          "docs/corpora.md",
 	"corpora":         "docs/corpora.md",
 	"corpora add":     "docs/remote-corpora.md",
+	"sources":         "docs/mcp-sources.md",
 	"sessions":        "docs/using.md#sessions-and-exports",
 	"eval":            "docs/evaluation.md",
 	"bench":           "docs/benchmarks.md",

@@ -18,7 +18,7 @@ func resolveNeverLeave(e *env) error {
 		return err
 	}
 	for _, n := range notes {
-		fmt.Fprintln(e.stderr, "prefrag: "+textsafe.ForTerminal(n))
+		fmt.Fprintln(e.stderr, "prefrag: "+textsafe.OneLine(n))
 	}
 	s.NeverLeave = names
 	return nil

@@ -68,7 +68,7 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	case engine.Retrieval:
 		r.retrievalLine(w, ev, p)
 		for i, d := range p.Docs {
-			fmt.Fprintf(w, "      %d. %s (%.2f)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), d.Score)
+			fmt.Fprintf(w, "      %d. %s (%s)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), scoreNote(d))
 		}
 	case engine.Selection:
 		if p.NothingNew {
@@ -122,6 +122,10 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		// One line: a server's error text may hold newlines, and its second
 		// line must not look like a line of prefrag's own.
 		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
+		if p.Fatal && p.Counts != nil {
+			fmt.Fprintln(w, "\n────────")
+			r.countsLine(w, ev, *p.Counts, " · the run failed")
+		}
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
@@ -135,13 +139,32 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 		fmt.Fprintf(w, "Thread context: %s\n", p.Summary())
 	case engine.Evidence:
 		r.keepEvidence(p) // shown by the final block
+	case engine.Token:
+		// Shown by the streaming printer.
 	}
-	// Tokens are shown by the streaming printer; a type this build does
-	// not know (an engine.Unknown payload) prints nothing.
+	// A type this build does not know (an engine.Unknown payload) prints
+	// nothing.
 }
 
 // corporaHeader names the corpora a run searches and why.
 func corporaHeader(c *engine.RunConfig) string {
+	return corpusPart(c) + mcpPart(c)
+}
+
+// mcpPart names the run's MCP servers: " · MCP memory, wiki".
+func mcpPart(c *engine.RunConfig) string {
+	if len(c.MCP) == 0 {
+		return ""
+	}
+	ids := make([]string, len(c.MCP))
+	for i, s := range c.MCP {
+		n, _ := sources.ParseName(s)
+		ids[i] = n.ID
+	}
+	return " · MCP " + line(strings.Join(ids, ", "))
+}
+
+func corpusPart(c *engine.RunConfig) string {
 	if len(c.Corpora) == 0 {
 		switch c.CorpusChoice {
 		case engine.CorporaNonePinned:

@@ -33,14 +33,29 @@ func (r textRenderer) finalBlock(w io.Writer, ev engine.Event, p engine.Final) {
 	unbackedLines(w, evid)
 	r.sourceList(w, ev.Time, p, evid)
 	if c := p.Counts; c != nil {
-		// In a thread the counts are this turn's own, and say so.
-		if n := engine.TurnOf(ev); n > 1 || r.thread {
-			fmt.Fprintf(w, "Turn %d: ", n)
-		}
-		fmt.Fprintf(w, "LLM calls %d (%s) · retrievals local %d, web %d, used %d · tokens in %d (cached %d) out %d · %.1fs\n",
-			c.LLMCalls, callKinds(*c), c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals,
-			c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000)
+		r.countsLine(w, ev, *c, "")
 	}
+}
+
+// countsLine prints a run's counts on one line, with what became of it
+// (" · the run failed") when it did not end with an answer. In a thread
+// the counts are the turn's own, and say so.
+func (r textRenderer) countsLine(w io.Writer, ev engine.Event, c engine.Counts, outcome string) {
+	if n := engine.TurnOf(ev); n > 1 || r.thread {
+		fmt.Fprintf(w, "Turn %d: ", n)
+	}
+	fmt.Fprintf(w, "LLM calls %d (%s) · retrievals local %d, %sweb %d, used %d · tokens in %d (cached %d) out %d · %.1fs%s\n",
+		c.LLMCalls, callKinds(c), c.LocalRetrievals, mcpCount(c, "mcp %d, "), c.WebRetrievals, c.UsedRetrievals,
+		c.PromptTokens, c.CachedPromptTokens, c.OutputTokens, float64(c.TotalMillis)/1000, outcome)
+}
+
+// mcpCount is the MCP searches in format, "" when there were none (a run
+// without MCP servers reads as it always has).
+func mcpCount(c engine.Counts, format string) string {
+	if c.MCPRetrievals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(format, c.MCPRetrievals)
 }
 
 // callKinds names the calls counted besides the reasoning steps: the

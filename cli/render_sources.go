@@ -8,6 +8,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
+	"github.com/prefrag/prefrag/sources"
 )
 
 // retrievalLine says what a search gave: its documents, or that it was
@@ -26,6 +27,8 @@ func (r textRenderer) retrievalLine(w io.Writer, ev engine.Event, p engine.Retri
 		fmt.Fprintf(w, "[%d] %s: answer truncated at the size limit for %q — no documents could be read\n", ev.Step, who, q)
 	case p.Outcome == engine.OutcomeTruncated:
 		fmt.Fprintf(w, "[%d] %s: %s for %q — answer truncated, later results lost\n", ev.Step, who, plural.N(len(p.Docs), "document"), q)
+	case p.Outcome == engine.OutcomeDegraded:
+		fmt.Fprintf(w, "[%d] %s: %s for %q — by words only\n", ev.Step, who, plural.N(len(p.Docs), "document"), q)
 	case p.Outcome != "":
 		fmt.Fprintf(w, "[%d] %s: unavailable for %q — no documents\n", ev.Step, who, q)
 	default:
@@ -76,4 +79,13 @@ func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final, evid
 		fmt.Fprintf(w, "%s %s %s %s%s\n", lead, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), r.tag(d.Source), line(d.Ref()), extra)
 		quoteLines(w, evid, num)
 	}
+}
+
+// scoreNote is a retrieved document's score, and for a hybrid or dense
+// search which legs found it: "0.03 · words #3, meaning #1".
+func scoreNote(d sources.Document) string {
+	if legs := d.LegNote(); legs != "" {
+		return fmt.Sprintf("%.3f · %s", d.Score, legs)
+	}
+	return fmt.Sprintf("%.2f", d.Score)
 }

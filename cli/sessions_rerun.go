@@ -157,7 +157,7 @@ func rerunSettings(e *env, a *app.App, rec *store.Record, fs *flag.FlagSet, f *r
 func resolveNames(e *env, a *app.App, names []string, from string) ([]string, error) {
 	out, notes, err := a.ResolveNeverLeave(names, from)
 	for _, n := range notes {
-		fmt.Fprintln(e.stderr, "prefrag: "+textsafe.ForTerminal(n))
+		fmt.Fprintln(e.stderr, "prefrag: "+textsafe.OneLine(n))
 	}
 	return out, err
 }
@@ -171,11 +171,11 @@ func reportRerun(e *env, a *app.App, s engine.RunConfig, changed []config.RerunC
 	}
 	for _, c := range changed {
 		if !c.Changed() && c.Origin == config.Recorded {
-			fmt.Fprintf(e.stderr, "prefrag: re-run with %s %s (as recorded)\n", settingWord(c.Setting), textsafe.ForTerminal(c.To))
+			fmt.Fprintf(e.stderr, "prefrag: re-run with %s %s (as recorded)\n", settingWord(c.Setting), textsafe.OneLine(c.To))
 			continue
 		}
 		fmt.Fprintf(e.stderr, "prefrag: re-run with %s %s (recorded: %s; from %s)\n", settingWord(c.Setting),
-			textsafe.ForTerminal(c.To), textsafe.ForTerminal(c.From), c.Origin)
+			textsafe.OneLine(c.To), textsafe.OneLine(c.From), c.Origin)
 	}
 	if s.Web == engine.WebAsk {
 		if s.WebChosen {

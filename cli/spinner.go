@@ -156,6 +156,9 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		if pl.Fatal {
 			return ""
 		}
+	case engine.Thought, engine.Refinement, engine.ThreadContext, engine.Evidence:
+		// The phase goes on: a thought streams as tokens first, the
+		// others come between phases.
 	}
 	return current
 }

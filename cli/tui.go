@@ -204,14 +204,29 @@ func (c tuiCorpora) Search(ctx context.Context, name, query string, k int) ([]so
 // indexes it as the guide corpus (re-indexing skips unchanged pages).
 func (c tuiCorpora) IndexGuide(ctx context.Context, progress func(ui.IndexProgress)) (ui.IndexReport, error) {
 	dir := filepath.Join(c.a.Cfg.Home, "guide")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ui.IndexReport{}, err
+	if err := writeEmbedded(guide.FS(), dir); err != nil {
+		return ui.IndexReport{}, fmt.Errorf("cannot write the guide to %s: %w", dir, err)
 	}
-	err := fs.WalkDir(guide.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	start := time.Now()
+	rep, err := c.Index(ctx, ui.GuideCorpus, []string{dir}, progress)
+	if rep.Duration == 0 {
+		rep.Duration = time.Since(start)
+	}
+	return rep, err
+}
+
+// writeEmbedded writes the files of fsys (the guide, the demo's sample
+// corpus) into dir, leaving files that already hold the same bytes alone
+// so that a re-index finds them unchanged.
+func writeEmbedded(fsys fs.FS, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := fs.ReadFile(guide.FS(), p)
+		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
@@ -224,13 +239,4 @@ func (c tuiCorpora) IndexGuide(ctx context.Context, progress func(ui.IndexProgre
 		}
 		return os.WriteFile(dst, b, 0o644)
 	})
-	if err != nil {
-		return ui.IndexReport{}, fmt.Errorf("cannot write the guide to %s: %w", dir, err)
-	}
-	start := time.Now()
-	rep, err := c.Index(ctx, ui.GuideCorpus, []string{dir}, progress)
-	if rep.Duration == 0 {
-		rep.Duration = time.Since(start)
-	}
-	return rep, err
 }

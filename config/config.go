@@ -56,9 +56,17 @@ type Config struct {
 	// RunTimeout bounds a whole run of ask or a TUI question, 0 for none
 	// (run_timeout, --run-timeout).
 	RunTimeout time.Duration
+	// BM25Weight and VectorWeight weigh the legs of a hybrid search in
+	// the reciprocal rank fusion (bm25_weight, vector_weight).
+	BM25Weight, VectorWeight float64
 	// FilePath is the config file looked for, found or not ("" when there
 	// is no home to look in).
 	FilePath string
+	// MCPConfig is the file declaring MCP servers (mcp_config,
+	// $PREFRAG_MCP_CONFIG); "" for mcp.json in the config folder.
+	MCPConfig string
+	// configDir is $XDG_CONFIG_HOME/prefrag (or ~/.config/prefrag).
+	configDir string
 	// Warnings are problems that do not stop a run (unknown keys in the
 	// config file); the command line prints them on stderr.
 	Warnings []string
@@ -99,6 +107,7 @@ func Load(env Env) (*Config, error) {
 	c.Home = home
 	path, explicit := configPath(env)
 	c.FilePath = path
+	c.configDir = configDir(env)
 	if path != "" {
 		b, err := os.ReadFile(path)
 		switch {
@@ -162,6 +171,31 @@ func dataHome(env Env) (string, error) {
 		}
 	}
 	return filepath.Join(h, ".local", "share", "prefrag"), nil
+}
+
+// configDir is prefrag's folder of the user's configuration.
+func configDir(env Env) string {
+	if v, ok := env("XDG_CONFIG_HOME"); ok && v != "" {
+		return filepath.Join(v, "prefrag")
+	}
+	if h, ok := env("HOME"); ok && h != "" {
+		return filepath.Join(h, ".config", "prefrag")
+	}
+	return ""
+}
+
+// MCPConfigPath is the file declaring MCP servers: the one mcp_config (or
+// $PREFRAG_MCP_CONFIG) names, which must exist; else mcp.json in the
+// config folder, which may be missing (optional). "" when there is none to
+// look for.
+func (c *Config) MCPConfigPath() (path string, optional bool) {
+	if c.MCPConfig != "" {
+		return c.MCPConfig, false
+	}
+	if c.configDir == "" {
+		return "", true
+	}
+	return filepath.Join(c.configDir, "mcp.json"), true
 }
 
 func configPath(env Env) (path string, explicit bool) {

@@ -79,6 +79,9 @@ func (c *Config) applyFile(path string, b []byte, env Env) error {
 			continue
 		}
 		if err := assign(st.field(c), v); err != nil {
+			if errors.Is(err, errDurationTooLong) {
+				err = st.limit.tooLong(fmt.Sprint(v))
+			}
 			return fmt.Errorf("%w: %s in %s %v", ErrConfig, st.Key, path, err)
 		}
 		c.setOrigin(st.Key, Origin{Kind: FromFile})
@@ -160,9 +163,9 @@ func assign(p any, v any) error {
 		case time.Duration:
 			*p = d
 		case string:
-			dur, err := time.ParseDuration(d)
+			dur, err := parseDuration(d)
 			if err != nil {
-				return fmt.Errorf("must be a duration like \"90s\" or \"5m\", not %q", d)
+				return err
 			}
 			*p = dur
 		default:

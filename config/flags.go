@@ -28,37 +28,55 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	rf := &RunFlags{c: c, fs: fs, finish: map[string]func(){}}
 	for _, st := range schema {
-		if st.Flag == "" {
-			continue
-		}
-		switch p := st.field(c).(type) {
-		case *string:
-			fs.StringVar(p, st.Flag, *p, st.Help)
-		case *int:
-			fs.IntVar(p, st.Flag, *p, st.Help)
-		case *float64:
-			fs.Float64Var(p, st.Flag, *p, st.Help)
-		case *bool:
-			fs.BoolVar(p, st.Flag, *p, st.Help)
-		case *time.Duration:
-			fs.DurationVar(p, st.Flag, *p, st.Help)
-		case *[]string:
-			var l stringList
-			fs.Var(&l, st.Flag, st.Help)
-			rf.finish[st.Flag] = func() {
-				if len(l) > 0 {
-					*p = l
-				}
-			}
-		case **int:
-			var n int
-			fs.IntVar(&n, st.Flag, 0, st.Help)
-			rf.finish[st.Flag] = func() { *p = &n }
+		if st.Flag != "" {
+			rf.bind(st)
 		}
 	}
 	fs.BoolVar(&rf.JSON, "json", false, "JSON Lines events on stdout")
 	fs.BoolVar(&rf.Tokens, "tokens", false, "with --json: also print streamed token events")
 	return rf
+}
+
+// BindSettingFlags registers the flags of the named settings only, for a
+// command that takes a few of them (index, search); call Apply after
+// parsing. Its JSON and Tokens are not flags.
+func BindSettingFlags(fs *flag.FlagSet, c *Config, keys ...string) *RunFlags {
+	rf := &RunFlags{c: c, fs: fs, finish: map[string]func(){}}
+	for _, k := range keys {
+		if st, ok := lookup(k); ok && st.Flag != "" {
+			rf.bind(st)
+		}
+	}
+	return rf
+}
+
+// bind registers one setting's flag.
+func (rf *RunFlags) bind(st Setting) {
+	fs := rf.fs
+	switch p := st.field(rf.c).(type) {
+	case *string:
+		fs.StringVar(p, st.Flag, *p, st.Help)
+	case *int:
+		fs.IntVar(p, st.Flag, *p, st.Help)
+	case *float64:
+		fs.Float64Var(p, st.Flag, *p, st.Help)
+	case *bool:
+		fs.BoolVar(p, st.Flag, *p, st.Help)
+	case *time.Duration:
+		fs.Var(&durationFlag{p: p, limit: st.limit}, st.Flag, st.Help)
+	case *[]string:
+		var l stringList
+		fs.Var(&l, st.Flag, st.Help)
+		rf.finish[st.Flag] = func() {
+			if len(l) > 0 {
+				*p = l
+			}
+		}
+	case **int:
+		var n int
+		fs.IntVar(&n, st.Flag, 0, st.Help)
+		rf.finish[st.Flag] = func() { *p = &n }
+	}
 }
 
 // Apply finishes the settings after flag parsing and validates them once.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/web"
 )
 
@@ -46,6 +47,9 @@ type Setting struct {
 	// check returns the problem with a value ("" when fine), worded after
 	// the setting's name ("must be …").
 	check func(v any) string
+	// limit bounds a duration setting (every one has one): not negative,
+	// at most its max.
+	limit durationLimit
 	// field points at the value in a Config.
 	field func(c *Config) any
 }
@@ -79,13 +83,6 @@ func oneOf(names ...string) func(v any) string {
 	}
 }
 
-func notNegative(v any) string {
-	if d := v.(time.Duration); d < 0 {
-		return fmt.Sprintf("must not be negative, not %s", d)
-	}
-	return ""
-}
-
 func isURL(v any) string {
 	s := v.(string)
 	u, err := url.Parse(s)
@@ -94,6 +91,25 @@ func isURL(v any) string {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Sprintf("must be an http:// or https:// address, not %s:// (%q)", u.Scheme, llm.RedactURL(s))
+	}
+	return ""
+}
+
+// oneOfOrEmpty is oneOf for a setting that may be left unset.
+func oneOfOrEmpty(names ...string) func(v any) string {
+	check := oneOf(names...)
+	return func(v any) string {
+		if v.(string) == "" {
+			return ""
+		}
+		return check(v)
+	}
+}
+
+// positive checks a weight.
+func positive(v any) string {
+	if f := v.(float64); f <= 0 {
+		return fmt.Sprintf("must be above 0, not %g", f)
 	}
 	return ""
 }
@@ -125,13 +141,16 @@ func existingDir(v any) string {
 }
 
 // problem is what is wrong with the setting's value v ("" when nothing):
-// its own check, and for every duration that it is not negative.
+// its own check, and for a duration its limit (not negative, at most its
+// max).
 func (s Setting) problem(v any) string {
 	if s.check != nil {
-		return s.check(v)
+		if p := s.check(v); p != "" {
+			return p
+		}
 	}
-	if _, ok := v.(time.Duration); ok {
-		return notNegative(v)
+	if d, ok := v.(time.Duration); ok {
+		return s.limit.problem(d)
 	}
 	return ""
 }
@@ -174,15 +193,31 @@ var schema = withWebRows([]Setting{
 			normalise: func(v string) string { return NormaliseHost(v, "11434") }}},
 		field: es(func(s *engine.RunConfig) any { return &s.LLMURL })},
 	{Key: "llm_timeout", Flag: "llm-timeout", Help: "give up when the LLM server sends nothing for this long: before its first byte or between two chunks",
-		Default: 5 * time.Minute, check: notNegative, field: func(c *Config) any { return &c.LLMTimeout }},
+		Default: 5 * time.Minute, limit: limitLLMTimeout, field: func(c *Config) any { return &c.LLMTimeout }},
 	{Key: "run_timeout", Flag: "run-timeout", Help: "stop the whole run after this long, keeping the partial session (0: no limit)",
-		Default: time.Duration(0), check: notNegative, field: func(c *Config) any { return &c.RunTimeout }},
+		Default: time.Duration(0), limit: limitRunTimeout, field: func(c *Config) any { return &c.RunTimeout }},
 	{Key: "strategy", Flag: "strategy", Help: "strategy: " + strings.Join(engine.StrategyNames(), ", "),
 		field: es(func(s *engine.RunConfig) any { return &s.Strategy })},
 	{Key: "corpora", Flag: "corpus", Help: "corpus to search, repeatable: order = preference order (default: the pinned corpus)", Setup: true,
 		field: es(func(s *engine.RunConfig) any { return &s.Corpora })},
+	{Key: "prefer", Flag: "prefer", Help: "preference order over corpora and MCP servers (mcp:NAME), comma-separated or repeated; the ones not named follow (default: the corpora, then MCP servers, then the web)",
+		field: es(func(s *engine.RunConfig) any { return &s.Prefer })},
+	{Key: "mcp_config", Help: "the JSON file declaring MCP servers as sources (mcpServers, servers or mcp; default: mcp.json beside config.toml)",
+		Env: []EnvVar{{Name: "PREFRAG_MCP_CONFIG"}}, field: func(c *Config) any { return &c.MCPConfig }},
 	{Key: "never_leave", Flag: "never-leave", Help: "corpus whose passages must not leave the machine: no web query from a context holding them without consent (repeatable; a follow-up keeps its thread's, \"\" loosens to none)",
 		field: es(func(s *engine.RunConfig) any { return &s.NeverLeave })},
+	{Key: "retrieval", Flag: "retrieval", Help: "how a corpus is searched: bm25 (by words), hybrid (by words and meaning, fused) or dense (by meaning); default hybrid for a corpus with vectors, else bm25",
+		check: oneOfOrEmpty(sources.RetrievalModes()...), field: es(func(s *engine.RunConfig) any { return &s.Retrieval })},
+	{Key: "embed_model", Flag: "embed-model", Help: "embedding model: `index` embeds passages with it, a hybrid search its query (default: the model a corpus was embedded with)", Setup: true,
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedModel })},
+	{Key: "embed_url", Flag: "embed-url", Help: "address of the embedding server, when it is not the LLM server", URL: true, check: isURLOrEmpty,
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedURL })},
+	{Key: "embed_llm", Flag: "embed-llm", Help: "backend of the embedding server: " + strings.Join(llmBackends, ", ") + " (default: --llm)", check: oneOfOrEmpty(llmBackends...),
+		field: es(func(s *engine.RunConfig) any { return &s.EmbedLLM })},
+	{Key: "bm25_weight", Help: "weight of the BM25 leg in a hybrid search's fusion", Default: 1.0, check: positive,
+		field: func(c *Config) any { return &c.BM25Weight }},
+	{Key: "vector_weight", Help: "weight of the vector leg in a hybrid search's fusion", Default: 1.0, check: positive,
+		field: func(c *Config) any { return &c.VectorWeight }},
 	{Key: "k", Flag: "k", Help: "documents per retrieval", Setup: true, field: es(func(s *engine.RunConfig) any { return &s.K })},
 	{Key: "max_steps", Flag: "max-steps", Help: "soft step limit (hard limit N+1)", Setup: true,
 		field: es(func(s *engine.RunConfig) any { return &s.MaxSteps })},
@@ -190,7 +225,7 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.RunConfig) any { return &s.MaxReflections })},
 	{Key: "judge_first", Flag: "judge-first", Help: "judge the first local retrieval too", Setup: true,
 		field: es(func(s *engine.RunConfig) any { return &s.JudgeFirst })},
-	{Key: "num_ctx", Flag: "num-ctx", Help: "context window sent to the server", Setup: true, Manifest: true,
+	{Key: "num_ctx", Flag: "num-ctx", Help: "context window sent to the server", Setup: true, Manifest: true, check: atMostNumCtx,
 		field: es(func(s *engine.RunConfig) any { return &s.NumCtx })},
 	{Key: "max_output_tokens", Flag: "max-output-tokens", Help: "generation limit of a reasoning step or answer, in tokens (at most a quarter of the context is used)", Manifest: true,
 		field: es(func(s *engine.RunConfig) any { return &s.MaxOutputTokens })},
@@ -220,8 +255,8 @@ var schema = withWebRows([]Setting{
 		field: es(func(s *engine.RunConfig) any { return &s.WebOnly })},
 	{Key: "web_engine", Flag: "web-engine", Help: webEngineHelp(), Setup: true, check: oneOf(web.EngineNames()...),
 		field: es(func(s *engine.RunConfig) any { return &s.WebEngine })},
-	{Key: "web_timeout", Help: "timeout of one web request", Default: 10 * time.Second, field: func(c *Config) any { return &c.WebTimeout }},
-	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, field: func(c *Config) any { return &c.WebCacheTTL }},
+	{Key: "web_timeout", Help: "timeout of one web request", Default: 10 * time.Second, limit: limitWebTimeout, field: func(c *Config) any { return &c.WebTimeout }},
+	{Key: "web_cache_ttl", Help: "how long a cached web result is reused", Default: 24 * time.Hour, limit: limitCacheTTL, field: func(c *Config) any { return &c.WebCacheTTL }},
 	{Key: "web_allow", Help: "domains web results may come from", field: func(c *Config) any { return &c.WebAllow }},
 	{Key: "web_deny", Help: "domains web results never come from", field: func(c *Config) any { return &c.WebDeny }},
 	{Key: "mcp_token", Help: "bearer token every request to `prefrag mcp --http` must carry (Authorization: Bearer …); needed to listen beyond this machine", Secret: true,

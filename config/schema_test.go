@@ -190,6 +190,7 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 	seed := 1
 	s.Seed, s.PerSourceTools, s.NeverLeave, s.WebOnly = &seed, true, []string{"x"}, true
 	s.ProxyModel = "x"
+	s.Retrieval, s.EmbedModel, s.EmbedLLM, s.EmbedURL = "hybrid", "x", "x", "x"
 	b, _ := json.Marshal(s)
 	var names map[string]any
 	_ = json.Unmarshal(b, &names)
@@ -201,7 +202,8 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 			&c.Settings.Corpora, &c.Settings.NeverLeave, &c.Settings.K, &c.Settings.MaxSteps, &c.Settings.MaxReflections,
 			&c.Settings.JudgeFirst, &c.Settings.NumCtx, &c.Settings.MaxOutputTokens, &c.Settings.MaxDocChars, &c.Settings.Temperature,
 			&c.Settings.TopP, &c.Settings.Seed, &c.Settings.AnswerStyle, &c.Settings.PerSourceTools, &c.Settings.Web,
-			&c.Settings.WebOnly, &c.Settings.WebEngine, &c.Settings.RefineBudget, &c.Settings.ProxyModel} {
+			&c.Settings.WebOnly, &c.Settings.WebEngine, &c.Settings.RefineBudget, &c.Settings.ProxyModel,
+			&c.Settings.Retrieval, &c.Settings.EmbedModel, &c.Settings.EmbedLLM, &c.Settings.EmbedURL} {
 			if p == f {
 				inEngine = true
 			}

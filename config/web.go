@@ -172,6 +172,16 @@ func (c *Config) WebChoiceHint() string {
 	return "no web policy chosen yet, so nothing is sent to the web (headless, there is no one to ask); to allow web searches pass --web auto, or set " + where + " (web = \"never\" keeps everything on this machine)"
 }
 
+// WebChoiceAdvice says how to choose a web policy for good, naming the
+// config file.
+func (c *Config) WebChoiceAdvice() string {
+	file := "the config file"
+	if c.FilePath != "" {
+		file = c.FilePath
+	}
+	return "to choose for good set web = \"auto\" (the judge decides) or web = \"never\" in " + file + ", or pass --web for one run"
+}
+
 // WebAskHeadlessHint is the one line that says, headless, that the chosen
 // web policy "ask" cannot ask anyone and acts as "never" — naming where
 // the policy came from (the --web flag, an environment variable, or the

@@ -219,7 +219,8 @@ func TestFailures(t *testing.T) {
 	}{
 		{"server unreachable", []string{"ask", "--llm-url", closed, "--web", "never", "Q?"}, 1, []string{strings.TrimPrefix(closed, "http://"), "ollama serve"}},
 		{"llama.cpp unreachable", []string{"ask", "--llm", "llamacpp", "--llm-url", closed, "--web", "never", "Q?"}, 1, []string{"llama-server"}},
-		{"model missing", []string{"ask", "--llm-url", w.llm.URL(), "--model", "qwen9:404b", "--web", "never", "Q?"}, 1, []string{"model qwen9:404b not found", "ollama pull qwen9:404b"}},
+		{"model missing", []string{"ask", "--llm-url", w.llm.URL(), "--model", "qwen9:404b", "--web", "never", "Q?"}, 1, []string{"model qwen9:404b not found", "ollama pull qwen9:404b", `the Ollama server has "fake-model:latest"`}},
+		{"default model missing", []string{"ask", "--llm-url", w.llm.URL(), "--web", "never", "Q?"}, 1, []string{"not found", `the Ollama server has "fake-model:latest": pass --model with one of them`}},
 		{"no question", []string{"ask", "--llm-url", w.llm.URL()}, 2, []string{"needs a question"}},
 		{"bad flag value", []string{"ask", "--web", "sometimes", "Q?"}, 2, []string{"--web must be auto, ask or never"}},
 		{"unknown flag", []string{"ask", "--frobnicate", "Q?"}, 2, []string{"frobnicate"}},

@@ -194,3 +194,105 @@ func TestFullDiskReadsWork(t *testing.T) {
 		check(t, func(args ...string) (string, string, int) { return w.runWith(wrap, args...) }, "the disk is full")
 	})
 }
+
+// `index` in a home that cannot be written says so — read-only here, and
+// what to do — for the corpus that exists and for a new one, and leaves the
+// corpus as it was. Before, a healthy corpus was called damaged ("delete it
+// with prefrag corpora rm"), which would have thrown it away.
+func TestIndexInReadOnlyHome(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	data := filepath.Join(w.home, "data")
+	var wrap []string
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1"`, "sh", data).CombinedOutput(); err != nil {
+			t.Skipf("root without a read-only bind mount: %v %s", err, out)
+		}
+		wrap = []string{"unshare", "-m", "sh", "-c", `mount --bind -o ro "$1" "$1" && shift && exec "$@"`, "sh", data}
+	} else {
+		filepath.WalkDir(data, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				os.Chmod(p, 0o555)
+			}
+			return nil
+		})
+		t.Cleanup(func() {
+			filepath.WalkDir(data, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					os.Chmod(p, 0o755)
+				}
+				return nil
+			})
+		})
+	}
+	w.write("new.txt", "A new note about the Carlsberg Laboratory's soil studies.\n")
+	for _, corpus := range []string{"wiki", "fresh"} {
+		args := []string{"index", "--corpus", corpus, w.docs}
+		_, errOut, code := w.runWith(wrap, args...)
+		noPanic(t, "index", errOut)
+		w.msgCheck(args, errOut, code, 1, []string{`corpus "` + corpus + `" cannot be written`, "read-only here", "PREFRAG_HOME"}, "damaged", "corpora rm")
+		t.Logf("index --corpus %s (exit %d): %s", corpus, code, strings.TrimSpace(errOut))
+	}
+	// The corpus is healthy: searching it works, there and once writable.
+	for _, wr := range [][]string{wrap, nil} {
+		out, errOut, code := w.runWith(wr, "search", "--corpus", "wiki", "Carlsberg")
+		if code != 0 || !strings.Contains(out, "Carlsberg") {
+			t.Errorf("search after the refused index (wrap %v): exit %d %s\n%s", wr, code, errOut, out)
+		}
+	}
+}
+
+// A JSON Lines id over 512 bytes is reported by every `index` run while its
+// document is missing, not only by the first. Before, the second run called
+// the file unchanged and the document was silently missing.
+func TestLongJSONLIDReportedEveryRun(t *testing.T) {
+	w := newWorld(t, &fakellm.Script{})
+	w.write("c.jsonl", `{"id":"`+strings.Repeat("x", 600)+`","title":"Long","text":"A document about zebras."}`+"\n"+
+		`{"id":"ok1","text":"A document about giraffes."}`+"\n")
+	want := "c.jsonl:1: \"id\" is longer than 512 bytes"
+	for run := 1; run <= 3; run++ {
+		out, errOut, code := w.run("index", "--corpus", "wiki", w.docs)
+		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "1 .jsonl line left out") {
+			t.Errorf("run %d: exit %d, the long id is not reported (%q):\n%s%s", run, code, want, out, errOut)
+		}
+		if run > 1 && !strings.Contains(out, "still not in the corpus") {
+			t.Errorf("run %d does not say the document is still missing:\n%s", run, out)
+		}
+	}
+}
+
+// `bench evidence` on a file whose one record has a bad supporting fact
+// names the fact (exit 2, one line). Before, the record was said to lack
+// "question, answer, context and supporting_facts", which it has.
+func TestBenchEvidenceNamesBadFact(t *testing.T) {
+	w := emptyWorld(t, &fakellm.Script{})
+	f := filepath.Join(w.home, "one.json")
+	body := `[{"_id": "r1", "question": "Which institute did Maren Holt direct?", "answer": "Velloran", "supporting_facts": [["Maren Holt", 4]],` +
+		` "context": [["Maren Holt", ["Maren Holt is a chemist.", " She directed the Velloran Institute."]]]}]`
+	if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.msgExpect([]string{"bench", "evidence", "--file", f}, 2,
+		[]string{`the supporting fact ["Maren Holt",4] names sentence 4 of "Maren Holt", which has 2`, "name no sentence of"},
+		"missing fields", "has question, answer, context and supporting_facts")
+}
+
+// Bounds with messages that name them: a cache TTL too long for any
+// duration, and a context window past any model's, are refused with exit 2
+// and one line naming the bound. Before, "99999999h" was called "not a
+// duration" and --num-ctx took any number.
+func TestBoundsNamedOnTheCommandLine(t *testing.T) {
+	w := emptyWorld(t, &fakellm.Script{Steps: []string{"Final Answer: x"}})
+	p := w.msgConfigFile("web_cache_ttl = \"99999999h\"\n")
+	for _, args := range [][]string{{"config"}, {"sessions", "list"}} {
+		w.msgExpect(args, 2, []string{"web_cache_ttl in " + p, `must be at most 87600h (about 10 years), not "99999999h"`}, "must be a duration")
+	}
+	w.msgConfigFile("num_ctx = 4000000\n")
+	w.msgExpect([]string{"config"}, 2, []string{"num_ctx in " + p + " must be at most 2097152 (2M tokens), not 4000000"})
+	w.msgConfigFile("")
+	w.msgExpect([]string{"ask", "--llm-url", w.llm.URL(), "--web", "never", "--num-ctx", "99999999", "Q?"}, 2,
+		[]string{"--num-ctx must be at most 2097152 (2M tokens), not 99999999"})
+	w.msgExpect([]string{"ask", "--llm-timeout", "99999999h", "Q?"}, 2, []string{`invalid value "99999999h" for flag -llm-timeout: must be at most 24h (a day)`})
+	if n := len(w.llm.Generations()); n != 0 {
+		t.Errorf("%d LLM calls for refused settings", n)
+	}
+}

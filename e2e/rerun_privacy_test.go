@@ -196,6 +196,17 @@ func TestRerunOwnSessionAfterTightening(t *testing.T) {
 	if n := w.search.Requests() - sent; n != 0 {
 		t.Errorf("the re-run sent %d web request(s) after the config said web never", n)
 	}
+	// Not even the web cache is asked: the web is not a source of the re-run.
+	for _, ev := range rawEvents(t, out) {
+		if ev["type"] == "retrieval" && strings.HasPrefix(str(ev, "source"), "web:") {
+			t.Errorf("the re-run searched the web (%s) after the config said web never", str(ev, "query"))
+		}
+		if ev["type"] == "session" {
+			if p, _ := ev["privacy"].(map[string]any); p == nil || p["web"] != "never" || strings.Join(anyStrings(p["never_leave"]), ",") != "notes" {
+				t.Errorf("the re-run's session records privacy %v, want web never, never-leave notes", ev["privacy"])
+			}
+		}
+	}
 	lines := rerunLines(errOut)
 	if !strings.HasPrefix(lines["web"], "web never (recorded: auto; from the config file; stricter") ||
 		!strings.HasPrefix(lines["never-leave"], "never-leave notes (recorded: none; from the config file)") {

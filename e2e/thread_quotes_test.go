@@ -115,8 +115,12 @@ func TestTenTurnThreadQuotesWithinBudget(t *testing.T) {
 		if len(tc) != 1 {
 			t.Fatalf("turn %d: %d thread_context events", turn, len(tc))
 		}
-		if tc[0].QuotesCarried == 0 {
-			t.Errorf("turn %d carried no quote: %s", turn, tc[0].Summary())
+		// Every earlier answer's quote is carried or counted left out; a
+		// young thread's quotes fit the share (later, with turns' answers
+		// whole, the oldest quotes go first: how many are left depends on
+		// how densely the text counts).
+		if tc[0].QuotesCarried+tc[0].QuotesLeftOut != turn-1 || turn <= 5 && tc[0].QuotesCarried == 0 {
+			t.Errorf("turn %d: %s", turn, tc[0].Summary())
 		}
 		if tc[0].Tokens > tc[0].Budget {
 			t.Errorf("turn %d: thread block of %d tokens over its share of %d", turn, tc[0].Tokens, tc[0].Budget)

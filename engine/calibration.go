@@ -1,78 +1,187 @@
 package engine
 
-import "math"
+import (
+	"math"
 
-// The token calibration kept per model. The estimate's calibration
-// (fit.go) is learnt from the counts the server reports; a run that starts
-// from the factor an earlier run of the same model measured counts its
-// first prompts, the rewrite of a follow-up included, in the model's
-// tokens from the start. The caller keeps the factor (the app: a file in
-// the data home) and hands the run a keeper bound to its model.
-
-// CalibrationKeeper keeps the token calibration of a run's model (the
-// reasoning model) across runs. Kept is the factor kept for it, 0 when
-// none; Keep records the factor a run measured. The engine sanity-checks
-// both ways: a kept factor outside [1, 1.5] is ignored, and a measured
-// ratio outside [0.25, 4] is taken for a server's mistake and not kept.
-type CalibrationKeeper interface {
-	Kept() float64
-	Keep(factor float64)
-}
-
-// Bounds of a server's prompt count over the estimate that are believed;
-// outside them the count is not the prompt's (a cut prompt, a cache
-// counted apart, a broken server) and is not kept.
-const (
-	measuredMin = 0.25
-	measuredMax = 4.0
-	// keptDecay is how far a run that measured a smaller ratio than the
-	// kept one moves the kept factor towards it (a single run whose counts
-	// were low, its prompt cached, does not undo the others).
-	keptDecay = 0.25
+	"github.com/prefrag/prefrag/llm"
 )
 
-// SaneCalibration reports whether f may be used as a kept calibration
-// factor: a number from 1 (the estimate) to the most a run's calibration
-// grows it (calibrateMax).
-func SaneCalibration(f float64) bool {
-	return !math.IsNaN(f) && f >= 1 && f <= calibrateMax
+// The token calibration, per kind of text. The estimate (llm.Estimate)
+// follows the script of a text; a model's tokenizer may still count a
+// kind of text differently (Llama 3 groups digits by three, Qwen has most
+// Han characters whole), so a run learns, from the counts the server
+// reports (a reply's prompt count, a refusal's, llama-server's /tokenize),
+// a factor per kind of text (llm.TextKind: prose, figures, CJK) and counts
+// every text with its kind's factor. A run starts from the factors kept
+// for its model by earlier runs (the app keeps them in a file in the data
+// home), so its first prompt, a follow-up's rewrite included, is already
+// counted in the model's tokens; it hands back what it measured at its
+// end. Three rules keep one odd run from poisoning the next:
+//
+//   - a kept factor moves at most keptStep towards what a run measured,
+//     so an outlier moves it a bounded step and the next ordinary runs
+//     bring it back;
+//   - a measurement is kept for the kind of text it was made on: a pasted
+//     row of figures does not change how English is counted;
+//   - the largest prompt of each kind the server read whole is kept with
+//     its count: a prompt of that kind estimated no larger is counted at
+//     no more than that count, so no kept factor makes prefrag refuse a
+//     prompt the server has accepted at that size.
+
+// KindCalibration is what is known of how a model counts one kind of
+// text: Factor, the server's count over the estimate; and the largest
+// prompt of the kind the server read whole, by its estimate
+// (AcceptedEstimate) and the server's count (AcceptedTokens).
+type KindCalibration struct {
+	Factor           float64 `json:"factor"`
+	AcceptedEstimate int     `json:"accepted_estimate,omitempty"`
+	AcceptedTokens   int     `json:"accepted_tokens,omitempty"`
 }
 
-// startCalibration starts the run's calibration from the factor kept for
-// its model.
+// CalibrationKeeper keeps the token calibration of a run's model (the
+// reasoning model) across runs. Kept returns what is kept, per kind (nil
+// or missing kinds: nothing); Keep records what a run hands back (the
+// kinds it measured, already moved by at most keptStep). The engine
+// sanity-checks what it is given (SaneCalibration).
+type CalibrationKeeper interface {
+	Kept() map[llm.TextKind]KindCalibration
+	Keep(map[llm.TextKind]KindCalibration)
+}
+
+// Bounds of the calibration.
+const (
+	// calibrateMinTokens: a prompt estimated smaller is too short to
+	// measure a ratio on.
+	calibrateMinTokens = 200
+	// factorMin and factorMax bound a factor in use or kept.
+	factorMin = 0.4
+	factorMax = 2.5
+	// measuredMin and measuredMax bound a server's count over the
+	// estimate that is believed; outside them the count is not the
+	// prompt's (a cut prompt, a cache counted apart, a broken server).
+	measuredMin = 0.25
+	measuredMax = 4.0
+	// keptStep is the most one run moves a kept factor.
+	keptStep = 0.15
+)
+
+// SaneCalibration reports whether f may be used as a calibration factor.
+func SaneCalibration(f float64) bool {
+	return !math.IsNaN(f) && f >= factorMin && f <= factorMax
+}
+
+// kindState is a run's calibration of one kind of text.
+type kindState struct {
+	kept     float64 // the factor kept for the model, 0 without one
+	measured float64 // the ratio measured last this run, 0 without one
+	// accEst and accTokens: the largest prompt of the kind the server
+	// read whole, kept or seen this run.
+	accEst, accTokens int
+}
+
+// factor is the factor in use: this run's measurement, else the kept
+// one, else 1.
+func (k kindState) factor() float64 {
+	switch {
+	case k.measured > 0:
+		return k.measured
+	case k.kept > 0:
+		return k.kept
+	}
+	return 1
+}
+
+// calibration is a run's calibration, per kind of text.
+type calibration map[llm.TextKind]*kindState
+
+func (c calibration) of(kind llm.TextKind) *kindState {
+	k := c[kind]
+	if k == nil {
+		k = &kindState{}
+		c[kind] = k
+	}
+	return k
+}
+
+// startCalibration starts the run's calibration from what is kept for its
+// model.
 func (r *run) startCalibration() {
+	r.refinement.calib = calibration{}
 	k := r.req.Calibration
 	if k == nil {
 		return
 	}
-	if f := k.Kept(); SaneCalibration(f) {
-		r.refinement.ratio = f
-		r.refinement.kept = f
+	for kind, kc := range k.Kept() {
+		s := r.refinement.calib.of(kind)
+		if SaneCalibration(kc.Factor) {
+			s.kept = kc.Factor
+		}
+		if kc.AcceptedEstimate > 0 && kc.AcceptedTokens > 0 {
+			s.accEst, s.accTokens = kc.AcceptedEstimate, kc.AcceptedTokens
+		}
 	}
 }
 
-// measure notes a ratio of the server's count over the estimate measured
-// on the reasoning model's prompt.
-func (r *run) measure(model LLM, q float64) {
-	if !sameLLM(model, r.eng.cfg.LLM) || math.IsNaN(q) || q < measuredMin || q > measuredMax {
+// count is a text's tokens: the estimate times its kind's factor, and no
+// more than the count of the largest prompt of its kind the server read
+// whole when it is estimated no larger.
+func (r *run) count(s string) int {
+	e := llm.Estimate(s)
+	est := e.Tokens()
+	k := r.refinement.calib.of(e.Kind())
+	n := int(math.Ceil(float64(est) * k.factor()))
+	if k.accEst > 0 && est <= k.accEst && n > k.accTokens {
+		n = max(k.accTokens, est)
+	}
+	return n
+}
+
+// measure notes a server's count of a text of the reasoning model: the
+// ratio over the estimate for the text's kind (the latest count is the
+// one that knows the prompt as it now is), and, when the server read it
+// whole, the largest prompt accepted.
+func (r *run) measure(model LLM, text string, tokens int, whole bool) {
+	if tokens <= 0 || !sameLLM(model, r.eng.cfg.LLM) {
 		return
 	}
-	r.refinement.measured = max(r.refinement.measured, q)
+	e := llm.Estimate(text)
+	est := e.Tokens()
+	if est < calibrateMinTokens {
+		return
+	}
+	q := float64(tokens) / float64(est)
+	if math.IsNaN(q) || q < measuredMin || q > measuredMax {
+		return
+	}
+	k := r.refinement.calib.of(e.Kind())
+	k.measured = min(max(q, factorMin), factorMax)
+	if whole && est > k.accEst {
+		k.accEst, k.accTokens = est, tokens
+	}
 }
 
-// keepCalibration hands the keeper what this run measured (bounded to
-// [1, calibrateMax]); a run that measured nothing keeps the factor as it
-// was.
+// keepCalibration hands the keeper what this run measured: for each kind
+// measured, the kept factor moved at most keptStep towards the run's (set
+// to it when none was kept), and the largest prompt accepted.
 func (r *run) keepCalibration() {
-	k, m := r.req.Calibration, r.refinement.measured
-	if k == nil || m <= 0 {
+	k := r.req.Calibration
+	if k == nil {
 		return
 	}
-	f := min(max(m, 1), calibrateMax)
-	if old := r.refinement.kept; old > f {
-		f = old - (old-f)*keptDecay
+	out := map[llm.TextKind]KindCalibration{}
+	for kind, s := range r.refinement.calib {
+		if s.measured <= 0 {
+			continue
+		}
+		f := s.measured
+		if s.kept > 0 {
+			f = s.kept + min(max(s.measured-s.kept, -keptStep), keptStep)
+		}
+		out[kind] = KindCalibration{Factor: f, AcceptedEstimate: s.accEst, AcceptedTokens: s.accTokens}
 	}
-	k.Keep(f)
+	if len(out) > 0 {
+		k.Keep(out)
+	}
 }
 
 // sameLLM reports whether a and b are the same client. Comparing two

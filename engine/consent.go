@@ -9,8 +9,32 @@ const noOptInNote = "the web was not searched: no local corpus is searched in th
 // searches no local corpus and the user did not opt in to web-only search.
 // The default policy "auto" is not consent: a question with nothing local
 // to check first would go straight to a search engine.
+// MCP servers are not corpora: a run that searches only MCP servers needs
+// the opt-in too (an http server, which obeys the web policy, included).
 func (r *run) needsWebOptIn() bool {
-	return len(r.sources.local) == 0 && !r.settings.WebOnly
+	return !r.hasCorpus() && !r.settings.WebOnly
+}
+
+// hasCorpus reports whether the run searches a corpus, local or remote.
+func (r *run) hasCorpus() bool {
+	for _, s := range r.sources.local {
+		if s.Kind().IsCorpus() {
+			return true
+		}
+	}
+	return false
+}
+
+// localMCP names the MCP servers searched whatever the web policy says
+// (stdio, or declared local).
+func (r *run) localMCP() []string {
+	var out []string
+	for _, s := range r.sources.local {
+		if s.Kind().IsMCP() && !s.Kind().FollowsWebPolicy() {
+			out = append(out, s.Name())
+		}
+	}
+	return out
 }
 
 // nothingToSearchNote is the observation of an action with no usable source.
@@ -25,7 +49,7 @@ func (r *run) nothingToSearchNote() string {
 // a local corpus searches and why (a non-fatal error event): the web only
 // when the user opted in, else nothing.
 func (r *run) noticeSources() {
-	if len(r.sources.local) > 0 {
+	if r.hasCorpus() {
 		return
 	}
 	var b strings.Builder
@@ -53,5 +77,14 @@ func (r *run) noticeSources() {
 			b.WriteString(": each query waits for your consent")
 		}
 	}
-	r.warn(0, "", b.String())
+	msg := b.String()
+	if mcp := r.localMCP(); len(mcp) > 0 {
+		only := "only the MCP servers on this machine are searched (" + strings.Join(mcp, ", ") + ")"
+		msg = strings.Replace(msg, "nothing is searched", only, 1)
+		msg = strings.Replace(msg, "searching the web only (", "searching "+strings.Join(mcp, ", ")+" and the web (", 1)
+		if !strings.Contains(msg, strings.Join(mcp, ", ")) {
+			msg += "; " + only
+		}
+	}
+	r.warn(0, "", msg)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/prompts"
 	"github.com/prefrag/prefrag/sources"
 )
@@ -75,10 +76,18 @@ type Request struct {
 	// Calibration keeps the token estimate's calibration of the reasoning
 	// model across runs (calibration.go); nil learns it for this run only.
 	Calibration CalibrationKeeper
+	// Distinctive opens a never-leave corpus's distinctive strings, which
+	// every query that would leave the machine is checked against
+	// (leak.go); nil checks only whether the context holds its passages.
+	Distinctive DistinctiveFunc
 	// Explicit names the privacy settings (PrivacyWeb, PrivacyNeverLeave)
 	// the user gave for this question itself (a flag, not the config
 	// file): only those may loosen a thread's privacy (privacy.go).
 	Explicit []string
+	// Notices are what the caller has to say about the run's sources (an
+	// MCP server whose declaration cannot be used): each is a non-fatal
+	// error event right after the session event.
+	Notices []string
 }
 
 // Result summarises a finished run; the events tell the whole story.
@@ -126,6 +135,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 		return r.finish(ctx, err)
 	}
 	r.noticeSources()
+	for _, n := range req.Notices {
+		r.warn(0, "", textsafe.ForTerminal(n))
+	}
 	err := strat.runner()(ctx, r)
 	return r.finish(ctx, err)
 }

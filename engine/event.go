@@ -15,6 +15,10 @@ const (
 	OutcomeBlocked     = "blocked"
 	OutcomeTruncated   = "truncated"
 	OutcomeUnavailable = "unavailable"
+	// OutcomeDegraded: a hybrid or dense search answered by words only
+	// (the corpus has no vectors, the embedding server did not answer);
+	// the documents are used and the note says why.
+	OutcomeDegraded = "degraded"
 )
 
 // RetrievalOutcome classifies a source's error as one of the Outcome
@@ -27,6 +31,8 @@ func RetrievalOutcome(err error) string {
 		return OutcomeBlocked
 	case errors.Is(err, sources.ErrTruncated):
 		return OutcomeTruncated
+	case errors.Is(err, sources.ErrDegraded):
+		return OutcomeDegraded
 	}
 	return OutcomeUnavailable
 }
@@ -64,12 +70,15 @@ func (e Event) Type() string {
 
 // Counts are the per-session efficiency figures (paper Tables 7–14).
 type Counts struct {
-	LLMCalls            int `json:"llm_calls"`
-	StepCalls           int `json:"step_calls"`
-	JudgeCalls          int `json:"judge_calls"`
-	ForcedCalls         int `json:"forced_calls"`
-	LocalRetrievals     int `json:"local_retrievals"`
-	WebRetrievals       int `json:"web_retrievals"`
+	LLMCalls        int `json:"llm_calls"`
+	StepCalls       int `json:"step_calls"`
+	JudgeCalls      int `json:"judge_calls"`
+	ForcedCalls     int `json:"forced_calls"`
+	LocalRetrievals int `json:"local_retrievals"`
+	WebRetrievals   int `json:"web_retrievals"`
+	// MCPRetrievals counts the searches of MCP servers (neither local nor
+	// web retrievals).
+	MCPRetrievals       int `json:"mcp_retrievals,omitempty"`
 	UsedRetrievals      int `json:"used_retrievals"`
 	UsedLocalRetrievals int `json:"used_local_retrievals"`
 	UsedDocs            int `json:"used_docs"`
@@ -96,5 +105,5 @@ type Counts struct {
 	TotalMillis     int64 `json:"total_ms"`
 }
 
-// TotalRetrievals is local plus web retrievals ("Total Num").
-func (c Counts) TotalRetrievals() int { return c.LocalRetrievals + c.WebRetrievals }
+// TotalRetrievals is local plus MCP plus web retrievals ("Total Num").
+func (c Counts) TotalRetrievals() int { return c.LocalRetrievals + c.MCPRetrievals + c.WebRetrievals }

@@ -180,11 +180,13 @@ type Final struct {
 }
 
 // Notice is an "error" event: a fatal error, or (Fatal false) a notice the
-// run continues after.
+// run continues after. The fatal error that ends a run carries the run's
+// counts so far (its calls and tokens are spent even though it failed).
 type Notice struct {
-	Message string `json:"message"`
-	Fatal   bool   `json:"fatal"`
-	Source  string `json:"source,omitempty"`
+	Message string  `json:"message"`
+	Fatal   bool    `json:"fatal"`
+	Source  string  `json:"source,omitempty"`
+	Counts  *Counts `json:"counts,omitempty"`
 }
 
 // Token is a streamed text delta ("token"). It is never stored.

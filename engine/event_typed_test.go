@@ -3,9 +3,14 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -49,17 +54,39 @@ func wireNormal(t *testing.T, p Payload) Payload {
 	return e.Payload
 }
 
-// TestEventTypesRegistered: every event type of CONTRACT.md decodes to its
-// own payload type; a type this build does not know decodes to Unknown.
+// TestEventTypesRegistered: the event types are the decoder table's rows.
+// Every Event… constant of the package has a row, every payload type of the
+// package (a type with an EventType method, Unknown aside) is the payload
+// of one, and every row decodes to its own payload type; a type this build
+// does not know decodes to Unknown.
+//
+// Mutations this catches (each made by hand once): the thread_context row
+// removed from payloadDecoders (the hand-written list this test had missed
+// it); a new payload type and its constant added without a row.
 func TestEventTypesRegistered(t *testing.T) {
-	for _, typ := range []string{EventSession, EventThought, EventAction, EventRetrieval, EventSelection, EventObservation,
-		EventAnswer, EventSupplement, EventFinal, EventError, EventToken, EventGate, EventRefinement, EventRewrite, EventEvidence} {
+	consts, payloads := eventDeclarations(t)
+	if len(consts) < 16 || len(payloads) < 16 {
+		t.Fatalf("found %d Event constants and %d payload types: the test is not looking", len(consts), len(payloads))
+	}
+	decoded := map[string]bool{}
+	for typ := range payloadDecoders {
 		var e Event
 		if err := json.Unmarshal([]byte(`{"type":"`+typ+`"}`), &e); err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}
 		if _, unknown := e.Payload.(Unknown); unknown || e.Type() != typ {
 			t.Errorf("%s decodes to %T (type %q)", typ, e.Payload, e.Type())
+		}
+		decoded[reflect.TypeOf(e.Payload).Name()] = true
+	}
+	for name, typ := range consts {
+		if _, ok := payloadDecoders[typ]; !ok {
+			t.Errorf("%s (%q) has no row in payloadDecoders", name, typ)
+		}
+	}
+	for _, name := range payloads {
+		if !decoded[name] {
+			t.Errorf("payload type %s is no row's payload in payloadDecoders", name)
 		}
 	}
 	var e Event
@@ -156,4 +183,58 @@ func FuzzEventUnmarshal(f *testing.F) {
 			t.Fatalf("not a fixed point:\n%s\n%s (%v)", out, out2, err)
 		}
 	})
+}
+
+// eventDeclarations reads the package's product files: its Event… string
+// constants (name → value) and its payload types (types with an EventType
+// method, Unknown aside).
+func eventDeclarations(t *testing.T) (map[string]string, []string) {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{}
+	var payloads []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				if d.Tok != token.CONST {
+					continue
+				}
+				for _, spec := range d.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, n := range vs.Names {
+						if !strings.HasPrefix(n.Name, "Event") || i >= len(vs.Values) {
+							continue
+						}
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							consts[n.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil || d.Name.Name != "EventType" {
+					continue
+				}
+				typ := d.Recv.List[0].Type
+				if star, ok := typ.(*ast.StarExpr); ok {
+					typ = star.X
+				}
+				if id, ok := typ.(*ast.Ident); ok && id.Name != "Unknown" {
+					payloads = append(payloads, id.Name)
+				}
+			}
+		}
+	}
+	return consts, payloads
 }

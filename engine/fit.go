@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/internal/textsafe"
 	"github.com/prefrag/prefrag/llm"
@@ -15,9 +15,9 @@ import (
 // request before it is sent: a prompt that cannot fit even after the
 // budget's measures (refinement, thread documents left out, the judge's
 // earlier documents left out) is an error, never sent. Sizes are counted
-// with the runes/4 estimate, calibrated from the prompt counts the server
-// reports (never below the estimate), starting from the factor kept for
-// the model by earlier runs (calibration.go).
+// with the estimate that follows the script, calibrated per kind of text
+// (calibration.go); near the context, a server with a tokenizer
+// (llama-server's /tokenize) counts the whole prompt itself.
 
 // ErrPromptTooLarge is matched when a prompt cannot fit the context.
 var ErrPromptTooLarge = errors.New("the prompt does not fit the context")
@@ -41,42 +41,18 @@ func (e *PromptTooLargeError) Error() string {
 
 func (e *PromptTooLargeError) Is(target error) bool { return target == ErrPromptTooLarge }
 
-// Limits of the calibration: it never shrinks the estimate, and a
-// prompt's count grows it by at most half.
 const (
-	calibrateMinTokens = 200
-	calibrateMax       = 1.5
 	// maxReplyReserve is the most of a call's generation limit that must
 	// fit beside the prompt for it to be sent.
 	maxReplyReserve = 256
+	// exactShare: a prompt counted at more than this share of the context
+	// (with its reply's reserve) is counted by the server's tokenizer,
+	// where it has one.
+	exactShare = 0.8
+	// templateTokens allows for the chat template the server wraps a
+	// prompt in, which /tokenize of the bare prompt does not count.
+	templateTokens = 16
 )
-
-// count is a text's tokens: the runes/4 estimate times the run's
-// calibration.
-func (r *run) count(s string) int {
-	est := EstimateTokens(s)
-	if r.refinement.ratio <= 1 {
-		return est
-	}
-	return int(math.Ceil(float64(est) * r.refinement.ratio))
-}
-
-// calibrate learns from a reply's prompt count how the server's tokenizer
-// compares with the estimate (never below it).
-func (r *run) calibrate(model LLM, req llm.Request, resp llm.Response) {
-	if resp.PromptTokens <= 0 {
-		return
-	}
-	est := EstimateTokens(req.Prompt)
-	if est < calibrateMinTokens {
-		return
-	}
-	q := float64(resp.PromptTokens) / float64(est)
-	r.measure(model, q)
-	if q > max(r.refinement.ratio, 1) {
-		r.refinement.ratio = min(q, calibrateMax)
-	}
-}
 
 // TokenCounter is implemented by backends that count text in the
 // model's own tokens (llama-server's POST /tokenize).
@@ -86,33 +62,42 @@ type TokenCounter interface {
 
 // calibrateByTokenizer counts text (the step prompt's head) with the
 // server's tokenizer, where the backend has one, before the first call:
-// the estimate is calibrated from the start. A failure changes nothing.
+// the estimate of its kind is calibrated from the start. A failure
+// changes nothing.
 func (r *run) calibrateByTokenizer(ctx context.Context, text string) {
-	tc, ok := r.eng.cfg.LLM.(TokenCounter)
-	est := EstimateTokens(text)
-	if !ok || est < calibrateMinTokens/4 {
-		return
-	}
-	n, err := tc.CountTokens(ctx, text)
-	if err != nil || n <= 0 {
-		return
-	}
-	q := float64(n) / float64(est)
-	r.measure(r.eng.cfg.LLM, q)
-	if q > max(r.refinement.ratio, 1) {
-		r.refinement.ratio = min(q, calibrateMax)
+	if n, ok := r.exactCount(ctx, r.eng.cfg.LLM, text); ok {
+		r.measure(r.eng.cfg.LLM, text, n, false)
 	}
 }
 
+// exactCount counts text with model's tokenizer, when it has one and is
+// the reasoning model's server.
+func (r *run) exactCount(ctx context.Context, model LLM, text string) (int, bool) {
+	tc, ok := model.(TokenCounter)
+	if !ok || !sameLLM(model, r.eng.cfg.LLM) || llm.EstimateTokens(text) < calibrateMinTokens/4 {
+		return 0, false
+	}
+	n, err := tc.CountTokens(ctx, text)
+	return n, err == nil && n > 0
+}
+
 // checkFits refuses a prompt that cannot fit the context with room for
-// some of its reply.
-func (r *run) checkFits(req llm.Request) error {
+// some of its reply. Near the context, the server's own tokenizer counts
+// the whole prompt (and the count calibrates the estimate).
+func (r *run) checkFits(ctx context.Context, model LLM, req llm.Request) error {
 	c := r.settings.ContextTokens()
 	if c <= 0 {
 		return nil
 	}
 	reserve := min(req.Options.NumPredict, maxReplyReserve)
-	if n := r.count(req.Prompt); n+reserve > c {
+	n := r.count(req.Prompt)
+	if float64(n+reserve) > exactShare*float64(c) {
+		if exact, ok := r.exactCount(ctx, model, req.Prompt); ok {
+			r.measure(model, req.Prompt, exact, false)
+			n = exact + templateTokens
+		}
+	}
+	if n+reserve > c {
 		e := &PromptTooLargeError{Purpose: string(req.Purpose), Tokens: n, Context: c, Reserve: reserve, Hint: r.contextHint()}
 		if s, ok := r.eng.cfg.LLM.(interface{ ContextPerSlot() bool }); ok && s.ContextPerSlot() && r.settings.ServerCtx > 0 {
 			e.PerSlot = " per slot"
@@ -210,9 +195,17 @@ func (r *run) boundText(text string, overhead int) string {
 	if budget <= 0 || r.count(text)+overhead <= budget {
 		return text
 	}
-	runes := max((budget-overhead)*charsPerToken, 0)
-	if r.refinement.ratio > 1 {
-		runes = int(float64(runes) / r.refinement.ratio)
+	room := max(budget-overhead, 0)
+	// The longest prefix (in runes) that fits, by bisection: the count of
+	// a prefix grows with its length.
+	lo, hi := 0, utf8.RuneCountInString(text)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if r.count(textsafe.Truncate(text, mid)) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
 	}
-	return textsafe.Truncate(text, runes) + "\n(the rest is left out to fit the context)\n"
+	return textsafe.Truncate(text, lo) + "\n(the rest is left out to fit the context)\n"
 }

@@ -45,9 +45,18 @@ type ConsentRequest struct {
 	// verbatim, sent after a weak self-evaluation with no judge decision.
 	Reflection bool
 	// Guarded names the never-leave corpus whose passages are in the
-	// context ("" for none): the question must be put to the user even
-	// under web policy "auto".
+	// context, or whose distinctive string the query carries ("" for
+	// none): the question must be put to the user even under web policy
+	// "auto".
 	Guarded string
+	// Carries is the distinctive string of the Guarded corpus the query
+	// carries ("" when the hold is the context's), and CarriesKind what it
+	// is ("an identifier", "a rare name", "a run of words"): for the user
+	// to see, on this machine only.
+	Carries, CarriesKind string
+	// Hold says in a sentence why a never-leave corpus holds the query
+	// ("" when none does); it never quotes the string the query carries.
+	Hold string
 }
 
 // Consent is the user's answer.

@@ -71,11 +71,7 @@ func runLoop(ctx context.Context, r *run, m Strategy) error {
 // step runs one reasoning call, with one corrective retry for output that
 // has neither an action nor an answer.
 func (r *run) step(ctx context.Context) (StepOutput, error) {
-	if err := r.fitBudget(ctx, ""); err != nil {
-		return StepOutput{}, err
-	}
-	prompt := r.pad.head + r.pad.scratch.String()
-	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: prompt, Stop: stepStop, Options: r.options()}, r.pad.turn)
+	resp, err := r.sendFitted(ctx, r.eng.cfg.LLM, r.pad.turn, r.reasoning(ctx, llm.PurposeStep, ""))
 	if err != nil {
 		return StepOutput{}, err
 	}
@@ -101,7 +97,7 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 		bad = "Thought:"
 	}
 	r.pad.scratch.WriteString(bad + fix)
-	resp, err = r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeStep, Prompt: r.pad.head + r.pad.scratch.String(), Stop: stepStop, Options: r.options()}, r.pad.turn)
+	resp, err = r.sendFitted(ctx, r.eng.cfg.LLM, r.pad.turn, r.reasoning(ctx, llm.PurposeStep, ""))
 	if err != nil {
 		return StepOutput{}, err
 	}
@@ -111,6 +107,18 @@ func (r *run) step(ctx context.Context) (StepOutput, error) {
 		r.warn(r.pad.turn, "", "the model's reply still did not follow the format; asking for the answer directly")
 	}
 	return out, nil
+}
+
+// reasoning builds a reasoning call (a step, or the forced answer with its
+// suffix) within the context budget: the scratchpad is fitted to it first
+// (refine.go).
+func (r *run) reasoning(ctx context.Context, p llm.Purpose, suffix string) func() (llm.Request, error) {
+	return func() (llm.Request, error) {
+		if err := r.fitBudget(ctx, suffix); err != nil {
+			return llm.Request{}, err
+		}
+		return llm.Request{Purpose: p, Prompt: r.pad.head + r.pad.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, nil
+	}
 }
 
 func (r *run) answer(out StepOutput, role string) {
@@ -127,10 +135,7 @@ func (r *run) forcedAnswer(ctx context.Context) error {
 	}
 	r.pad.turn++
 	r.outcome.forced = true
-	if err := r.fitBudget(ctx, suffix); err != nil {
-		return err
-	}
-	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeForced, Prompt: r.pad.head + r.pad.scratch.String() + suffix, Stop: stepStop, Options: r.options()}, r.pad.turn)
+	resp, err := r.sendFitted(ctx, r.eng.cfg.LLM, r.pad.turn, r.reasoning(ctx, llm.PurposeForced, suffix))
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func (r *run) tools(m Strategy) []prompts.Tool {
 	}
 	var out []prompts.Tool
 	for _, s := range r.usable(r.sources.local) {
-		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the local corpus \"" + sourceID(s) + "\", curated by the user", Input: "the phrase or question to search for"})
+		out = append(out, prompts.Tool{Name: toolName(s), Description: toolDescription(s), Input: "the phrase or question to search for"})
 	}
 	for _, s := range r.usable(r.sources.web) {
 		out = append(out, prompts.Tool{Name: toolName(s), Description: "searches the public web (" + sourceID(s) + ")", Input: "the phrase or question to search for"})
@@ -170,7 +175,11 @@ func (r *run) preferenceSentence() string {
 	if len(local) == 0 {
 		return ""
 	}
-	s := "Prefer " + toolName(local[0]) + ": search the user's local corpus first"
+	what := "the user's local corpus"
+	if local[0].Kind().IsMCP() {
+		what = "the user's source \"" + sourceID(local[0]) + "\""
+	}
+	s := "Prefer " + toolName(local[0]) + ": search " + what + " first"
 	if len(r.usable(r.sources.web)) > 0 {
 		s += ", and use the web only when the local corpus does not have what you need"
 	}
@@ -190,6 +199,15 @@ func toolName(s Source) string {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}
 	return "Search_" + strings.Join(parts, "_")
+}
+
+// toolDescription is how the step prompt describes a corpus's or an MCP
+// server's Search_<name> tool.
+func toolDescription(s Source) string {
+	if s.Kind().IsMCP() {
+		return "searches \"" + sourceID(s) + "\", a knowledge source the user connected (an MCP server)"
+	}
+	return "searches the local corpus \"" + sourceID(s) + "\", curated by the user"
 }
 
 // sourceID is the id part of a source's name: the corpus, server or engine.

@@ -24,10 +24,6 @@ import (
 // its generation limit may use before earlier observations are refined.
 const DefaultRefineBudget = 85
 
-// charsPerToken is the fallback token estimate (runes/4, rounded up) for
-// text the server has not counted.
-const charsPerToken = 4
-
 // Texts that replace refined or dropped observations in the scratchpad.
 const (
 	refinedAway = "(condensed into the note above)\n"
@@ -41,6 +37,10 @@ type obsSpan struct {
 	refined    bool // the text is a refinement note (or refinedAway)
 	note       bool // the text is a note that may be dropped
 	dropped    bool
+	// docs and notes are what the observation was rendered from, for
+	// leaving documents out of it (trim.go).
+	docs  []prompts.ObservedDoc
+	notes []string
 }
 
 // refineState is the run's bookkeeping for the context budget.
@@ -51,15 +51,11 @@ type refineState struct {
 	lastPrompt   string
 	lastTokens   int
 	warnedBudget bool
-	// ratio calibrates the token estimate (fit.go); warnedJudge is set
-	// once the judge's earlier documents were cut to fit.
-	ratio       float64
+	// calib calibrates the token estimate per kind of text
+	// (calibration.go); warnedJudge is set once the judge's earlier
+	// documents were cut to fit.
+	calib       calibration
 	warnedJudge bool
-	// kept is the calibration factor the run started from (kept by
-	// earlier runs of its model, 0 without one), measured the largest
-	// ratio of the server's count over the estimate seen on the reasoning
-	// model's prompts (calibration.go).
-	kept, measured float64
 	// threadDocs is the text of the documents a follow-up carried from its
 	// thread (thread.go) as it stands in the step prompt's head, and
 	// threadDocCount how many there are; threadDocs is "" once they are
@@ -85,36 +81,31 @@ func (s Settings) PromptBudget() int {
 	return max(c*pct/100-s.OutputLimit(false), 0)
 }
 
-// EstimateTokens is the fallback token estimate: runes/4, rounded up.
-func EstimateTokens(s string) int {
-	return (len([]rune(s)) + charsPerToken - 1) / charsPerToken
-}
-
 // notePrompt remembers the server's token count of a reasoning prompt, the
 // base of the next estimate.
-func (r *run) notePrompt(req llm.Request, resp llm.Response) {
+func (r *run) notePrompt(req llm.Request, tokens int) {
 	if req.Purpose != llm.PurposeStep && req.Purpose != llm.PurposeForced {
 		return
 	}
-	if resp.PromptTokens > 0 {
-		r.refinement.lastPrompt, r.refinement.lastTokens = req.Prompt, resp.PromptTokens
+	if tokens > 0 {
+		r.refinement.lastPrompt, r.refinement.lastTokens = req.Prompt, tokens
 	}
 }
 
 // estimate is the prompt's size in tokens: the server's count of the last
-// reasoning prompt when this one extends it, plus runes/4 for what was
-// added; runes/4 for the whole prompt otherwise.
+// reasoning prompt when this one extends it, plus the count of what was
+// added; the count of the whole prompt otherwise (fit.go).
 func (r *run) estimate(prompt string) int {
 	if r.refinement.lastTokens > 0 && strings.HasPrefix(prompt, r.refinement.lastPrompt) {
-		return r.refinement.lastTokens + EstimateTokens(prompt[len(r.refinement.lastPrompt):])
+		return r.refinement.lastTokens + r.count(prompt[len(r.refinement.lastPrompt):])
 	}
-	return EstimateTokens(prompt)
+	return r.count(prompt)
 }
 
 // recordObservation notes where an observation's text sits in the
 // scratchpad.
-func (r *run) recordObservation(start int) {
-	r.refinement.spans = append(r.refinement.spans, obsSpan{step: r.pad.turn, start: start, end: r.pad.scratch.Len()})
+func (r *run) recordObservation(start int, docs []prompts.ObservedDoc, notes []string) {
+	r.refinement.spans = append(r.refinement.spans, obsSpan{step: r.pad.turn, start: start, end: r.pad.scratch.Len(), docs: docs, notes: notes})
 }
 
 // fitBudget runs before a reasoning call whose prompt is head + scratchpad
@@ -146,6 +137,9 @@ func (r *run) fitBudget(ctx context.Context, suffix string) error {
 			break
 		}
 		r.warn(r.pad.turn, "", fmt.Sprintf("even refined, the observations do not fit the context budget of %d tokens: the oldest refined note was dropped", budget))
+	}
+	if est > budget {
+		est = r.trimNewest(budget, size)
 	}
 	if est > budget && !r.refinement.warnedBudget {
 		r.refinement.warnedBudget = true
@@ -191,12 +185,15 @@ func (r *run) refine(ctx context.Context) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	// The refinement prompt itself stays within the budget (fit.go).
-	prompt, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
-	if err != nil {
-		return &FatalError{Err: err}
+	build := func() (llm.Request, error) {
+		// The refinement prompt itself stays within the budget (fit.go).
+		prompt, err := r.prompts.Refine(prompts.RefineData{Question: r.req.Question, Query: r.refinement.lastQuery, Observations: r.boundText(text.String(), r.count(bare))})
+		if err != nil {
+			return llm.Request{}, &FatalError{Err: err}
+		}
+		return llm.Request{Purpose: llm.PurposeRefine, Prompt: prompt, Options: r.options()}, nil
 	}
-	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: llm.PurposeRefine, Prompt: prompt, Options: r.options()}, r.pad.turn)
+	resp, err := r.sendFitted(ctx, r.eng.cfg.LLM, r.pad.turn, build)
 	if err != nil {
 		return err
 	}

@@ -18,8 +18,8 @@ func filler(word string, n int) string {
 func refineScript(t *testing.T, strategy string, refineReply string) (*harness, Settings, Result) {
 	t.Helper()
 	h := newHarness(t)
-	h.local.answers["alpha"] = []Document{doc("local:wiki", "a1", "Alpha", filler("alphafact", 2800))}
-	h.local.answers["beta"] = []Document{doc("local:wiki", "b1", "Beta", filler("betafact", 2800))}
+	h.local.answers["alpha"] = []Document{doc("local:wiki", "a1", "Alpha", filler("alphafact", 3600))}
+	h.local.answers["beta"] = []Document{doc("local:wiki", "b1", "Beta", filler("betafact", 3600))}
 	h.llm.steps = []reply{
 		{text: "Thought: first alpha.\nAction: Search_Engine\nAction Input: alpha"},
 		{text: "Thought: then beta.\nAction: Search_Engine\nAction Input: beta"},
@@ -75,14 +75,14 @@ func TestRefinementAtTheBudget(t *testing.T) {
 		t.Fatalf("%d reasoning prompts, want 3", len(ps))
 	}
 	for i, p := range ps {
-		if est := EstimateTokens(p); est > budget {
+		if est := llm.EstimateTokens(p); est > budget {
 			t.Errorf("prompt %d is about %d tokens, over the budget %d", i+1, est, budget)
 		}
 	}
 	// Without refinement the last prompt would not have fitted.
 	obs1 := observationText(t, 1, h.local.answers["alpha"][0])
 	obs2 := observationText(t, 2, h.local.answers["beta"][0])
-	if EstimateTokens(ps[1])+EstimateTokens(obs2) <= budget {
+	if llm.EstimateTokens(ps[1])+llm.EstimateTokens(obs2) <= budget {
 		t.Fatalf("the script does not pass the budget: calibrate the documents")
 	}
 	last := ps[2]
@@ -155,7 +155,7 @@ func TestOldestNoteDroppedWhenRefinementCannotFit(t *testing.T) {
 	if strings.Contains(last, long) || !strings.Contains(last, droppedNote) {
 		t.Errorf("the note was not dropped; tail %q", tail(last, 200))
 	}
-	if est := EstimateTokens(last); est > s.PromptBudget() {
+	if est := llm.EstimateTokens(last); est > s.PromptBudget() {
 		t.Errorf("last prompt about %d tokens, over the budget %d", est, s.PromptBudget())
 	}
 	obs2 := observationText(t, 2, h.local.answers["beta"][0])

@@ -25,7 +25,7 @@ func TestRefinementCondensesThreadDocs(t *testing.T) {
 		},
 	}
 	h := newHarness(t)
-	h.local.answers["gamma"] = []Document{doc("local:wiki", "g1", "Gamma", filler("gammafact", 3600))}
+	h.local.answers["gamma"] = []Document{doc("local:wiki", "g1", "Gamma", filler("gammafactoid", 3900))}
 	const note = "The alpha river is long [1]; the beta river is short [2]."
 	h.llm.steps = []reply{
 		{text: "Standalone question: How do the alpha and beta rivers relate to gamma?"},
@@ -59,11 +59,11 @@ func TestRefinementCondensesThreadDocs(t *testing.T) {
 		}
 	}
 	budget := s.PromptBudget()
-	if EstimateTokens(ps[0])+EstimateTokens(obs3) <= budget {
-		t.Fatalf("the script does not pass the budget %d: calibrate the documents", budget)
+	if llm.EstimateTokens(ps[0])+llm.EstimateTokens(obs3) <= budget {
+		t.Fatalf("the script does not pass the budget %d (%d + %d): calibrate the documents", budget, llm.EstimateTokens(ps[0]), llm.EstimateTokens(obs3))
 	}
 	last := ps[1]
-	if est := EstimateTokens(last); est > budget {
+	if est := llm.EstimateTokens(last); est > budget {
 		t.Errorf("the refined prompt is about %d tokens, over the budget %d", est, budget)
 	}
 	if !strings.HasSuffix(last, "\nObservation: "+obs3) {

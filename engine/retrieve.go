@@ -50,37 +50,61 @@ func (r *run) webOffNote() string {
 	return "the web was not searched: web policy is \"never\""
 }
 
-// allowWeb asks for consent under policy "ask". It returns a note for the
-// model when the web may not be used.
-func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (bool, string, error) {
-	if !src.Kind().FollowsWebPolicy() {
+// allowWeb decides whether query may go to src: the web policy and the
+// user's consent for a source that obeys it (the web, a remote MCP
+// server), and the never-leave rules for every source whose queries leave
+// the machine (leak.go). It returns a note for the model when the query
+// may not go. It is the one place that decides, and every search of such
+// a source passes it first.
+func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysis string) (ok bool, why string, err error) {
+	policy := src.Kind().FollowsWebPolicy()
+	if !policy && !src.Kind().Leaves() {
 		return true, "", nil
 	}
-	if !r.webAllowedAtAll() {
+	off := "the web was not searched"
+	if policy {
+		defer func() { why = notSearchedNote(src, why) }()
+	} else {
+		off = src.Name() + " was not searched"
+	}
+	if policy && !r.webAllowedAtAll() {
 		return false, r.webOffNote(), nil
 	}
-	guarded := r.guardedContext()
-	if (r.settings.Web != WebAsk && guarded == "") || r.sources.webForRun {
+	hold, err := r.leakCheck(ctx, src, query)
+	if err != nil {
+		return false, "", err
+	}
+	switch {
+	case hold == nil && (!policy || r.settings.Web != WebAsk):
+		return true, "", nil
+	case policy && r.sources.webForRun && (hold == nil || hold.match == nil && hold.unread == nil):
+		// Allowed for the run; a query carrying a never-leave corpus's
+		// own string is still put to the user.
 		return true, "", nil
 	}
 	if r.sources.webDeniedForRun {
-		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+		return false, off + ": the user declined web searches for the rest of this run", nil
 	}
 	if r.sources.deniedQueries[query] {
-		return false, "the web was not searched: the user declined this query earlier in this run", nil
+		return false, off + ": the user declined this query earlier in this run", nil
 	}
 	if r.req.Consent == nil {
-		return false, "the web was not searched: the context holds passages of corpus \"" + guarded + "\", marked never-leave, and there is no one to ask for consent", nil
+		return false, off + ": " + hold.why() + ", and there is no one to ask for consent", nil
 	}
-	if guarded != "" {
-		analysis = strings.TrimSpace(analysis + " (the context holds passages of never-leave corpus \"" + guarded + "\")")
+	req := ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting}
+	if hold != nil {
+		req.Guarded, req.Hold = hold.corpus, hold.why()
+		req.Analysis = strings.TrimSpace(analysis + " (" + hold.why() + ")")
+		if hold.match != nil {
+			req.Carries, req.CarriesKind = hold.match.Text, hold.match.Kind.String()
+		}
 	}
-	c, err := r.req.Consent(ctx, ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting, Guarded: guarded})
+	c, err := r.req.Consent(ctx, req)
 	if ctx.Err() != nil {
 		return false, "", ctx.Err()
 	}
 	if err != nil {
-		return false, fmt.Sprintf("the web was not searched: %v", err), nil
+		return false, fmt.Sprintf("%s: %v", off, err), nil
 	}
 	switch c {
 	case ConsentSession:
@@ -90,29 +114,27 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 		return true, "", nil
 	case ConsentDenyRun:
 		r.sources.webDeniedForRun = true
-		return false, "the web was not searched: the user declined web searches for the rest of this run", nil
+		return false, off + ": the user declined web searches for the rest of this run", nil
 	}
 	// A denied query is not put to the user again in this run.
 	if r.sources.deniedQueries == nil {
 		r.sources.deniedQueries = map[string]bool{}
 	}
 	r.sources.deniedQueries[query] = true
-	return false, "the web was not searched: the user declined", nil
+	return false, off + ": the user declined", nil
 }
 
-// guardedContext names a never-leave corpus whose passages are in the
-// context (or about to enter it with the reflection supplement), or "".
-func (r *run) guardedContext() string {
-	for _, name := range r.settings.NeverLeave {
-		for _, list := range [][]Document{r.ledger.docs, r.phase.pending} {
-			for _, d := range list {
-				if sources.IsCorpusNamed(d.Source, name) {
-					return name
-				}
-			}
-		}
+// notSearchedNote words a note about the web for another source that obeys
+// the web policy: "mcp:kb was not searched (…): web policy is never".
+func notSearchedNote(src Source, why string) string {
+	if src.Kind() == sources.KindWeb {
+		return why
 	}
-	return ""
+	rest, ok := strings.CutPrefix(why, "the web was not searched")
+	if !ok {
+		return why
+	}
+	return src.Name() + " was not searched (a query to it leaves the machine, so the web policy applies)" + rest
 }
 
 // retrieve performs the retrieval of one action and records its observation.
@@ -136,6 +158,14 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	}
 
 	preferred := order[0]
+	if ok, why, err := r.allowWeb(ctx, step, preferred, query, ""); err != nil || !ok {
+		// The preferred source itself leaves the machine (the web of a
+		// --web-only run, a remote index) and the query may not go.
+		if err != nil {
+			return err
+		}
+		return r.observe(step, preferred.Name(), nil, notes(why), nil)
+	}
 	docs, note, err := r.search(ctx, step, preferred, query)
 	if err != nil {
 		return err
@@ -158,33 +188,56 @@ func (r *run) retrieve(ctx context.Context, m Strategy, tool, query string) erro
 	if dec.Status {
 		return r.observe(step, preferred.Name(), docs, notes(note), nil)
 	}
-	ok, why, err := r.allowWeb(ctx, step, next, query, dec.Analysis)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return r.observe(step, preferred.Name(), docs, notes(note, why), nil)
-	}
-	alt, altNote, err := r.search(ctx, step, next, query)
-	if err != nil {
-		return err
-	}
-	if altNote != "" {
-		// The switch failed (blocked, unreachable): keep the local documents
-		// and tell the model the other source was unavailable.
-		return r.observe(step, preferred.Name(), docs, notes(note, altNote), nil)
-	}
-	r.tally.counts.Switches++
-	return r.observe(step, next.Name(), alt, nil, docs)
+	return r.switchTo(ctx, step, query, dec.Analysis, preferred, next, order, docs, note)
 }
 
-// webNoteIfAny explains a missing web when web engines are configured but
-// not allowed.
-func (r *run) webNoteIfAny(usableWeb []Source) string {
-	if len(r.sources.web) > 0 && len(usableWeb) == 0 {
-		return r.webOffNote()
+// switchTo searches next after the judge found the preferred source's
+// documents not enough. When next cannot be used (unreachable, a server
+// that failed), the query goes on to the source after it in the order; when
+// none answers, the preferred documents stay, with every source's reason.
+func (r *run) switchTo(ctx context.Context, step int, query, analysis string, preferred, next Source, order []Source, docs []Document, prefNote string) error {
+	var failed []string
+	for next != nil && next.Name() != preferred.Name() {
+		ok, why, err := r.allowWeb(ctx, step, next, query, analysis)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return r.observe(step, preferred.Name(), docs, notes(append(append([]string{prefNote}, failed...), why)...), nil)
+		}
+		alt, altNote, err := r.search(ctx, step, next, query)
+		if err != nil {
+			return err
+		}
+		if altNote == "" {
+			r.tally.counts.Switches++
+			return r.observe(step, next.Name(), alt, notes(failed...), docs)
+		}
+		// The switch failed (blocked, unreachable): the model is told, and
+		// the next source in the order is tried.
+		failed = append(failed, altNote)
+		next = after(next, order)
 	}
-	return ""
+	return r.observe(step, preferred.Name(), docs, notes(append([]string{prefNote}, failed...)...), nil)
+}
+
+// webNoteIfAny explains the sources that obey the web policy and were
+// left out because it does not allow them: the web, an MCP server over
+// the network.
+func (r *run) webNoteIfAny(usableWeb []Source) string {
+	if r.webAllowedAtAll() {
+		return ""
+	}
+	var out []string
+	if len(r.sources.web) > 0 && len(usableWeb) == 0 {
+		out = append(out, r.webOffNote())
+	}
+	for _, s := range r.sources.local {
+		if s.Kind().FollowsWebPolicy() {
+			out = append(out, notSearchedNote(s, r.webOffNote()))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func notes(list ...string) []string {
@@ -205,6 +258,17 @@ func (r *run) nextSource(preferred, chosen Source, order []Source) Source {
 	}
 	for i, s := range order {
 		if s == preferred && i+1 < len(order) {
+			return order[i+1]
+		}
+	}
+	return nil
+}
+
+// after is the source after s in order (nil for the last). Sources are
+// told apart by name: a source's value need not be comparable.
+func after(s Source, order []Source) Source {
+	for i, o := range order {
+		if o.Name() == s.Name() && i+1 < len(order) {
 			return order[i+1]
 		}
 	}
@@ -271,19 +335,22 @@ func citeNums(ns []int) string {
 // obtained before) add anything; again are the numbers of the documents
 // the search brought again, named to the judge without their text.
 func (r *run) judge(ctx context.Context, step int, src Source, fresh []Document, again []int, next Source) (JudgeDecision, error) {
-	data := judgeInputs{obtained: trimNL(r.ledger.obtained.String()), fresh: r.preview(fresh), again: r.repeatedList(again)}
+	data := judgeInputs{fresh: r.preview(fresh), again: r.repeatedList(again)}
 	bare, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, New: data.fresh, Repeated: data.again})
 	if err != nil {
 		return JudgeDecision{}, &FatalError{Err: err}
 	}
-	// Never a judge prompt larger than its budget: the oldest documents
-	// already obtained are left out first (fit.go).
-	data.obtained = trimNL(r.judgeObtained(data.obtained, r.count(bare)))
-	prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh, Repeated: data.again})
-	if err != nil {
-		return JudgeDecision{}, &FatalError{Err: err}
+	build := func() (llm.Request, error) {
+		// Never a judge prompt larger than its budget: the oldest
+		// documents already obtained are left out first (fit.go).
+		data.obtained = trimNL(r.judgeObtained(trimNL(r.ledger.obtained.String()), r.count(bare)))
+		prompt, err := r.prompts.Judge(prompts.JudgeData{Question: r.req.Question, Obtained: data.obtained, New: data.fresh, Repeated: data.again})
+		if err != nil {
+			return llm.Request{}, &FatalError{Err: err}
+		}
+		return llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, nil
 	}
-	resp, err := r.call(ctx, r.eng.cfg.Judge, llm.Request{Purpose: llm.PurposeJudge, Prompt: prompt, Schema: judgeSchema, Options: r.options()}, step)
+	resp, err := r.sendFitted(ctx, r.eng.cfg.Judge, step, build)
 	if err != nil {
 		return JudgeDecision{}, err
 	}
@@ -361,13 +428,20 @@ func (r *run) retrieveMix(ctx context.Context, step int, query string, order []S
 }
 
 // supplement is the reflection's multi-source retrieval: the original
-// question, verbatim, against the preferred corpus and the web.
+// question, verbatim, against the preferred source, the first MCP server
+// when that is not it, and the web.
 func (r *run) supplement(ctx context.Context) error {
 	step := r.pad.turn
 	q := r.req.Question
 	var targets []Source
 	if l := r.usable(r.sources.local); len(l) > 0 {
 		targets = append(targets, l[0])
+		for _, s := range l[1:] {
+			if s.Kind().IsMCP() && !l[0].Kind().IsMCP() {
+				targets = append(targets, s)
+				break
+			}
+		}
 	}
 	if len(r.sources.web) > 0 {
 		targets = append(targets, r.sources.web[0])

@@ -41,6 +41,8 @@ type run struct {
 	// privacy is the run's privacy (privacy.go): its settings', or for a
 	// follow-up the thread's where stricter.
 	privacy Privacy
+	// leaks caches the never-leave corpora's distinctive strings (leak.go).
+	leaks leakState
 }
 
 // runSources are the sources a run may search, and the user's consent.
@@ -81,6 +83,9 @@ type docLedger struct {
 	docNum map[string]int
 	// safe caches each document made safe for a prompt.
 	safe map[string]prompts.ObservedDoc
+	// frames caches the tokens of an observation's frame around a
+	// document, by the width of its number (thread.go).
+	frames map[int]int
 	// obtained is the full text of every observation so far (judge input).
 	obtained strings.Builder
 }
@@ -168,7 +173,8 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 	}
 	var resp llm.Response
 	var err error
-	if err := r.checkFits(req); err != nil {
+	r.refreshContext()
+	if err := r.checkFits(ctx, model, req); err != nil {
 		return resp, &FatalError{Err: err}
 	}
 	for attempt := 0; attempt < 2; attempt++ {
@@ -176,9 +182,9 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		resp, err = model.Generate(ctx, req, onToken)
 		r.tally.counts.LLMMillis += time.Since(t0).Milliseconds()
 		r.countCall(req.Purpose, resp)
-		r.notePrompt(req, resp)
 		if err == nil {
-			r.calibrate(model, req, resp)
+			r.notePrompt(req, resp.PromptTokens)
+			r.measure(model, req.Prompt, resp.PromptTokens, true)
 		}
 		if err == nil || ctx.Err() != nil {
 			break
@@ -196,6 +202,9 @@ func (r *run) call(ctx context.Context, model LLM, req llm.Request, step int) (l
 		return resp, ctx.Err()
 	}
 	if err != nil {
+		// A prompt refused as over the context, or cut, tells its real
+		// size (refusal.go).
+		r.learnRefusal(req, err)
 		return resp, &FatalError{Err: err}
 	}
 	if resp.Truncated() {
@@ -258,15 +267,19 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
-	if src.Kind() == sources.KindWeb {
+	switch k := src.Kind(); {
+	case k == sources.KindWeb:
 		r.tally.counts.WebRetrievals++
-	} else {
+	case k.IsMCP():
+		r.tally.counts.MCPRetrievals++
+	default:
 		r.tally.counts.LocalRetrievals++
 	}
 	if err != nil {
 		outcome, msg := RetrievalOutcome(err), textsafe.ForTerminal(err.Error())
-		if outcome == OutcomeTruncated && len(docs) > 0 {
-			// Partial results of a cut answer are used, and said to be partial.
+		if outcome == OutcomeTruncated && len(docs) > 0 || outcome == OutcomeDegraded {
+			// Partial results of a cut answer are used, and said to be
+			// partial; so are the results of a search by words only.
 			docs = r.sourced(src, docs)
 			r.emit(Event{Step: step, Payload: Retrieval{Source: src.Name(), Query: query, Docs: docs, Outcome: outcome, Note: msg, Reflection: r.phase.reflecting, Cached: cached}})
 			r.warn(step, src.Name(), msg)
@@ -380,7 +393,7 @@ func (r *run) appendObservation(obs []prompts.ObservedDoc, notes []string, docs 
 	r.pad.scratch.WriteString("\nObservation: ")
 	start := r.pad.scratch.Len()
 	r.pad.scratch.WriteString(text)
-	r.recordObservation(start)
+	r.recordObservation(start, obs, notes)
 	if len(obs) > 0 {
 		block, _ := r.prompts.Observation(prompts.ObservationData{Docs: obs})
 		r.ledger.obtained.WriteString(block)
@@ -420,12 +433,15 @@ func (r *run) finish(ctx context.Context, err error) (Result, error) {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		res.Cancelled = true
 		err = fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
-	case errors.As(err, &fatal):
-		r.emit(Event{Payload: Notice{Message: textsafe.ForTerminal(fatal.Error()), Fatal: true}})
-		return res, err
 	default:
-		r.emit(Event{Payload: Notice{Message: textsafe.ForTerminal(err.Error()), Fatal: true}})
-		return res, &FatalError{Err: err}
+		// The run failed: its calls and tokens are counted all the same,
+		// in the fatal error event.
+		if !errors.As(err, &fatal) {
+			err = &FatalError{Err: err}
+		}
+		c := r.tally.counts
+		r.emit(Event{Payload: Notice{Message: textsafe.ForTerminal(err.Error()), Fatal: true, Counts: &c}})
+		return res, err
 	}
 	f := Final{Answer: res.Answer, Forced: res.Forced, Cancelled: res.Cancelled, Label: res.Label}
 	res.Citations, res.InvalidCitations, f.Sources, f.SourceNums = numberedSources(Citations(res.Answer), r.ledger.docs)

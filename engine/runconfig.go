@@ -14,6 +14,11 @@ import (
 // run's RunConfig. Config resolution, the app and the manifest read it.
 type Wiring struct {
 	Corpora []string `json:"corpora"`
+	// MCP names the MCP servers the run searched ("mcp:NAME"), in
+	// preference order; Prefer is the order the user asked for (--prefer),
+	// as given.
+	MCP    []string `json:"mcp,omitempty"`
+	Prefer []string `json:"prefer,omitempty"`
 	// WebChosen is true when the web policy (Settings.Web) was chosen by
 	// the user (a flag, the environment, the config file, the workspace)
 	// rather than left at its default. `sessions rerun` reuses a recorded
@@ -30,6 +35,14 @@ type Wiring struct {
 	// judgment and queries (strategies slimplm, smartrag, prefrag-gated);
 	// empty means the judge model.
 	ProxyModel string `json:"proxy_model,omitempty"`
+	// Retrieval is how corpora are searched (sources.Retrieval*; empty:
+	// hybrid for a corpus with vectors, else BM25). EmbedModel, EmbedLLM
+	// and EmbedURL name the embedding model and its server (empty: the
+	// model a corpus was embedded with, on the LLM server).
+	Retrieval  string `json:"retrieval,omitempty"`
+	EmbedModel string `json:"embed_model,omitempty"`
+	EmbedLLM   string `json:"embed_llm,omitempty"`
+	EmbedURL   string `json:"embed_url,omitempty"`
 }
 
 // DefaultWiring is the wiring of a run nobody configured.
@@ -54,6 +67,8 @@ func DefaultRunConfig() RunConfig {
 // named Settings key, as the object was written when both were one struct.
 var wiringBefore = map[string]string{
 	"corpora":     "web",
+	"mcp":         "web",
+	"prefer":      "web",
 	"web_chosen":  "model",
 	"web_engine":  "model",
 	"llm":         "model",

@@ -73,7 +73,7 @@ func TestRunConfigKeysDeclaredOnce(t *testing.T) {
 		}
 		return out
 	}
-	all := RunConfig{Wiring: Wiring{ProxyModel: "p", WebChosen: true}, Settings: Settings{PerSourceTools: true, Seed: new(int), ServerCtx: 1,
+	all := RunConfig{Wiring: Wiring{ProxyModel: "p", WebChosen: true, MCP: []string{"mcp:x"}, Prefer: []string{"x"}}, Settings: Settings{PerSourceTools: true, Seed: new(int), ServerCtx: 1,
 		NeverLeave: []string{"x"}, WebOnly: true, CorpusChoice: "c", RefineBudget: 1}}
 	settings, wiring := keys(all.Settings), keys(all.Wiring)
 	for k := range wiring {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -84,17 +85,21 @@ func (r *run) startTurn(ctx context.Context) error {
 // or empty rewrite keeps the follow-up as asked, with a notice; only a
 // cancelled run stops here.
 func (r *run) rewrite(ctx context.Context, th *Thread, followUp string) (string, error) {
-	data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
-	// The earlier turns within their share of the budget (thread_budget.go).
-	tp := planTurns(th.Turns, r.share(rewriteTurnsShare), false)
-	data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
-	prompt, err := r.prompts.Rewrite(data)
-	if err != nil {
-		return "", &FatalError{Err: err}
-	}
 	opts := r.options()
-	opts.NumPredict = min(rewriteOutputTokens, r.settings.OutputLimit(false))
-	resp, err := r.call(ctx, r.eng.cfg.LLM, llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, 0)
+	build := func() (llm.Request, error) {
+		data := prompts.RewriteData{FollowUp: textsafe.ForPrompt(followUp)}
+		// The earlier turns within their share of the budget
+		// (thread_budget.go).
+		tp := planTurns(th.Turns, r.share(rewriteTurnsShare), false, r.count)
+		data.Turns, data.TurnsLeftOut = tp.turns, len(tp.leftOut)
+		prompt, err := r.prompts.Rewrite(data)
+		if err != nil {
+			return llm.Request{}, &FatalError{Err: err}
+		}
+		opts.NumPredict = min(rewriteOutputTokens, r.settings.OutputLimit(false))
+		return llm.Request{Purpose: purposeRewrite, Prompt: prompt, Options: opts}, nil
+	}
+	resp, err := r.sendFitted(ctx, r.eng.cfg.LLM, 0, build)
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -191,12 +196,12 @@ func (r *run) primeThread(th *Thread) error {
 	if err != nil {
 		return &FatalError{Err: err}
 	}
-	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-EstimateTokens(frame), func(_ int, d Document) int { return r.docCost(d) })
+	dp := planDocs(th, r.req.Question, r.share(threadDocsShare)-r.count(frame), r.docCost)
 	obs := make([]prompts.ObservedDoc, 0, len(dp.carried))
 	for _, n := range dp.carried {
 		obs = append(obs, r.promptDoc(n, th.Docs[n-1]))
 	}
-	tp := planTurns(th.Turns, r.share(threadTurnsShare), true)
+	tp := planTurns(th.Turns, r.share(threadTurnsShare), true, r.count)
 	data := prompts.ThreadData{Turns: tp.turns, TurnsLeftOut: len(tp.leftOut), DocsLeftOut: len(dp.leftOut)}
 	if len(obs) > 0 {
 		block, err := r.prompts.Observation(prompts.ObservationData{Docs: obs})
@@ -218,19 +223,38 @@ func (r *run) primeThread(th *Thread) error {
 		DocsCarried: dp.carried, DocsLeftOut: dp.leftOut,
 		TurnsShortened: tp.shortened, TurnsLeftOut: tp.leftOut,
 		QuotesCarried: tp.quotesCarried, QuotesLeftOut: tp.quotesLeftOut,
-		Tokens: EstimateTokens(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
+		Tokens: r.count(text), Budget: r.share(threadDocsShare + threadTurnsShare), PromptBudget: r.settings.PromptBudget(),
 	}})
 	return nil
 }
 
-// docCost estimates a document's tokens in a prompt without rendering it
-// (capped at max_doc_chars, with room for the cut's note).
-func (r *run) docCost(d Document) int {
-	n, extra := utf8.RuneCountInString(d.Text), 0
-	if m := r.settings.MaxDocChars; m > 0 && n > m {
-		n, extra = m, 30
+// docCost is the tokens document n takes in a prompt, without rendering
+// it: its title and text (capped at max_doc_chars, with the cut's note)
+// and the observation's frame around them ("[n] title: …\ncontent: …").
+func (r *run) docCost(n int, d Document) int {
+	text, extra := d.Text, 0
+	if m := r.settings.MaxDocChars; m > 0 && utf8.RuneCountInString(text) > m {
+		text, extra = textsafe.Truncate(text, m), 30
 	}
-	return EstimateTokens(d.Title) + (n+charsPerToken-1)/charsPerToken + extra + 6
+	return r.count(d.Title) + r.count(text) + extra + r.docFrame(n)
+}
+
+// docFrame is the tokens of an observation's frame around a document
+// numbered n, rendered once per width of the number.
+func (r *run) docFrame(n int) int {
+	w := len(strconv.Itoa(n))
+	if c, ok := r.ledger.frames[w]; ok {
+		return c
+	}
+	c := 12
+	if text, err := r.prompts.Observation(prompts.ObservationData{Docs: []prompts.ObservedDoc{{Num: n}}}); err == nil {
+		c = r.count(text) + 2 // the title's and the text's first tokens join the frame's
+	}
+	if r.ledger.frames == nil {
+		r.ledger.frames = map[int]int{}
+	}
+	r.ledger.frames[w] = c
+	return c
 }
 
 // share is pct percent of the prompt budget; no limit when the context is

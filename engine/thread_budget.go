@@ -162,8 +162,8 @@ const (
 // cut short, then questions only, then turns left out. The newest turn
 // keeps at least its question and a short answer. Quotes are carried only
 // when withQuotes is set (the step prompt's thread block; the rewrite
-// prompt shows none).
-func planTurns(turns []PriorTurn, budget int, withQuotes bool) turnPlan {
+// prompt shows none). count gives a text's tokens.
+func planTurns(turns []PriorTurn, budget int, withQuotes bool, count func(string) int) turnPlan {
 	n := len(turns)
 	type carried struct {
 		q, whole, short string
@@ -179,7 +179,7 @@ func planTurns(turns []PriorTurn, budget int, withQuotes bool) turnPlan {
 		short := textsafe.Truncate(a, shortAnswerRunes)
 		cs[i] = carried{q: q, whole: whole, short: short}
 		const frame = 8 // "Earlier question: " and "Earlier answer: "
-		qc := EstimateTokens(q) + frame
+		qc := count(q) + frame
 		quotes := 0
 		if withQuotes {
 			cs[i].quotes, cs[i].extra = promptQuotes(t.Quotes)
@@ -187,11 +187,11 @@ func planTurns(turns []PriorTurn, budget int, withQuotes bool) turnPlan {
 				quotes = 12 // the line before them
 			}
 			for _, pq := range cs[i].quotes {
-				quotes += EstimateTokens(pq.Text) + 4 // `[n] "…"`
+				quotes += count(pq.Text) + 4 // `[n] "…"`
 			}
 		}
-		ac := qc + EstimateTokens(whole)
-		cost[i] = [turnOut]int{ac + quotes, ac, qc + EstimateTokens(short), qc}
+		ac := qc + count(whole)
+		cost[i] = [turnOut]int{ac + quotes, ac, qc + count(short), qc}
 	}
 	level := make([]int, n)
 	total := 0

@@ -29,7 +29,9 @@ func bigThread(turns, docsPerTurn int) *Thread {
 	return th
 }
 
-func docCost(_ int, d Document) int { return EstimateTokens(d.Title) + EstimateTokens(d.Text) + 6 }
+func docCost(_ int, d Document) int {
+	return llm.EstimateTokens(d.Title) + llm.EstimateTokens(d.Text) + 6
+}
 
 // planDocs carries the documents of the question's subject (the cited one
 // first) within the budget, the last turn's cited one too, and leaves the
@@ -66,12 +68,12 @@ func TestPlanDocsChoosesForTheQuestion(t *testing.T) {
 // questions only, then left out; the newest keeps a short answer.
 func TestPlanTurnsShortensOldestFirst(t *testing.T) {
 	th := bigThread(30, 1)
-	whole := planTurns(th.Turns, 1<<30, true)
+	whole := planTurns(th.Turns, 1<<30, true, llm.EstimateTokens)
 	if len(whole.turns) != 30 || len(whole.shortened)+len(whole.leftOut) != 0 {
 		t.Fatalf("unlimited: %d turns, %v shortened, %v left out", len(whole.turns), whole.shortened, whole.leftOut)
 	}
 	for _, budget := range []int{2000, 600, 250, 60} {
-		p := planTurns(th.Turns, budget, true)
+		p := planTurns(th.Turns, budget, true, llm.EstimateTokens)
 		if len(p.turns)+len(p.leftOut) != 30 {
 			t.Fatalf("budget %d: %d carried, %d left out", budget, len(p.turns), len(p.leftOut))
 		}
@@ -105,27 +107,27 @@ func TestJudgePromptBoundedInThread(t *testing.T) {
 	}
 	h.llm.judges = []reply{judgeJSON(true, "useful")}
 	s := DefaultSettings()
-	s.Model, s.Web, s.NumCtx = "script", WebNever, 1024
+	s.Model, s.Web, s.NumCtx = "script", WebNever, 1280
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// Every earlier document in the judge's "already obtained" text: the
 	// whole thread carried (as before issue 21) would be far over 1024.
 	r := newRun(h.eng, Request{SessionID: "s1", Question: "What about subj1?", Settings: s, Emit: h.rec.emit, Thread: th})
 	block, _ := r.prompts.Observation(prompts.ObservationData{Docs: r.number(th.Docs)})
-	if EstimateTokens(block) < 4*1024 {
-		t.Fatalf("the thread is too small for the test: %d tokens", EstimateTokens(block))
+	if llm.EstimateTokens(block) < 4*1024 {
+		t.Fatalf("the thread is too small for the test: %d tokens", llm.EstimateTokens(block))
 	}
 	if _, err := h.eng.Run(ctx, Request{SessionID: "s1", Question: "and subj1?", Settings: s, Emit: h.rec.emit, Thread: th}); err != nil {
 		t.Fatal(err)
 	}
 	budget := s.ContextTokens()*DefaultRefineBudget/100 - s.OutputLimit(true)
 	for _, p := range h.llm.prompts(llm.PurposeJudge) {
-		if n := EstimateTokens(p); n > budget {
+		if n := llm.EstimateTokens(p); n > budget {
 			t.Errorf("a judge prompt of %d tokens passed its budget of %d", n, budget)
 		}
 	}
 	for _, p := range append(h.llm.prompts(llm.PurposeStep), h.llm.prompts(purposeRewrite)...) {
-		if n := EstimateTokens(p); n > s.ContextTokens() {
+		if n := llm.EstimateTokens(p); n > s.ContextTokens() {
 			t.Errorf("a prompt of %d tokens passed the context", n)
 		}
 	}
@@ -219,7 +221,7 @@ func TestJudgeObtainedKeepsTheNewest(t *testing.T) {
 type countingLLM struct{ *scriptLLM }
 
 func (countingLLM) CountTokens(_ context.Context, text string) (int, error) {
-	return 2 * EstimateTokens(text), nil
+	return 2 * llm.EstimateTokens(text), nil
 }
 
 // With the server's tokenizer, the estimate is calibrated before the first

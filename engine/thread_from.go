@@ -102,6 +102,8 @@ func ThreadFrom(events []Event) *Thread {
 			placed(p.DocIDs, p.DocNums, true, p.Source)
 		case Supplement:
 			placed(p.DocIDs, p.DocNums, false, "")
+		case Thought, Action, Selection, Gate, Refinement, ThreadContext, Notice, Token:
+			// Nothing a later turn carries.
 		}
 	}
 	for n := 1; n <= maxNum; n++ {

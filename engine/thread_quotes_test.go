@@ -32,7 +32,7 @@ func quotedThread(turns int) *Thread {
 // cuts any answer; the rewrite prompt carries none.
 func TestPlanTurnsCarriesQuotes(t *testing.T) {
 	th := quotedThread(10)
-	all := planTurns(th.Turns, 1<<30, true)
+	all := planTurns(th.Turns, 1<<30, true, llm.EstimateTokens)
 	if all.quotesCarried != 20 || all.quotesLeftOut != 0 || len(all.shortened) != 0 {
 		t.Fatalf("unlimited: %d quotes carried, %d left out, shortened %v", all.quotesCarried, all.quotesLeftOut, all.shortened)
 	}
@@ -41,13 +41,13 @@ func TestPlanTurnsCarriesQuotes(t *testing.T) {
 			t.Fatalf("turn %d carried quotes %+v", i+1, pt.Quotes)
 		}
 	}
-	if rw := planTurns(th.Turns, 1<<30, false); rw.quotesCarried != 0 || rw.quotesLeftOut != 0 || len(rw.turns[0].Quotes) != 0 {
+	if rw := planTurns(th.Turns, 1<<30, false, llm.EstimateTokens); rw.quotesCarried != 0 || rw.quotesLeftOut != 0 || len(rw.turns[0].Quotes) != 0 {
 		t.Errorf("the rewrite's turns carry quotes: %+v", rw)
 	}
-	noQuotes := planTurns(th.Turns, 1<<30, false).tokens
+	noQuotes := planTurns(th.Turns, 1<<30, false, llm.EstimateTokens).tokens
 	sawPartial := false
 	for budget := all.tokens; budget > 50; budget -= 25 {
-		p := planTurns(th.Turns, budget, true)
+		p := planTurns(th.Turns, budget, true, llm.EstimateTokens)
 		if p.quotesCarried+p.quotesLeftOut != 20 {
 			t.Fatalf("budget %d: %d carried + %d left out quotes, want 20", budget, p.quotesCarried, p.quotesLeftOut)
 		}
@@ -90,7 +90,7 @@ func TestPlanTurnsQuotesAreNeutralised(t *testing.T) {
 	for i := 0; i < maxTurnQuotes; i++ {
 		qs = append(qs, evidence.Quote{N: 4, Quote: fmt.Sprintf("Sentence %d.", i)})
 	}
-	p := planTurns([]PriorTurn{{Question: "q?", Answer: "a [3]", Quotes: qs}}, 1<<30, true)
+	p := planTurns([]PriorTurn{{Question: "q?", Answer: "a [3]", Quotes: qs}}, 1<<30, true, llm.EstimateTokens)
 	got := p.turns[0].Quotes
 	if len(got) != maxTurnQuotes || p.quotesCarried != maxTurnQuotes || p.quotesLeftOut != 2 {
 		t.Fatalf("%d quotes carried (%d counted), %d left out: %+v", len(got), p.quotesCarried, p.quotesLeftOut, got)
@@ -159,7 +159,7 @@ func FuzzThreadQuoteLeavesNoLabel(f *testing.F) {
 	set := prompts.MustDefault()
 	f.Fuzz(func(t *testing.T, quote string) {
 		turns := []PriorTurn{{Question: "q?", Answer: "a [3]", Quotes: []evidence.Quote{{N: 3, Quote: quote}}}}
-		p := planTurns(turns, 1<<30, true)
+		p := planTurns(turns, 1<<30, true, llm.EstimateTokens)
 		block, err := set.ThreadContext(prompts.ThreadData{Turns: p.turns})
 		if err != nil {
 			t.Fatal(err)

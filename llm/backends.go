@@ -74,6 +74,9 @@ type Backend struct {
 	// to do (model: the model asked for).
 	AdviceMissingModel func(model string) string
 	AdviceUnreachable  func(model string) string
+	// EmbedHint says what to run when the server cannot embed (see
+	// CannotEmbedError.Reason).
+	EmbedHint func(e *CannotEmbedError) string
 	// New builds a client; set by the backend's package (Register).
 	New Constructor
 }
@@ -89,8 +92,15 @@ var backends = []Backend{
 			}
 			return fmt.Sprintf("start it with `OLLAMA_HOST=%s ollama serve`", net.JoinHostPort(host, port))
 		},
-		ContextHint: "raise --num-ctx or lower -k and --max-steps",
+		ContextHint: "raise --num-ctx (Ollama runs each request with the num_ctx prefrag sends) or lower -k and --max-steps",
 		MissingModel: func(e *ModelNotFoundError) string {
+			switch {
+			case len(e.Served) > 0:
+				return fmt.Sprintf("model %s not found — the Ollama server has %s: pass --model with one of them, or run `ollama pull %s`",
+					e.Model, ServedList(e.Served), e.Model)
+			case e.Listed:
+				return fmt.Sprintf("model %s not found — the Ollama server has no model yet: run `ollama pull %s`", e.Model, e.Model)
+			}
 			return fmt.Sprintf("model %s not found — run `ollama pull %s`", e.Model, e.Model)
 		},
 		AdviceMissingModel: func(model string) string {
@@ -98,6 +108,9 @@ var backends = []Backend{
 		},
 		AdviceUnreachable: func(model string) string {
 			return fmt.Sprintf("Install Ollama from https://ollama.com/download, start it with `ollama serve`, then `ollama pull %s`. Sessions and corpora work without it.", model)
+		},
+		EmbedHint: func(e *CannotEmbedError) string {
+			return "it is not an embedding model: run `ollama pull nomic-embed-text` and pass --embed-model nomic-embed-text (or another embedding model)"
 		},
 	},
 	{
@@ -109,7 +122,7 @@ var backends = []Backend{
 		Start: func(host, port string, local bool) string {
 			return fmt.Sprintf("start it with `llama-server -m MODEL.gguf%s --port %s -np 2`", hostFlag(host, local), port)
 		},
-		ContextHint: "restart the server with a larger context (llama-server: -c is shared by the -np slots) or lower -k and --max-steps",
+		ContextHint: "restart llama-server with a larger -c or fewer slots (-np; each slot gets -c divided by -np), or lower -k and --max-steps",
 		MissingModel: func(e *ModelNotFoundError) string {
 			if len(e.Served) > 0 {
 				return fmt.Sprintf("model %s not found — the llama.cpp server serves %s: pass --model %s (or no --model), or restart it with -m pointing to %s",
@@ -122,6 +135,16 @@ var backends = []Backend{
 		},
 		AdviceUnreachable: func(string) string {
 			return "Start it with `llama-server -m MODEL.gguf --port 8080 -np 2`, or pass --llm-url."
+		},
+		EmbedHint: func(e *CannotEmbedError) string {
+			const start = "start a llama-server for embeddings with `llama-server -m EMBEDDING-MODEL.gguf --embeddings --pooling mean -b 4096 -ub 4096 --port 8081` and pass --embed-url http://127.0.0.1:8081"
+			switch e.Reason {
+			case "pooling":
+				return "its model has no pooling (a chat model, or --pooling none): " + start
+			case "batch":
+				return "a passage is longer than the server's physical batch: restart llama-server with larger -b and -ub (e.g. -b 4096 -ub 4096)"
+			}
+			return "it was started without --embeddings: " + start
 		},
 	},
 	{
@@ -153,6 +176,9 @@ var backends = []Backend{
 		},
 		AdviceUnreachable: func(string) string {
 			return "Start the OpenAI-compatible server (e.g. `vllm serve MODEL --port 8000`), or pass --llm-url with its API root (…/v1)."
+		},
+		EmbedHint: func(e *CannotEmbedError) string {
+			return "serve an embedding model (e.g. `vllm serve BAAI/bge-small-en-v1.5 --task embed --port 8001`) and pass --embed-model with its name and --embed-url with its API root"
 		},
 	},
 }

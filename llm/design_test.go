@@ -1,10 +1,12 @@
 package llm
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,13 +14,19 @@ import (
 )
 
 // TestDesignBackendNamesOnlyInLLM: backends are one table here; no
-// product file outside llm/ compares a backend's name, switches on it or
-// lists the names again. (Check: put `if s.LLM == "openai" {}` into any
-// package outside llm/ and this fails naming the file and line.)
+// product file outside llm/ compares a backend's name (==, !=,
+// strings.EqualFold or any other call given the name), switches on it,
+// keys a map or indexes one by it, or lists the names again. A name is
+// matched in any case ("OpenAI" is "openai").
+//
+// Mutations this catches (each made by hand once): `if s.LLM == "openai"`,
+// `strings.EqualFold(s.LLM, "OpenAI")`, `case "llamacpp":`,
+// `map[string]string{"llamacpp": "…"}`, `hints["ollama"]`,
+// `[]string{"ollama", "openai"}`.
 func TestDesignBackendNamesOnlyInLLM(t *testing.T) {
 	names := map[string]bool{}
 	for _, n := range BackendNames() {
-		names[n] = true
+		names[strings.ToLower(n)] = true
 	}
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -40,7 +48,11 @@ func TestDesignBackendNamesOnlyInLLM(t *testing.T) {
 			return nil
 		}
 		checked++
-		for _, p := range backendNameUses(t, path, names) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range backendNameUses(t, path, src, names) {
 			t.Errorf("%s:%d: %s — ask llm's backend table instead", rel, p.line, p.what)
 		}
 		return nil
@@ -53,16 +65,57 @@ func TestDesignBackendNamesOnlyInLLM(t *testing.T) {
 	}
 }
 
+// TestDesignBackendGuardCatches: the guard finds each way of naming a
+// backend a person would write, and leaves a name inside a sentence alone.
+func TestDesignBackendGuardCatches(t *testing.T) {
+	names := map[string]bool{"ollama": true, "llamacpp": true, "openai": true}
+	src := `package x
+
+import "strings"
+
+func f(s string, m map[string]int) {
+	if s == "openai" {}
+	if strings.EqualFold(s, "OpenAI") {}
+	switch s {
+	case "llamacpp":
+	}
+	_ = map[string]string{"llamacpp": "a llama.cpp server"}
+	_ = m["ollama"]
+	_ = []string{"ollama", "openai"}
+	_ = strings.HasPrefix(s, "ollama")
+	_ = "start ollama first"
+	_ = struct{ a, b string }{"openai", "x"}
+}
+`
+	var got []string
+	for _, u := range backendNameUses(t, "x.go", []byte(src), names) {
+		got = append(got, fmt.Sprintf("%d %s", u.line, u.what))
+	}
+	want := []string{
+		`6 compares the backend name "openai"`,
+		`7 passes the backend name "OpenAI" to strings.EqualFold`,
+		`9 switches on the backend name "llamacpp"`,
+		`11 keys a map by the backend name "llamacpp"`,
+		`12 indexes by the backend name "ollama"`,
+		`13 lists the backend names ollama, openai`,
+		`14 passes the backend name "ollama" to strings.HasPrefix`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 type nameUse struct {
 	line int
 	what string
 }
 
-// backendNameUses finds a backend name compared (== or !=), used as a
-// switch case, or listed twice or more in one composite literal.
-func backendNameUses(t *testing.T, path string, names map[string]bool) []nameUse {
+// backendNameUses finds a backend name compared (== or !=), given to a
+// call, used as a switch case, a map key or an index, or listed twice or
+// more in one composite literal.
+func backendNameUses(t *testing.T, path string, src []byte, names map[string]bool) []nameUse {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -72,9 +125,12 @@ func backendNameUses(t *testing.T, path string, names map[string]bool) []nameUse
 			return "", false
 		}
 		s, err := strconv.Unquote(lit.Value)
-		return s, err == nil && names[s]
+		return s, err == nil && names[strings.ToLower(s)]
 	}
 	var out []nameUse
+	use := func(n ast.Node, what string) {
+		out = append(out, nameUse{fset.Position(n.Pos()).Line, what})
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.BinaryExpr:
@@ -83,29 +139,56 @@ func backendNameUses(t *testing.T, path string, names map[string]bool) []nameUse
 			}
 			for _, side := range []ast.Expr{x.X, x.Y} {
 				if s, ok := isName(side); ok {
-					out = append(out, nameUse{fset.Position(x.Pos()).Line, "compares the backend name " + strconv.Quote(s)})
+					use(x, "compares the backend name "+strconv.Quote(s))
+				}
+			}
+		case *ast.CallExpr:
+			for _, a := range x.Args {
+				if s, ok := isName(a); ok {
+					use(a, "passes the backend name "+strconv.Quote(s)+" to "+callee(x.Fun))
 				}
 			}
 		case *ast.CaseClause:
 			for _, e := range x.List {
 				if s, ok := isName(e); ok {
-					out = append(out, nameUse{fset.Position(e.Pos()).Line, "switches on the backend name " + strconv.Quote(s)})
+					use(e, "switches on the backend name "+strconv.Quote(s))
 				}
+			}
+		case *ast.IndexExpr:
+			if s, ok := isName(x.Index); ok {
+				use(x, "indexes by the backend name "+strconv.Quote(s))
 			}
 		case *ast.CompositeLit:
 			var listed []string
 			for _, e := range x.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if s, ok := isName(kv.Key); ok {
+						use(kv, "keys a map by the backend name "+strconv.Quote(s))
+					}
+					continue
+				}
 				if s, ok := isName(e); ok {
 					listed = append(listed, s)
 				}
 			}
 			if len(listed) >= 2 {
-				out = append(out, nameUse{fset.Position(x.Pos()).Line, "lists the backend names " + strings.Join(listed, ", ")})
+				use(x, "lists the backend names "+strings.Join(listed, ", "))
 			}
 		}
 		return true
 	})
 	return out
+}
+
+// callee names the function a call calls, as written.
+func callee(fun ast.Expr) string {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return callee(f.X) + "." + f.Sel.Name
+	}
+	return "a function"
 }
 
 // Every row of the table is complete, and its words are its own.

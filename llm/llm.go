@@ -220,21 +220,32 @@ func (e *LoadingError) Is(target error) bool { return target == ErrLoading }
 // context window.
 var ErrContextExceeded = errors.New("prompt exceeds the context window")
 
-// ContextExceededError is llama-server's exceed_context_size_error (HTTP
-// 400): the prompt has more tokens than one slot's context. It is never
-// worth retrying.
+// ContextExceededError is a server's refusal of a prompt longer than the
+// context it runs a request with, recognised by its status and the shape
+// of its error: llama-server's exceed_context_size_error (HTTP 400, also
+// what Ollama passes on from its runner when a request sends "truncate":
+// false), vLLM's "maximum context length" 400, OpenAI's
+// context_length_exceeded. It is never worth sending again as it was.
 type ContextExceededError struct {
 	Backend      string
 	PromptTokens int // 0 when the server did not say
-	NCtx         int // the slot's context; 0 when the server did not say
+	NCtx         int // the context the request ran with; 0 when the server did not say
 	Message      string
+	// Server names the server that refused, as the sentence says it
+	// ("Ollama", "llama-server", "vLLM"); "" for the backend's title.
+	Server string
+	// PerSlot: NCtx is one slot's share of the server's context.
+	PerSlot bool
+	// Hint is the setting of that server that gives a request more room;
+	// "" for the backend's ContextHint.
+	Hint string
 }
 
 func (e *ContextExceededError) Error() string {
 	size := "context window"
 	if e.NCtx > 0 {
 		size = fmt.Sprintf("context of %d tokens", e.NCtx)
-		if BackendOf(e.Backend).Caps.Slots {
+		if e.PerSlot {
 			size += " per slot"
 		}
 	}
@@ -242,9 +253,19 @@ func (e *ContextExceededError) Error() string {
 	if e.PromptTokens > 0 {
 		n = fmt.Sprintf(" (%d tokens)", e.PromptTokens)
 	}
-	hint := BackendOf(e.Backend).ContextHint
-	return fmt.Sprintf("the prompt%s does not fit the %s server's %s — %s", n, e.Backend, size, hint)
+	server := e.Server
+	if server == "" {
+		server = BackendOf(e.Backend).Title
+	}
+	hint := e.Hint
+	if hint == "" {
+		hint = BackendOf(e.Backend).ContextHint
+	}
+	return fmt.Sprintf("the prompt%s does not fit %s %s, so the server refused it — %s", n, possessive(server), size, hint)
 }
+
+// possessive is "Ollama's", "a llama.cpp server's".
+func possessive(name string) string { return name + "'s" }
 
 func (e *ContextExceededError) Is(target error) bool { return target == ErrContextExceeded }
 

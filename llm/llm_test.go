@@ -59,7 +59,7 @@ func TestWrongServerAndContextMessages(t *testing.T) {
 	if !strings.Contains(w, "does not look like Ollama") || !strings.Contains(w, "--llm llamacpp") || strings.Contains(w, "pull") {
 		t.Errorf("wrong server: %q", w)
 	}
-	c := (&ContextExceededError{Backend: "llamacpp", PromptTokens: 5000, NCtx: 4096}).Error()
+	c := (&ContextExceededError{Backend: "llamacpp", PromptTokens: 5000, NCtx: 4096, PerSlot: true}).Error()
 	if !strings.Contains(c, "5000 tokens") || !strings.Contains(c, "4096 tokens per slot") {
 		t.Errorf("context exceeded: %q", c)
 	}

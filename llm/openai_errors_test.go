@@ -20,7 +20,7 @@ func TestOpenAIErrorWording(t *testing.T) {
 		{&UnreachableError{Backend: "openai", Addr: "http://127.0.0.1/v1"}, []string{"--port 8000`"}, []string{"--host"}},
 		{&ModelNotFoundError{Backend: "openai", Model: "x", Served: many}, []string{`"m0"`, `"m7", and 3 more`, "--model"}, []string{`"m8"`, "ollama pull"}},
 		{&ModelNotFoundError{Backend: "openai", Served: []string{"a", "b"}}, []string{"no model given", `"a", "b"`}, nil},
-		{&ContextExceededError{Backend: "openai", NCtx: 4096, PromptTokens: 5000}, []string{"(5000 tokens)", "context of 4096 tokens —", "--max-model-len"}, []string{"per slot", "-np"}},
+		{&ContextExceededError{Backend: "openai", NCtx: 4096, PromptTokens: 5000}, []string{"(5000 tokens)", "context of 4096 tokens, so the server refused it —", "--max-model-len"}, []string{"per slot", "-np"}},
 		{&WrongServerError{Backend: "openai", Addr: "http://h/api", Evidence: "GET /api/models answered 404"}, []string{"an OpenAI-compatible server", "ending in /v1"}, nil},
 	}
 	for _, tt := range tests {

@@ -105,6 +105,9 @@ func (c *collector) add(ev engine.Event) {
 		c.held(p.Note)
 	case engine.Notice:
 		c.notices = append(c.notices, p.Message)
+	case engine.SessionStart, engine.Rewrite, engine.Gate, engine.Thought, engine.Action, engine.Retrieval,
+		engine.Answer, engine.Refinement, engine.ThreadContext, engine.Token:
+		// Not part of the tool's result: the progress notifications show them.
 	}
 }
 

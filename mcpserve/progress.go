@@ -95,6 +95,8 @@ func progressMessage(ev engine.Event) string {
 		return "done"
 	case engine.Gate, engine.Refinement, engine.ThreadContext:
 		return step + ev.Type()
+	case engine.Token:
+		// Too many to notify.
 	}
 	return ""
 }

@@ -32,27 +32,37 @@ type Document struct {
 	// predates this field).
 	Cached   bool      `json:"cached,omitempty"`
 	CachedAt time.Time `json:"cached_at,omitzero"`
+	// Ranks, set by a hybrid or dense search, say where the passage stood
+	// in each leg (fusion.go); its JSON is bm25_rank and vector_rank.
+	Ranks *Ranks `json:"-"`
 }
 
 // ErrTruncated is matched by errors that mean a source's answer was larger
 // than the size limit and was cut, so results may be missing.
 var ErrTruncated = errors.New("answer truncated")
 
-// TruncatedError says a web engine's answer went past the size limit (a
-// huge page or a decompression bomb). Results is how many results could
-// still be read from the part kept; a search that returns this error with
-// documents returns those partial results.
+// TruncatedError says a source's answer went past a size limit (a web
+// engine's huge page or decompression bomb; an MCP server's megabytes of
+// text). Results is how many results could still be read from the part
+// kept; a search that returns this error with documents returns those
+// partial results. Of names what was measured when it was not the bytes of
+// the answer after decompression ("text": the text of the passages).
 type TruncatedError struct {
 	Engine  string
 	Limit   int64
 	Results int
+	Of      string
 }
 
 func (e *TruncatedError) Error() string {
-	if e.Results == 0 {
-		return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; no result could be read from it", e.Engine, byteSize(e.Limit))
+	limit := byteSize(e.Limit) + " (after decompression)"
+	if e.Of != "" {
+		limit = byteSize(e.Limit) + " of " + e.Of
 	}
-	return fmt.Sprintf("%s's answer was larger than %s (after decompression) and was cut; %d result(s) were read, later ones are lost", e.Engine, byteSize(e.Limit), e.Results)
+	if e.Results == 0 {
+		return fmt.Sprintf("%s's answer was larger than %s and was cut; no result could be read from it", e.Engine, limit)
+	}
+	return fmt.Sprintf("%s's answer was larger than %s and was cut; %d result(s) were read, later ones are lost", e.Engine, limit, e.Results)
 }
 
 func (e *TruncatedError) Is(target error) bool { return target == ErrTruncated }
@@ -60,6 +70,9 @@ func (e *TruncatedError) Is(target error) bool { return target == ErrTruncated }
 func byteSize(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

@@ -81,6 +81,15 @@ func IsCorpus(source string) bool {
 	return ok && n.Kind.IsCorpus()
 }
 
+// IsNamed reports whether source is the source name names: a full source
+// name ("mcp:memory", "local:notes") or a corpus's bare name ("notes").
+func IsNamed(source, name string) bool {
+	if n, ok := ParseName(name); ok {
+		return n.String() == source
+	}
+	return IsCorpusNamed(source, name)
+}
+
 // IsCorpusNamed reports whether source names the corpus called corpus.
 func IsCorpusNamed(source, corpus string) bool {
 	n, ok := ParseName(source)

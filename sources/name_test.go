@@ -116,3 +116,21 @@ func FuzzParseName(f *testing.F) {
 		}
 	})
 }
+
+func TestIsNamed(t *testing.T) {
+	for _, c := range []struct {
+		source, name string
+		want         bool
+	}{
+		{"local:notes", "notes", true},
+		{"local:notes", "local:notes", true},
+		{"mcp:notes", "notes", false},
+		{"mcp:memory", "mcp:memory", true},
+		{"mcp:memory", "memory", false},
+		{"local:memory", "mcp:memory", false},
+	} {
+		if got := IsNamed(c.source, c.name); got != c.want {
+			t.Errorf("IsNamed(%q, %q) = %v", c.source, c.name, got)
+		}
+	}
+}

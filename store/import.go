@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/prefrag/prefrag/engine"
 )
 
 // ImportRecord stores a whole session at once, in one transaction: its row,
@@ -82,12 +84,13 @@ func importedJSON(sess Session) (sessionJSON, error) {
 }
 
 // importedEvent is one event line of an import, with the columns read from
-// its header.
+// its header, and the event it decodes to.
 type importedEvent struct {
 	seq, step, turn int
 	typ             string
 	timeNs          int64
 	line            string
+	ev              engine.Event
 }
 
 // importedEvents checks that every line is an event of session id and
@@ -109,11 +112,15 @@ func importedEvents(id string, lines []json.RawMessage) ([]importedEvent, error)
 		if head.Session != id || head.Seq < 1 || head.Type == "" {
 			return nil, fmt.Errorf("event %d: %w: it belongs to session %s with seq %d", i+1, ErrInvalid, QuoteID(head.Session), head.Seq)
 		}
+		var ev engine.Event
+		if err := json.Unmarshal(l, &ev); err != nil {
+			return nil, fmt.Errorf("event %d: %w: %v", i+1, ErrInvalid, err)
+		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, l); err != nil {
 			return nil, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		rows = append(rows, importedEvent{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String()})
+		rows = append(rows, importedEvent{seq: head.Seq, step: head.Step, turn: max(head.Turn, 1), typ: head.Type, timeNs: head.Time.UnixNano(), line: buf.String(), ev: ev})
 	}
 	return rows, nil
 }
@@ -145,7 +152,7 @@ func insertImported(ctx context.Context, tx *sql.Tx, rec *Record, sess Session, 
 			sess.ID, r.seq, r.typ, r.step, r.timeNs, r.line, r.turn); err != nil {
 			return err
 		}
-		if err := importTurn(ctx, tx, r.typ, r.line, r.timeNs); err != nil {
+		if err := recordTurn(ctx, tx, r.ev, r.timeNs); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +76,27 @@ func TestImportCannotTakeOverAnID(t *testing.T) {
 	if err != nil || got.Session.ID != long {
 		t.Errorf("the prefix opens %v (%v), want the stored session %s", got, err, long)
 	}
+}
+
+// Any id is accepted exactly when it is 32 lowercase hexadecimal digits, and
+// the refusal of any other prints none of its control characters and stays
+// short.
+func FuzzCheckSessionID(f *testing.F) {
+	for _, s := range []string{"0b4f6c2e9a514d0cb8e73f1a2c9d8e70", "", "\x1b]8;;x\x07", "../../etc/passwd", strings.Repeat("a", 5000), "0B4F6C2E9A514D0CB8E73F1A2C9D8E70", "\xff\xfe"} {
+		f.Add(s)
+	}
+	hex32 := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	f.Fuzz(func(t *testing.T, id string) {
+		err := CheckSessionID(id)
+		if (err == nil) != hex32.MatchString(id) {
+			t.Fatalf("CheckSessionID(%q) = %v", id, err)
+		}
+		if err == nil {
+			return
+		}
+		msg := err.Error()
+		if strings.ContainsFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }) || len(msg) > 400 {
+			t.Fatalf("refusal of %q prints %q", id, msg)
+		}
+	})
 }

@@ -58,7 +58,8 @@ type Turn struct {
 }
 
 // recordTurn keeps the turns table in step with an appended event: a
-// rewrite event opens its turn, a final event records the turn's answer.
+// rewrite event opens its turn, a final event records the turn's answer,
+// and the fatal error that ends a failed turn records its counts.
 func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) error {
 	switch p := ev.Payload.(type) {
 	case engine.Rewrite:
@@ -80,20 +81,22 @@ func recordTurn(ctx context.Context, tx *sql.Tx, ev engine.Event, timeNs int64) 
 		_, err = tx.ExecContext(ctx, `UPDATE turns SET answer = ?, label = ?, counts = ?, finished_ns = ? WHERE session_id = ? AND turn = ?`,
 			p.Answer, p.Label, string(cj), timeNs, ev.Session, engine.TurnOf(ev))
 		return err
+	case engine.Notice:
+		if !p.Fatal || p.Counts == nil {
+			return nil
+		}
+		cj, err := json.Marshal(*p.Counts)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE turns SET counts = ?, finished_ns = ? WHERE session_id = ? AND turn = ?`,
+			string(cj), timeNs, ev.Session, engine.TurnOf(ev))
+		return err
+	case engine.SessionStart, engine.Thought, engine.Action, engine.Retrieval, engine.Selection, engine.Observation,
+		engine.Answer, engine.Supplement, engine.Gate, engine.Refinement, engine.ThreadContext, engine.Evidence, engine.Token:
+		// Nothing a turn's row keeps.
 	}
 	return nil
-}
-
-// importTurn is recordTurn for an imported event line.
-func importTurn(ctx context.Context, tx *sql.Tx, typ, line string, timeNs int64) error {
-	if typ != engine.EventRewrite && typ != engine.EventFinal {
-		return nil
-	}
-	var ev engine.Event
-	if err := json.Unmarshal([]byte(line), &ev); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	return recordTurn(ctx, tx, ev, timeNs)
 }
 
 // ContinueSession makes a stored session running again, owned by this

@@ -216,3 +216,35 @@ func TestLatestSessionIsTheLastActive(t *testing.T) {
 		t.Fatalf("latest = %s, %v; want %s", id, err, old)
 	}
 }
+
+// Issue 27: a turn that ends in a fatal error records the calls and tokens
+// it spent (the fatal error event's counts), and the turn is finished.
+func TestFailedTurnKeepsItsCounts(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	id := "6c1d0b2e-9a51-4d0c-b8e7-3f1a2c9d8e71"
+	evs := createFixture(t, s, id, fixture.Start)
+	if err := s.ContinueSession(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	last := evs[len(evs)-1].Seq
+	at := fixture.Start.Add(time.Hour)
+	turn2 := []engine.Event{
+		{Payload: engine.Rewrite{Original: "and then?", Rewritten: "What happened then?"}},
+		{Payload: engine.Notice{Message: "the step prompt does not fit", Fatal: true, Counts: &engine.Counts{LLMCalls: 3, RewriteCalls: 1, PromptTokens: 5120}}},
+	}
+	for i := range turn2 {
+		turn2[i].Session, turn2[i].Seq, turn2[i].Turn, turn2[i].Time = id, last+1+i, 2, at.Add(time.Duration(i)*time.Second)
+	}
+	if err := s.AppendEvents(ctx, turn2); err != nil {
+		t.Fatal(err)
+	}
+	turns, err := s.Turns(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c engine.Counts
+	if len(turns) != 2 || turns[1].Finished == nil || json.Unmarshal(turns[1].Counts, &c) != nil || c.LLMCalls != 3 || c.PromptTokens != 5120 || turns[1].Answer != "" {
+		t.Fatalf("turns %+v", turns)
+	}
+}

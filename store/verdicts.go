@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -19,16 +20,20 @@ func (s *Store) SetJudgeVerdict(ctx context.Context, sessionID string, seq int, 
 		return fmt.Errorf("judge verdict: %w: at most 200 bytes", ErrInvalid)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		var typ string
-		err := tx.QueryRowContext(ctx, "SELECT type FROM events WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&typ)
+		var line string
+		err := tx.QueryRowContext(ctx, "SELECT json FROM events WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&line)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &NotFoundError{What: "event", ID: fmt.Sprintf("%s#%d", sessionID, seq)}
 		}
 		if err != nil {
 			return err
 		}
-		if typ != engine.EventSelection {
-			return fmt.Errorf("%w: event %d is a %s event, not a selection", ErrInvalid, seq, typ)
+		var ev engine.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			return fmt.Errorf("event %d: %w", seq, err)
+		}
+		if _, ok := ev.Payload.(engine.Selection); !ok {
+			return fmt.Errorf("%w: event %d is a %s event, not a selection", ErrInvalid, seq, ev.Type())
 		}
 		if verdict == "" {
 			_, err = tx.ExecContext(ctx, "DELETE FROM judge_verdicts WHERE session_id = ? AND seq = ?", sessionID, seq)

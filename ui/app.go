@@ -36,7 +36,10 @@ type Model struct {
 	hkeys helpKeys
 	help  help.Model
 
-	screen   screenID
+	screen screenID
+	// backTo is where Esc (or q) on a screen returns: the screen it was
+	// entered from with a global key (the Ask screen when none is known).
+	backTo   map[screenID]screenID
 	ask      *askScreen
 	sessions *sessionsScreen
 	corpora  *corporaScreen
@@ -83,6 +86,12 @@ func New(ctx context.Context, deps Deps, opts Options) *Model {
 	m := &Model{sh: sh, gkeys: newGlobalKeys(), hkeys: newHelpKeys(), help: help.New(), width: 80, height: 24}
 	m.help.Styles = sh.st.Help
 	m.ask = newAskScreen(sh)
+	for _, q := range opts.History {
+		m.ask.history.add(q)
+	}
+	if opts.Draft != "" {
+		m.ask.input.SetValue(opts.Draft)
+	}
 	m.sessions = newSessionsScreen(sh)
 	m.corpora = newCorporaScreen(sh)
 	m.stepper = newStepperScreen(sh)
@@ -397,10 +406,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.screen = screenAsk
 			return m.ask.focusInput()
 		case key.Matches(msg, m.gkeys.Sessions):
-			m.screen = screenSessions
+			m.enterFrom(screenSessions)
 			return m.sessions.enter()
 		case key.Matches(msg, m.gkeys.Corpora):
-			m.screen = screenCorpora
+			m.enterFrom(screenCorpora)
 			return m.corpora.enter()
 		case key.Matches(msg, m.gkeys.Web):
 			m.sh.cycleWeb()
@@ -414,10 +423,45 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.screen = screenSessions
 			return tea.Batch(cmd, m.sessions.enter())
 		}
-		m.screen = screenAsk
-		return tea.Batch(cmd, m.ask.focusInput())
+		return tea.Batch(cmd, m.goBack())
 	}
 	return cmd
+}
+
+// enterFrom switches to a list screen with a global key, remembering the
+// screen it came from for Esc. The stepper is never gone back to from a
+// list (its own Esc leads to the sessions list: that would be a loop).
+func (m *Model) enterFrom(to screenID) {
+	if m.screen != to && m.screen != screenStepper {
+		if m.backTo == nil {
+			m.backTo = map[screenID]screenID{}
+		}
+		m.backTo[to] = m.screen
+	}
+	m.screen = to
+}
+
+// goBack leaves the current screen for the one it was entered from, with
+// the focus it had there: on the Ask screen the question box only when it
+// had it (a trajectory that had focus keeps it, so the next key acts on it
+// rather than being typed).
+func (m *Model) goBack() tea.Cmd {
+	to, ok := m.backTo[m.screen]
+	if !ok || to == m.screen {
+		to = screenAsk
+	}
+	m.screen = to
+	switch to {
+	case screenSessions:
+		return m.sessions.enter()
+	case screenCorpora:
+		return m.corpora.enter()
+	}
+	if m.ask.typing {
+		return m.ask.focusInput()
+	}
+	m.ask.inputBoxValid = false
+	return nil
 }
 
 func (m *Model) resize(w, h int) {
@@ -487,6 +531,9 @@ func (m *Model) renderTabs() string {
 	left := strings.Join(parts, "")
 	if m.screen == screenStepper {
 		left += st.Dim.Render(" › ") + st.Bold.Render("session "+m.sh.shortID(m.stepper.id))
+	}
+	if l := m.sh.opts.Label; l != "" {
+		left += " " + st.Warn.Render("["+l+"]")
 	}
 	right := st.Dim.Render("? keys ")
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)

@@ -60,6 +60,8 @@ type askScreen struct {
 	inputBoxValid bool
 	// typed holds characters typed but not yet in the input (ask_input.go).
 	typed typedBuffer
+	// history is the questions sent, for Up and Down (ask_history.go).
+	history questionHistory
 	// welcomeSig is what the welcome text was last rendered for.
 	welcomeSig string
 	// noticeLine caches the rendered notice for noticeSig.
@@ -197,6 +199,7 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		cmd := a.start(q)
 		if a.running {
+			a.history.add(q)
 			a.input.Reset()
 			a.inputBoxValid = false
 			a.sent()
@@ -204,6 +207,9 @@ func (a *askScreen) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case key.Matches(msg, a.ikeys.NewThread):
 		a.newThread()
+		return nil
+	case key.Matches(msg, a.ikeys.Older) && a.recall(true),
+		key.Matches(msg, a.ikeys.Newer) && a.recall(false):
 		return nil
 	case key.Matches(msg, a.ikeys.Focus):
 		a.blurInput()
@@ -569,7 +575,11 @@ func (a *askScreen) bindings() []keyGroup {
 
 func (a *askScreen) shortHelp() []key.Binding {
 	if a.typing {
-		return []key.Binding{a.ikeys.Send, a.ikeys.Newline, a.ikeys.Focus, a.ikeys.Cancel}
+		keys := []key.Binding{a.ikeys.Send, a.ikeys.Newline, a.ikeys.Focus, a.ikeys.Cancel}
+		if len(a.history.sent) > 0 && a.input.Value() == "" {
+			keys = append(keys, a.ikeys.Older)
+		}
+		return keys
 	}
 	if a.tv.modal() {
 		return []key.Binding{a.tv.pkeys.Close, a.tv.pkeys.NextClaim, a.tv.pkeys.PrevClaim, a.tv.pkeys.Down}

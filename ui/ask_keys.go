@@ -10,6 +10,10 @@ type askInputKeys struct {
 	Cancel  key.Binding
 	// NewThread leaves follow-up mode (thread.go).
 	NewThread key.Binding
+	// Older and Newer recall sent questions (ask_history.go): from an
+	// empty box, or one holding a recalled question unchanged.
+	Older key.Binding
+	Newer key.Binding
 }
 
 func newAskInputKeys() askInputKeys {
@@ -20,11 +24,13 @@ func newAskInputKeys() askInputKeys {
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel run / leave input")),
 	}
 	k.NewThread = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "new thread (not a follow-up)"))
+	k.Older = key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous question (empty box)"))
+	k.Newer = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next question (while recalling)"))
 	return k
 }
 
 func (k askInputKeys) bindings() []key.Binding {
-	return []key.Binding{k.Send, k.Newline, k.Focus, k.Cancel, k.NewThread}
+	return []key.Binding{k.Send, k.Newline, k.Focus, k.Cancel, k.NewThread, k.Older, k.Newer}
 }
 
 // trajKeys apply while a trajectory (live or replayed) has focus.

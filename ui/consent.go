@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
@@ -92,7 +93,11 @@ func (d *consentDialog) view(width int) string {
 			b = append(b, style(l))
 		}
 	}
-	b = append(b, st.DialogTitle.Render("Search the web?"))
+	title := "Search the web?"
+	if d.req.Source != "" && !sources.IsWeb(d.req.Source) {
+		title = "Send this query to " + sourceText(d.req.Source) + "?"
+	}
+	b = append(b, st.DialogTitle.Render(title))
 	why := "The judge found the local documents not enough"
 	if d.req.Reflection {
 		why = "Reflection: the self-evaluation judged the answer weak, so the question itself is searched again on every source (no judge decision)"
@@ -116,7 +121,17 @@ func (d *consentDialog) view(width int) string {
 			b = append(b, st.Dim.Render(l))
 		}
 	}
-	if d.req.Guarded != "" {
+	switch {
+	case d.req.Carries != "":
+		b = append(b, "")
+		add("This query carries “"+termtext.Line(d.req.Carries)+"”, "+termtext.Line(d.req.CarriesKind)+" found in corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave.", st.Warn.Render)
+	case d.req.Guarded != "" && strings.HasPrefix(d.req.Hold, "the context"):
+		b = append(b, "")
+		add("The context holds passages of corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave: this query may carry them.", st.Warn.Render)
+	case d.req.Hold != "":
+		b = append(b, "")
+		add(termtext.Line(strings.ToUpper(d.req.Hold[:1])+d.req.Hold[1:])+": nothing goes without your consent.", st.Warn.Render)
+	case d.req.Guarded != "":
 		b = append(b, "")
 		add("The context holds passages of corpus “"+termtext.Line(d.req.Guarded)+"”, marked never-leave: this query may carry them.", st.Warn.Render)
 	}

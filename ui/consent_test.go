@@ -101,6 +101,9 @@ func TestReflectionConsentDialog(t *testing.T) {
 		{"judge switch", engine.ConsentRequest{Step: 1, Query: "river Prague", Source: "web:duckduckgo", Analysis: "local lacks it"},
 			[]string{"judge found the local documents not enough", "The judge's analysis", "local lacks it"},
 			[]string{"eflection"}},
+		{"an MCP server over the network", engine.ConsentRequest{Step: 1, Query: "Heron lead", Source: "mcp:wiki", Analysis: "local lacks it"},
+			[]string{"Send this query to MCP wiki?", "[MCP wiki]", "Heron lead"},
+			[]string{"Search the web?"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -125,6 +125,8 @@ type fakeSessions struct {
 	exports  []exportCall
 	exists   map[string]bool
 	verdicts map[int]string
+	// events are the stored events of sessions other than the scripted one.
+	events map[string][]engine.Event
 }
 
 type exportCall struct {
@@ -164,6 +166,12 @@ func (f *fakeSessions) List(_ context.Context, filter string) ([]SessionSummary,
 }
 
 func (f *fakeSessions) Events(_ context.Context, id string) ([]engine.Event, error) {
+	f.mu.Lock()
+	evs, ok := f.events[id]
+	f.mu.Unlock()
+	if ok {
+		return evs, nil
+	}
 	if id != scripted.SessionID {
 		return nil, fmt.Errorf("session %s not found", id)
 	}

@@ -39,7 +39,7 @@ func (m *Model) statusSig() string {
 	sig := fmt.Sprintf("%d|%s|%s|%s|%v|%d|%p|%s", m.width, sh.settings.Model, sh.preferred(), sh.webPolicy(), sh.webNeedsOptIn(), sh.settings.MaxSteps, sh.st, sh.flash)
 	if r, ok := m.statusRun(); ok {
 		sig += "|" + effectiveWeb(r, ok, sh.webPolicy())
-		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%s|%d/%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns, r.claim)
+		sig += fmt.Sprintf("|%p|%d|%v|%s|%.1f|%d|%d|%d|%d|%d|%s|%d/%d|%s", r.traj, r.step, r.running, clockText(r.elapsed), r.tps, r.local, r.mcp, r.web, r.used, len(r.traj.Blocks), r.failed, r.turn, r.turns, r.claim)
 	}
 	return sig
 }
@@ -112,7 +112,11 @@ func (m *Model) renderStatus() string {
 		if tps > 0 {
 			segs = append(segs, statusSegment{st.StatusValue.Render(fmt.Sprintf("%.1f", tps)) + st.StatusKey.Render(" tok/s"), 7})
 		}
-		segs = append(segs, statusSegment{kv("searches", fmt.Sprintf("%d local · %d web · %d used", local, webN, used)), 8})
+		mcp := ""
+		if r.mcp > 0 {
+			mcp = fmt.Sprintf("%d mcp · ", r.mcp)
+		}
+		segs = append(segs, statusSegment{kv("searches", fmt.Sprintf("%d local · %s%d web · %d used", local, mcp, webN, used)), 8})
 	}
 	sep := st.Status.Render(" │ ")
 	for {
@@ -164,6 +168,8 @@ type statusRunView struct {
 	elapsed           time.Duration
 	tps               float64
 	local, web, used  int
+	// mcp counts the searches of MCP servers.
+	mcp int
 	// failed says why the ask screen's run failed; notRun when it never
 	// started.
 	failed string
@@ -190,10 +196,11 @@ func (m *Model) statusRun() (statusRunView, bool) {
 			r.turn = max(s.traj.Blocks[s.pos-1].Turn, 1)
 		}
 		r.step, r.local, r.web, r.used = turnFigures(s.traj, r.turn)
+		r.mcp = s.traj.MCPSearches(r.turn)
 		r.claim = s.tv.claimStatus()
 		if f := turnFinal(s.traj, r.turn); f != nil && f.Counts != nil {
 			c := f.Counts
-			r.local, r.web, r.used = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals
+			r.local, r.web, r.used, r.mcp = c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals, c.MCPRetrievals
 			r.elapsed = time.Duration(c.TotalMillis) * time.Millisecond
 			if c.LLMMillis > 0 {
 				r.tps = float64(c.OutputTokens) / (float64(c.LLMMillis) / 1000)
@@ -206,6 +213,10 @@ func (m *Model) statusRun() (statusRunView, bool) {
 		}
 		r.traj, r.running, r.turn = a.traj, a.running, a.traj.CurrentTurn()
 		r.step, r.elapsed, r.tps, r.local, r.web, r.used = a.runState()
+		r.mcp = a.traj.MCPSearches(a.traj.CurrentTurn())
+		if f := a.traj.Final; f != nil && f.Counts != nil {
+			r.mcp = f.Counts.MCPRetrievals
+		}
 		r.failed = a.failed()
 		if m.screen == screenAsk {
 			r.claim = a.tv.claimStatus()

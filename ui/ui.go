@@ -169,6 +169,14 @@ type Options struct {
 	// (no web key in the config file, no --web): the first-run dialog
 	// offers auto / ask / never, and the policy is "ask" until then.
 	AskWebChoice bool
+	// Label, when set, is shown on every screen, in the tab bar (prefrag
+	// demo: "scripted demo").
+	Label string
+	// Draft is put in the question box at start (Enter asks it); History
+	// are questions Up recalls, oldest first (prefrag demo: its sample
+	// questions).
+	Draft   string
+	History []string
 	// Input and Output default to the terminal.
 	Input  io.Reader
 	Output io.Writer

@@ -70,7 +70,7 @@ func New(ctx context.Context, a *app.App, s engine.RunConfig, opts Options) (*Se
 	if err != nil {
 		return nil, err
 	}
-	s.Corpora, s.CorpusChoice = srcs.Corpora, srcs.Choice
+	s.Corpora, s.CorpusChoice, s.MCP = srcs.Corpora, srcs.Choice, srcs.MCPNames()
 	list := srcs.List
 	if opts.StandIn != nil {
 		w, err := web.New(web.SearXNG, web.Config{BaseURL: opts.StandIn.URL(), Cache: web.NewMemoryCache(0),

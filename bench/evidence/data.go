@@ -42,13 +42,22 @@ func (p Paragraph) IsGold() bool { return len(p.Gold) > 0 }
 // Dataset is a loaded file.
 type Dataset struct {
 	Questions []Question
-	// Skipped counts records without context or supporting facts;
-	// BadFacts the supporting facts naming no sentence of the context.
-	Skipped, BadFacts int
+	// Skipped counts the records left out: those without question, answer,
+	// context or supporting facts, and the BadFactRecords, whose supporting
+	// facts all name no sentence of their context. BadFacts counts the
+	// supporting facts naming no sentence of the context (in records used
+	// or not); FirstBadFact says what the first of them is.
+	Skipped, BadFactRecords, BadFacts int
+	FirstBadFact                      string
 }
 
 // ErrFormat says a file is not a HotpotQA/2Wiki question file.
 var ErrFormat = errors.New("not a HotpotQA or 2WikiMultiHopQA file")
+
+// ErrBadFacts says no record of a file can be used because supporting
+// facts name no sentence of their context (a title not in it, a sentence
+// index past its end, a fact that is not [title, index]).
+var ErrBadFacts = errors.New("supporting facts name no sentence of their context")
 
 type record struct {
 	ID       string            `json:"_id"`
@@ -92,9 +101,15 @@ func Load(r io.Reader) (*Dataset, error) {
 		}
 		n++
 		q, bad, ok := convert(rec)
-		ds.BadFacts += bad
+		ds.BadFacts += len(bad)
+		if len(bad) > 0 && ds.FirstBadFact == "" {
+			ds.FirstBadFact = fmt.Sprintf("record %d: %s", n, bad[0])
+		}
 		if !ok {
 			ds.Skipped++
+			if len(bad) > 0 {
+				ds.BadFactRecords++
+			}
 			continue
 		}
 		ds.Questions = append(ds.Questions, q)
@@ -103,9 +118,36 @@ func Load(r io.Reader) (*Dataset, error) {
 		return nil, fmt.Errorf("%w: no records", ErrFormat)
 	}
 	if len(ds.Questions) == 0 {
-		return nil, fmt.Errorf("%w: none of %d records has question, answer, context and supporting_facts", ErrFormat, n)
+		return nil, noneUsable(ds, n)
 	}
 	return ds, nil
+}
+
+// noneUsable says why none of the n records of a file can be used: bad
+// supporting facts are named as such, apart from missing fields.
+func noneUsable(ds *Dataset, n int) error {
+	missing := ds.Skipped - ds.BadFactRecords
+	if ds.BadFactRecords == 0 {
+		return fmt.Errorf("%w: none of %d records has question, answer, context and supporting_facts", ErrFormat, n)
+	}
+	msg := fmt.Sprintf("none of %d records can be used: the supporting facts of %d name no sentence of %s context (%s)",
+		n, ds.BadFactRecords, plural(ds.BadFactRecords, "it", "them"), ds.FirstBadFact)
+	if missing > 0 {
+		msg += fmt.Sprintf("; %d %s question, answer, context or supporting_facts", missing, plural(missing, "lacks", "lack"))
+	}
+	return &badFactsError{msg: msg}
+}
+
+type badFactsError struct{ msg string }
+
+func (e *badFactsError) Error() string        { return e.msg }
+func (e *badFactsError) Is(target error) bool { return target == ErrBadFacts }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func peekNonSpace(br *bufio.Reader) (byte, error) {
@@ -123,10 +165,13 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 	}
 }
 
-func convert(rec record) (Question, int, bool) {
-	q := Question{ID: rec.ID, Question: strings.TrimSpace(rec.Question), Answer: answerText(rec.Answer)}
+// convert makes a question of rec. bad describes each supporting fact that
+// names no sentence of the context; ok is false when the record lacks a
+// field or no supporting fact names a sentence.
+func convert(rec record) (q Question, bad []string, ok bool) {
+	q = Question{ID: rec.ID, Question: strings.TrimSpace(rec.Question), Answer: answerText(rec.Answer)}
 	if q.Question == "" || q.Answer == "" || len(rec.Context) == 0 || len(rec.Facts) == 0 {
-		return q, 0, false
+		return q, nil, false
 	}
 	byTitle := map[string]int{}
 	for _, raw := range rec.Context {
@@ -134,7 +179,7 @@ func convert(rec record) (Question, int, bool) {
 		var title string
 		var sents []string
 		if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 || json.Unmarshal(pair[0], &title) != nil || json.Unmarshal(pair[1], &sents) != nil {
-			return q, 0, false
+			return q, nil, false
 		}
 		p := joinSentences(title, sents)
 		if _, dup := byTitle[title]; !dup {
@@ -142,18 +187,21 @@ func convert(rec record) (Question, int, bool) {
 		}
 		q.Paragraphs = append(q.Paragraphs, p)
 	}
-	bad := 0
 	for _, raw := range rec.Facts {
 		var pair []json.RawMessage
 		var title string
 		var idx int
 		if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 || json.Unmarshal(pair[0], &title) != nil || json.Unmarshal(pair[1], &idx) != nil {
-			bad++
+			bad = append(bad, fmt.Sprintf("the supporting fact %s is not [title, sentence index]", shortJSON(raw)))
 			continue
 		}
-		pi, ok := byTitle[title]
-		if !ok || idx < 0 || idx >= len(q.Paragraphs[pi].Sentences) {
-			bad++
+		pi, found := byTitle[title]
+		if !found {
+			bad = append(bad, fmt.Sprintf("the supporting fact %s names no paragraph of the context", shortJSON(raw)))
+			continue
+		}
+		if n := len(q.Paragraphs[pi].Sentences); idx < 0 || idx >= n {
+			bad = append(bad, fmt.Sprintf("the supporting fact %s names sentence %d of %q, which has %d (numbered from 0)", shortJSON(raw), idx, title, n))
 			continue
 		}
 		p := &q.Paragraphs[pi]
@@ -167,6 +215,21 @@ func convert(rec record) (Question, int, bool) {
 		}
 	}
 	return q, bad, false
+}
+
+// shortJSON is a value of the file for a message: compact, at most 60
+// bytes.
+func shortJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	s := b.String()
+	if len(s) > 60 {
+		s = strings.ToValidUTF8(s[:60], "") + "…"
+	}
+	return s
 }
 
 func answerText(raw json.RawMessage) string {

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -142,4 +143,72 @@ func TestRunShared(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A record whose supporting facts name no sentence of its context is
+// named as such, with the first bad fact, not as a record missing fields.
+func TestLoadBadFactsNamed(t *testing.T) {
+	const ctx = `"context": [["Maren Holt", ["Maren Holt is a chemist.", " She directed an institute."]]]`
+	tests := []struct{ name, facts, want string }{
+		{"sentence past the end", `[["Maren Holt", 7]]`, `the supporting fact ["Maren Holt",7] names sentence 7 of "Maren Holt", which has 2`},
+		{"title not in the context", `[["Oslo", 0]]`, `the supporting fact ["Oslo",0] names no paragraph of the context`},
+		{"not a pair", `[["Maren Holt"]]`, `the supporting fact ["Maren Holt"] is not [title, sentence index]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `[{"_id": "r1", "question": "q?", "answer": "a", "supporting_facts": ` + tt.facts + `, ` + ctx + `}]`
+			_, err := Load(strings.NewReader(body))
+			if !errors.Is(err, ErrBadFacts) || errors.Is(err, ErrFormat) {
+				t.Fatalf("err = %v, want ErrBadFacts", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "record 1: "+tt.want) || strings.Contains(msg, "has question, answer") {
+				t.Errorf("message %q, want it to name %q", msg, tt.want)
+			}
+		})
+	}
+	// One good record among them: loaded, the bad facts counted.
+	body := `{"question": "q?", "answer": "a", "supporting_facts": [["Maren Holt", 7]], ` + ctx + "}\n" +
+		`{"question": "q2?", "answer": "b", "supporting_facts": [["Maren Holt", 1], ["Oslo", 0]], ` + ctx + "}\n"
+	ds, err := Load(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Questions) != 1 || ds.Skipped != 1 || ds.BadFactRecords != 1 || ds.BadFacts != 2 || !strings.HasPrefix(ds.FirstBadFact, "record 1: ") {
+		t.Errorf("dataset: %d questions, skipped %d, bad-fact records %d, bad facts %d, first %q", len(ds.Questions), ds.Skipped, ds.BadFactRecords, ds.BadFacts, ds.FirstBadFact)
+	}
+}
+
+// Load reads any bytes without panicking: a dataset, or an error that is
+// ErrFormat or ErrBadFacts; a dataset's gold sentences are in range.
+func FuzzLoad(f *testing.F) {
+	for _, p := range []string{"testdata/tiny_hotpot.json", "testdata/tiny_2wiki.jsonl"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`[{"question": "q?", "answer": "a", "supporting_facts": [["T", 9], ["T"], 5], "context": [["T", ["One.", "Two."]]]}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ds, err := Load(bytes.NewReader(b))
+		if err != nil {
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrBadFacts) {
+				t.Fatalf("error %v is neither ErrFormat nor ErrBadFacts", err)
+			}
+			return
+		}
+		if len(ds.Questions) == 0 || ds.BadFactRecords > ds.Skipped {
+			t.Fatalf("dataset %+v", ds)
+		}
+		for _, q := range ds.Questions {
+			for _, p := range q.Paragraphs {
+				for _, g := range p.Gold {
+					if g < 0 || g >= len(p.Sentences) {
+						t.Fatalf("gold sentence %d of %d", g, len(p.Sentences))
+					}
+				}
+			}
+		}
+	})
 }

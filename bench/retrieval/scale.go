@@ -72,6 +72,14 @@ type ScaleRow struct {
 	P50ms2       float64 `json:"p50_ms_gomaxprocs2"`
 	P99ms2       float64 `json:"p99_ms_gomaxprocs2"`
 	QueryRSSMiB  float64 `json:"query_peak_rss_mib"`
+	// The query session's peak anonymous memory (the heap, which the
+	// kernel cannot take back) and peak file-backed memory (the index
+	// files mapped and read, page cache it can drop), sampled; 0 where
+	// unknown. QueryHeapMiB is the Go heap's live objects after the last
+	// query: what the open index keeps.
+	QueryAnonMiB float64 `json:"query_peak_anon_mib,omitempty"`
+	QueryFileMiB float64 `json:"query_peak_file_mib,omitempty"`
+	QueryHeapMiB float64 `json:"query_live_heap_mib,omitempty"`
 	QueryProcCPU float64 `json:"query_cpu_s"`
 }
 
@@ -161,8 +169,9 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 		row.P50ms1, row.P99ms1 = q.Latency[1][0], q.Latency[1][1]
 		row.P50ms2, row.P99ms2 = q.Latency[2][0], q.Latency[2][1]
 		row.QueryRSSMiB, row.QueryProcCPU = mib(usage.rss), usage.cpu
-		fmt.Fprintf(cfg.Log, "%s: cold %.0f ms, p50/p99 %.1f/%.1f ms (GOMAXPROCS 1), %.1f/%.1f ms (2)\n",
-			engine, row.ColdMs, row.P50ms1, row.P99ms1, row.P50ms2, row.P99ms2)
+		row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB = mib(q.AnonRSS), mib(q.FileRSS), mib(int64(q.HeapBytes))
+		fmt.Fprintf(cfg.Log, "%s: cold %.0f ms, p50/p99 %.1f/%.1f ms (GOMAXPROCS 1), %.1f/%.1f ms (2), peak RSS %.0f MiB (anon %.0f, files %.0f), live heap %.0f MiB\n",
+			engine, row.ColdMs, row.P50ms1, row.P99ms1, row.P50ms2, row.P99ms2, row.QueryRSSMiB, row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB)
 	}
 	if s := rep.Rows[1].PassagesPerSec; s > 0 {
 		rep.BuildRatio = rep.Rows[0].PassagesPerSec / s

@@ -52,6 +52,13 @@ type queryResult struct {
 	Samples int                `json:"samples"`
 	Latency map[int][2]float64 `json:"latency"` // GOMAXPROCS -> p50, p99 ms
 	Hits    int                `json:"hits"`
+	// Peak anonymous (heap) and file-backed (mapped index files) resident
+	// memory of the query session, from the open to the last query.
+	AnonRSS int64 `json:"anon_rss_bytes,omitempty"`
+	FileRSS int64 `json:"file_rss_bytes,omitempty"`
+	// HeapBytes is the Go heap's live objects after the last query (after
+	// a collection): what the open index keeps.
+	HeapBytes uint64 `json:"heap_bytes,omitempty"`
 }
 
 // Child runs one child of the scale benchmark: `build` or `query`, with
@@ -67,8 +74,14 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 	queries := fs.String("queries", "", "queries file, one a line (query)")
 	samples := fs.Int("samples", 400, "timed queries per GOMAXPROCS setting (query)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the step to this file")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file at the end of the step (query: with the index still open)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if *memprofile != "" {
+		// Every allocation sampled: the profile then says where each byte
+		// of a small heap is, not a 512 KiB sample's guess.
+		runtime.MemProfileRate = 1
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -87,7 +100,7 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 	case "build":
 		out, err = childBuild(ctx, *engine, *src, *dir)
 	case "query":
-		out, err = childQuery(ctx, *engine, *dir, *queries, *samples)
+		out, err = childQuery(ctx, *engine, *dir, *queries, *samples, *memprofile)
 	default:
 		err = fmt.Errorf("retrieval-child: unknown step %q", args[0])
 	}
@@ -138,7 +151,7 @@ func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, err
 
 // childQuery opens the index cold, times the first query, warms it with
 // every query once, then times top-10 queries at GOMAXPROCS 1 and 2.
-func childQuery(ctx context.Context, engine, dir, queriesFile string, samples int) (*queryResult, error) {
+func childQuery(ctx context.Context, engine, dir, queriesFile string, samples int, memprofile string) (*queryResult, error) {
 	qs, err := readQueries(queriesFile)
 	if err != nil {
 		return nil, err
@@ -146,6 +159,7 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 	if len(qs) == 0 {
 		return nil, errors.New("no queries")
 	}
+	mem := startMemSampler()
 	start := time.Now()
 	var search func(ctx context.Context, q string, k int) (int, error)
 	var closeFn func() error
@@ -206,5 +220,28 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 		res.Samples = len(times)
 		res.Latency[procs] = [2]float64{ms(Percentile(times, 50)), ms(Percentile(times, 99))}
 	}
+	res.AnonRSS, res.FileRSS = mem.peaks()
+	runtime.GC()
+	var st runtime.MemStats
+	runtime.ReadMemStats(&st)
+	res.HeapBytes = st.HeapAlloc
+	if memprofile != "" {
+		if err := writeHeapProfile(memprofile); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// writeHeapProfile writes the heap profile of the live objects to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

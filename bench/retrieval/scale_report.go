@@ -21,10 +21,10 @@ func (r *ScaleReport) WriteText(w io.Writer) error {
 	p("corpus: %d passages (%d real multi-hop paragraphs, the rest resampled from them, seed %d), %.0f words on average, %.0f MiB of .jsonl\n",
 		r.Passages, r.Real, r.Seed, r.AvgWords, mib(r.CorpusBytes))
 	p("queries: %d HotpotQA questions, top-10, stored title and text fetched; each build and each query session in its own process\n\n", r.Queries)
-	p("system\tbuild s\tpassages/s\tmerge s\tbuild CPU\tbuild RSS MiB (heap + files)\tsize MiB\tsegments\tcold ms\tp50/p99 ms (1 proc)\tp50/p99 ms (2 procs)\tquery RSS MiB\n")
+	p("system\tbuild s\tpassages/s\tmerge s\tbuild CPU\tbuild RSS MiB (heap + files)\tsize MiB\tsegments\tcold ms\tp50/p99 ms (1 proc)\tp50/p99 ms (2 procs)\tquery RSS MiB (heap + files)\tlive heap MiB\n")
 	for _, s := range r.Rows {
-		p("%s\t%.1f\t%.0f\t%.1f\t%.2f\t%.0f (%.0f + %.0f)\t%.0f\t%d\t%.0f\t%.1f / %.1f\t%.1f / %.1f\t%.0f\n", s.System, s.BuildSeconds, s.PassagesPerSec,
-			s.MergeSeconds, s.BuildCPU, s.BuildRSSMiB, s.BuildAnonMiB, s.BuildFileMiB, mib(s.SizeBytes), s.Segments, s.ColdMs, s.P50ms1, s.P99ms1, s.P50ms2, s.P99ms2, s.QueryRSSMiB)
+		p("%s\t%.1f\t%.0f\t%.1f\t%.2f\t%.0f (%.0f + %.0f)\t%.0f\t%d\t%.0f\t%.1f / %.1f\t%.1f / %.1f\t%.0f (%.0f + %.0f)\t%.0f\n", s.System, s.BuildSeconds, s.PassagesPerSec,
+			s.MergeSeconds, s.BuildCPU, s.BuildRSSMiB, s.BuildAnonMiB, s.BuildFileMiB, mib(s.SizeBytes), s.Segments, s.ColdMs, s.P50ms1, s.P99ms1, s.P50ms2, s.P99ms2, s.QueryRSSMiB, s.QueryAnonMiB, s.QueryFileMiB, s.QueryHeapMiB)
 	}
 	if len(r.Rows) > 0 && len(r.Rows[0].BuildsSeconds) > 1 {
 		p("\nbuilds taking turns, %d each; a row has its fastest build and its highest peak RSS:\n", len(r.Rows[0].BuildsSeconds))

@@ -228,6 +228,22 @@ func (t *Trajectory) TurnLabel(n int) string {
 	return ""
 }
 
+// MCPSearches counts turn n's searches of MCP servers.
+func (t *Trajectory) MCPSearches(n int) int {
+	count := 0
+	for _, b := range t.Blocks {
+		if max(b.Turn, 1) != max(n, 1) {
+			continue
+		}
+		for _, r := range b.Retrievals {
+			if k, _ := sources.SourceKind(r.Source); k.IsMCP() {
+				count++
+			}
+		}
+	}
+	return count
+}
+
 // RetrievalCounts counts local and web searches and the observations whose
 // documents entered the context, in the current turn.
 func (t *Trajectory) RetrievalCounts() (local, web, used int) {
@@ -236,8 +252,9 @@ func (t *Trajectory) RetrievalCounts() (local, web, used int) {
 }
 
 // TurnFigures are turn n's highest step and its searches counted from its
-// blocks: local, web, and those whose documents entered the context. Blocks
-// of a session without turns count as turn 1.
+// blocks: local (corpora), web, and those whose documents entered the
+// context; MCP searches are MCPSearches. Blocks of a session without turns
+// count as turn 1.
 func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 	for _, b := range t.Blocks {
 		if max(b.Turn, 1) != max(n, 1) {
@@ -245,9 +262,11 @@ func (t *Trajectory) TurnFigures(n int) (step, local, web, used int) {
 		}
 		step = max(step, b.Step)
 		for _, r := range b.Retrievals {
-			if sources.IsWeb(r.Source) {
+			switch k, _ := sources.SourceKind(r.Source); {
+			case k == sources.KindWeb:
 				web++
-			} else {
+			case k.IsMCP():
+			default:
 				local++
 			}
 		}
@@ -361,6 +380,8 @@ func (t *Trajectory) Apply(ev engine.Event) {
 			return
 		}
 		t.Errors = append(t.Errors, p)
+	case engine.Token:
+		// Folded above (applyToken): never kept as an event.
 	}
 }
 

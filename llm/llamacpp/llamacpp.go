@@ -7,7 +7,8 @@
 // /completion with that text, "cache_prompt": true and a pinned "id_slot".
 // This keeps the two things the PrefRAG loop needs for speed: the server's
 // prompt cache, and a second slot for the judge (id_slot 0 for reasoning
-// steps, forced and single-shot answers, 1 for the judge), so the judge's
+// steps, forced and single-shot answers, 1 for the judge and every other
+// call that asks for structured output), so the judge's
 // prompt does not evict the step prompt's cache. Start the server with
 // `-np 2` (or more) for that.
 //
@@ -165,7 +166,7 @@ func (c *Client) generate(ctx context.Context, req llm.Request, f structured.For
 	if err := c.probe(ctx); err != nil {
 		return llm.Response{}, err
 	}
-	slot := c.slotFor(req.Purpose)
+	slot := c.slotFor(req)
 	for {
 		resp, err := c.generateOnce(ctx, req, f, slot, onToken)
 		resp.Duration = time.Since(start)
@@ -180,14 +181,16 @@ func (c *Client) generate(ctx context.Context, req llm.Request, f structured.For
 	}
 }
 
-// slotFor pins the judge to its own slot when the server has one for it.
-func (c *Client) slotFor(p llm.Purpose) int {
+// slotFor pins the judge, and every other call that asks for structured
+// output (the claim check, the retrieval gate), to the judge's slot when
+// the server has one for it: the step prompt's cache stays on its own.
+func (c *Client) slotFor(req llm.Request) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.slotsOff || !c.probed {
 		return -1
 	}
-	judge := p == llm.PurposeJudge
+	judge := req.Purpose == llm.PurposeJudge || len(req.Schema) > 0
 	switch {
 	case c.totalSlots == 1 && judge:
 		return -1 // one slot only: let the server choose rather than wait for slot 1

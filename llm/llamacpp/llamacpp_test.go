@@ -137,11 +137,11 @@ func TestSlots(t *testing.T) {
 	tests := []struct {
 		name      string
 		opts      []fakellm.Option
-		wantSlots []int // id_slot of each /completion request: step, judge, judge, step
+		wantSlots []int // id_slot of each /completion request: step, judge, judge, step, claim check
 	}{
-		{"two slots", []fakellm.Option{fakellm.Slots(2)}, []int{0, 1, 1, 0}},
-		{"one slot: judge lets the server choose", []fakellm.Option{fakellm.Slots(1), fakellm.HangOnUnknownSlot()}, []int{0, -1, -1, 0}},
-		{"no /props, slot rejected once", []fakellm.Option{fakellm.Slots(1), fakellm.Without("/props")}, []int{0, 1, -1, -1, -1}},
+		{"two slots", []fakellm.Option{fakellm.Slots(2)}, []int{0, 1, 1, 0, 1}},
+		{"one slot: judge lets the server choose", []fakellm.Option{fakellm.Slots(1), fakellm.HangOnUnknownSlot()}, []int{0, -1, -1, 0, -1}},
+		{"no /props, slot rejected once", []fakellm.Option{fakellm.Slots(1), fakellm.Without("/props")}, []int{0, 1, -1, -1, -1, -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,9 +150,11 @@ func TestSlots(t *testing.T) {
 				{Reply: fakellm.Reply{Text: "Thought: t"}},
 			}}, tt.opts...)
 			c := newClient(t, srv.URL())
-			for _, p := range []llm.Purpose{llm.PurposeStep, llm.PurposeJudge, llm.PurposeJudge, llm.PurposeStep} {
+			// The claim check ("verify") asks for structured output as the
+			// judge does, and goes to the judge's slot.
+			for _, p := range []llm.Purpose{llm.PurposeStep, llm.PurposeJudge, llm.PurposeJudge, llm.PurposeStep, "verify"} {
 				req := llm.Request{Purpose: p, Prompt: "prompt " + string(p)}
-				if p == llm.PurposeJudge {
+				if p != llm.PurposeStep {
 					req.Schema = judgeSchema
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

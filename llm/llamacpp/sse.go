@@ -43,7 +43,7 @@ func (e apiError) typed(status int, prefix string) error {
 		status = e.Code
 	}
 	if e.Type == "exceed_context_size_error" {
-		return &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message}
+		return &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message, PerSlot: true}
 	}
 	msg := e.Message
 	if msg == "" {

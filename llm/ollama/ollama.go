@@ -120,12 +120,14 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 // as f says: format = the schema, format = "json", or no format.
 func (c *Client) generate(ctx context.Context, req llm.Request, f structured.Format, onToken llm.TokenFunc) (llm.Response, error) {
 	start := time.Now()
-	stream := true
+	stream, truncate := true, false
 	chat := &api.ChatRequest{
 		Model:    c.model,
 		Messages: []api.Message{{Role: "user", Content: req.Prompt}},
 		Stream:   &stream,
 		Options:  requestOptions(req),
+		// Refuse a prompt over the context instead of cutting its start.
+		Truncate: &truncate,
 	}
 	if len(req.Schema) > 0 {
 		switch f {
@@ -168,17 +170,17 @@ func (c *Client) generate(ctx context.Context, req llm.Request, f structured.For
 		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
 		return resp, nil
 	}
+	nCtx := c.requestContext(req)
 	if err != nil {
-		return resp, c.mapError(ctx, wd, err)
+		return resp, c.refusal(c.mapError(ctx, wd, err), nCtx)
 	}
 	if final == nil {
 		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final chunk) — the server or its model runner may have crashed"}
 	}
-	// Ollama cuts a prompt longer than the request's context from its
-	// start instead of refusing it; only the count it reports shows it.
-	nCtx := c.requestContext(req)
-	return resp, llm.CheckCut(backend, req.Prompt, resp, nCtx,
-		fmt.Sprintf("raise --num-ctx (this request ran with %d tokens) or lower -k and --max-steps", nCtx))
+	// An Ollama older than "truncate" cuts a prompt longer than the
+	// request's context from its start instead of refusing it; only the
+	// count it reports shows it.
+	return resp, llm.CheckCut(backend, req.Prompt, resp, nCtx, llm.CutsLikeOllama, c.contextFix(nCtx))
 }
 
 // requestContext is the context Ollama runs a request with: the num_ctx
@@ -329,7 +331,26 @@ func (c *Client) Digest(ctx context.Context) (string, error) {
 			return m.Digest, nil
 		}
 	}
-	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	return "", &llm.ModelNotFoundError{Backend: backend, Model: c.model, Served: modelNames(list), Listed: true}
+}
+
+// modelNames are the names of the models a tags list holds.
+func modelNames(list *api.ListResponse) []string {
+	names := make([]string, 0, len(list.Models))
+	for _, m := range list.Models {
+		names = append(names, m.Name)
+	}
+	return names
+}
+
+// missingModel is the error for a model the server does not have, naming
+// the models it has (GET /api/tags) when it says.
+func (c *Client) missingModel(ctx context.Context) error {
+	e := &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+	if list, err := c.api.List(ctx); err == nil {
+		e.Served, e.Listed = modelNames(list), true
+	}
+	return e
 }
 
 // notFound tells a missing model from a server that is not Ollama at all
@@ -345,7 +366,7 @@ func (c *Client) notFound(parent context.Context, code int) error {
 	status, err := c.getJSON(ctx, "/api/version", &v)
 	switch {
 	case err == nil && status == http.StatusOK && v.Version != nil:
-		return &llm.ModelNotFoundError{Backend: backend, Model: c.model}
+		return c.missingModel(ctx)
 	case err != nil:
 		evidence += ", and GET /api/version failed"
 	case status != http.StatusOK:

@@ -154,6 +154,8 @@ func (e apiError) contextExceeded(status int) *llm.ContextExceededError {
 		return nil
 	}
 	ce := &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message}
+	ce.Server, ce.Hint = e.refuser()
+	ce.PerSlot = e.Type == "exceed_context_size_error"
 	if ce.NCtx == 0 {
 		ce.NCtx = firstNumber(ctxNumbers, e.Message)
 	}
@@ -172,4 +174,27 @@ func firstNumber(res []func() *regexp.Regexp, s string) int {
 		}
 	}
 	return 0
+}
+
+var (
+	vllmWords   = lazyre.New(`(?i)maximum context length is \d+`)
+	sglangWords = lazyre.New(`(?i)longer than the model's context length`)
+)
+
+// refuser names the server that refused a prompt over its context, by the
+// shape of its error, and the setting of that server that gives a request
+// more room ("" for the backend's own words).
+func (e apiError) refuser() (server, hint string) {
+	const less = " or lower -k and --max-steps"
+	switch {
+	case e.Type == "exceed_context_size_error":
+		return "llama-server", llm.BackendOf("llamacpp").ContextHint
+	case e.Code == "context_length_exceeded":
+		return "", "use a model with a longer context" + less
+	case sglangWords().MatchString(e.Message):
+		return "SGLang", "restart SGLang with a larger --context-length (at most the model's own context)" + less
+	case vllmWords().MatchString(e.Message):
+		return "vLLM", "restart vLLM with a larger --max-model-len (at most the model's own context)" + less
+	}
+	return "", ""
 }

@@ -106,7 +106,7 @@ func (c *Client) httpError(method, p string, res *http.Response) error {
 	e := parseErrorBody(raw)
 	e.Message = c.redact(e.Message)
 	status := res.StatusCode
-	if ce := e.contextExceeded(status); ce != nil {
+	if ce := c.contextExceeded(e, status); ce != nil {
 		return ce
 	}
 	if status == http.StatusNotFound && p == "/chat/completions" && e.namesModel() {
@@ -149,7 +149,7 @@ func (c *Client) streamError(raw []byte) error {
 	e := parseErrorBody(raw)
 	e.Message = c.redact(e.Message)
 	status := e.status()
-	if ce := e.contextExceeded(status); ce != nil {
+	if ce := c.contextExceeded(e, status); ce != nil {
 		return ce
 	}
 	return &llm.ServerError{Backend: backend, Type: e.Type, Message: "error during generation: " + c.advice(status, e.text())}

@@ -105,6 +105,10 @@ type Client struct {
 	root   string   // the served model's "root" (vLLM: its path or repository)
 	nCtx   int      // max_model_len or similar; 0 when unknown
 	ollama bool     // the server is Ollama (its /v1): see ollama.go
+	ran    bool     // a generation has run (Ollama: /api/ps shows its runner)
+	// modelCtx is the model's own context (Ollama's /api/show), 0 when
+	// unknown.
+	modelCtx int
 }
 
 // New returns a client for the server whose API root is baseURL. model may
@@ -192,9 +196,9 @@ func (c *Client) list(ctx context.Context) error {
 	if c.nCtx > 0 || c.model == "" {
 		return nil
 	}
-	model := c.model
+	model, ran := c.model, c.ran
 	c.mu.Unlock()
-	n, ollama := c.ollamaContext(ctx, model)
+	n, ollama := c.ollamaContext(ctx, model, ran)
 	c.mu.Lock()
 	c.nCtx, c.ollama = n, ollama
 	return nil
@@ -322,10 +326,16 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 		resp, err = c.structured(ctx, req, model, onToken)
 	}
 	resp.Duration = time.Since(start)
-	if err == nil {
+	c.mu.Lock()
+	c.ran = true
+	c.mu.Unlock()
+	// The context this request really ran with (Ollama's /v1 may have
+	// reloaded its runner for it).
+	nCtx := c.ranOnOllama(ctx, model)
+	if how, may := c.howCut(); err == nil && may {
 		// A server that cuts an over-long prompt (Ollama's /v1) answers
 		// normally: only usage.prompt_tokens shows it.
-		err = llm.CheckCut(backend, req.Prompt, resp, c.NumCtx(), c.cutFix())
+		err = llm.CheckCut(backend, req.Prompt, resp, nCtx, how, c.cutFix())
 	}
 	return resp, err
 }

@@ -1,7 +1,7 @@
 package local
 
 import (
-	"sort"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -12,108 +12,80 @@ import (
 )
 
 // Block-max bounds: for a long postings list in one segment, the largest
-// term score (tf·(k1+1)/(tf + k1·(1−b+b·dl/avgdl)), before the query weight)
-// of each block of blockSize postings and of the whole list. They are
-// computed the first time a query needs the list, with the same float
-// operations as scoring, and kept with the open index (segments never
-// change under an open handle). A posting's contribution is weight × its
-// term score, and float multiplication is monotone, so weight × a block's
-// maximum bounds every contribution of that block exactly.
+// term score (tf·(k1+1)/(tf + k1·(1−b+b·dl/avgdl)), before the query
+// weight) of each block of the segment's document numbers and of the whole
+// list. A block is a range of 2^shift document numbers, shift chosen per
+// list so that a block holds about blockPostings of its postings; the block
+// holding a document is then a shift away, with no table of block ends.
+//
+// Each block's bound takes one byte: a fraction q/255 of the list's largest
+// score, q rounded up until all·q/255 is at least the block's largest score
+// as computed with the same float operations as scoring. A posting's
+// contribution is weight × its term score, and float multiplication is
+// monotone, so weight × all·q/255 bounds every contribution of the block
+// exactly; the bound is at most 1/255 of the list's largest score looser
+// than the block's own maximum, which costs pruning next to nothing.
+//
+// Bounds are computed the first time a query needs them (on a term's
+// second query, see searchTuning.boundsAfterUses) and kept with the open
+// index: segments never change under an open handle. They are all an open
+// index keeps on the heap: postings lists are looked up again by every
+// query, as Bleve's own searches do.
 
 const (
-	// blockSize is how many postings share one bound.
-	blockSize = 128
-	// maxBoundLists bounds the lists one open index keeps.
-	maxBoundLists = 1 << 16
+	// blockPostings is about how many postings of a list share one bound.
+	blockPostings = 128
+	// maxBoundTerms bounds the terms one open index keeps bounds for; the
+	// cache starts over when it is full.
+	maxBoundTerms = 1 << 16
 )
+
+// quantum[q] is q/255: the fraction of a list's largest score a block
+// bound of q stands for (quantum[255] is exactly 1).
+var quantum = func() (t [256]float64) {
+	for q := range t {
+		t[q] = float64(q) / 255
+	}
+	return t
+}()
 
 // blockBounds are one list's bounds in one segment.
 type blockBounds struct {
-	last []uint64  // last document number of each block
-	max  []float64 // largest term score in each block
-	all  float64   // largest term score in the list
+	q     []uint8 // q[i]: the bound of block i is all·quantum[q[i]]
+	all   float64 // the largest term score in the list
+	shift uint8   // block i holds the documents i<<shift … (i+1)<<shift − 1
 }
 
-// blockAt returns the index of the first block whose last document is at
-// or after doc, starting the search at from; len(last) when none.
-func (b *blockBounds) blockAt(doc uint64, from int) int {
-	if from < len(b.last) && b.last[from] >= doc {
-		return from
+// at returns the bound of the block holding doc (0 past the last block).
+func (b *blockBounds) at(doc uint64) float64 {
+	i := doc >> b.shift
+	if i >= uint64(len(b.q)) {
+		return 0
 	}
-	return from + sort.Search(len(b.last)-from, func(i int) bool { return b.last[from+i] >= doc })
+	return b.all * quantum[b.q[i]]
 }
 
-type listKey struct {
-	seg         segment.Segment
-	field, term string
-}
-
-// listEntry is one term's postings in one segment: the list (immutable,
-// shared by the queries and their workers), its count of live postings and
-// its block bounds, computed on first need.
-type listEntry struct {
-	pl    segment.PostingsList
-	count uint64
-	// uses counts the queries that opened the list: bounds cost a full
-	// read of the list, so a list gets them on its second use (a term
-	// searched once, as on the first query after opening, is not worth it).
-	uses atomic.Int64
-
-	once sync.Once
-	b    *blockBounds
-	err  error
-}
-
-// bounds returns the list's block bounds, computing them on first use.
-func (e *listEntry) bounds(p bm25.Params, avg float64) (*blockBounds, error) {
-	e.once.Do(func() { e.b, e.err = computeBounds(e.pl, p, avg) })
-	return e.b, e.err
-}
-
-// listCache holds the postings lists an open index has looked up (their
-// dictionary lookups and bitmap headers are then paid once), with their
-// bounds. An open handle never sees its segments change.
-type listCache struct {
-	mu sync.Mutex
-	m  map[listKey]*listEntry
-}
-
-// get returns a term's postings in one segment (count 0 when absent).
-func (c *listCache) get(s *scorch.SegmentSnapshot, dict segment.TermDictionary, field, term string) (*listEntry, error) {
-	key := listKey{s.Segment(), field, term}
-	c.mu.Lock()
-	e, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
-		return e, nil
+// blockShift is the shift of blocks of about blockPostings postings of a
+// list of count postings in a segment of docs document numbers.
+func blockShift(docs, count uint64) uint8 {
+	if count == 0 {
+		return 0
 	}
-	pl, err := dict.PostingsList([]byte(term), s.Deleted(), nil)
-	if err != nil {
-		return nil, err
+	per := docs * blockPostings / count // document numbers per block
+	if per < 2 {
+		return 0
 	}
-	e = &listEntry{pl: pl, count: pl.Count()}
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxBoundLists {
-		c.m = make(map[listKey]*listEntry)
-	}
-	if old, ok := c.m[key]; ok {
-		e = old
-	} else {
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	return e, nil
+	return uint8(bits.Len64(per) - 1)
 }
 
-func computeBounds(pl segment.PostingsList, p bm25.Params, avg float64) (*blockBounds, error) {
-	n := int(pl.Count())
-	b := &blockBounds{
-		last: make([]uint64, 0, n/blockSize+1),
-		max:  make([]float64, 0, n/blockSize+1),
-	}
+// computeBounds reads every posting of pl, a list of a segment with docs
+// document numbers.
+func computeBounds(pl segment.PostingsList, docs uint64, p bm25.Params, avg float64) (*blockBounds, error) {
+	shift := blockShift(docs, pl.Count())
+	maxima := make([]float64, docs>>shift+1)
+	b := &blockBounds{shift: shift}
 	it := pl.Iterator(true, true, false, nil)
-	in, m := 0, 0.0
-	var last uint64
+	used := 0
 	for {
 		posting, err := it.Next()
 		if err != nil {
@@ -122,17 +94,124 @@ func computeBounds(pl segment.PostingsList, p bm25.Params, avg float64) (*blockB
 		if posting == nil {
 			break
 		}
-		last = posting.Number()
-		s := p.TermScore(posting.Frequency(), lengthFromNorm(posting.Norm()), avg)
-		m = max(m, s)
-		b.all = max(b.all, s)
-		if in++; in == blockSize {
-			b.last, b.max = append(b.last, last), append(b.max, m)
-			in, m = 0, 0
+		i := int(posting.Number() >> shift)
+		if i >= len(maxima) {
+			grown := make([]float64, i+1)
+			copy(grown, maxima)
+			maxima = grown
 		}
+		s := p.TermScore(posting.Frequency(), lengthFromNorm(posting.Norm()), avg)
+		maxima[i] = max(maxima[i], s)
+		b.all = max(b.all, s)
+		used = i + 1
 	}
-	if in > 0 {
-		b.last, b.max = append(b.last, last), append(b.max, m)
+	b.q = make([]uint8, used)
+	for i, m := range maxima[:used] {
+		b.q[i] = quantize(m, b.all)
 	}
 	return b, nil
+}
+
+// quantize returns the least q whose bound all·quantum[q] is at least m
+// (m ≤ all).
+func quantize(m, all float64) uint8 {
+	if m <= 0 || all <= 0 {
+		return 0
+	}
+	q := int(m / all * 255)
+	for q < 255 && all*quantum[q] < m {
+		q++
+	}
+	return uint8(q)
+}
+
+// fieldTerm names a term of one field.
+type fieldTerm struct{ field, term string }
+
+// termBounds is what an open index keeps of one term: how many queries
+// searched it, and the block bounds of its long lists, one slot per
+// segment (allocated with the first bounds).
+type termBounds struct {
+	// uses counts the queries that searched the term: bounds cost a full
+	// read of a list, so a list gets them on its term's second query (a
+	// term searched once, as on the first query after opening, is not
+	// worth it).
+	uses  atomic.Int64
+	slots atomic.Pointer[[]atomic.Pointer[listBounds]]
+}
+
+// listBounds are the bounds of one list, computed once.
+type listBounds struct {
+	once sync.Once
+	b    *blockBounds
+	err  error
+}
+
+// bounds returns the block bounds of the term's list pl in segment seg of
+// nsegs (a segment of docs document numbers), computing them on first use.
+func (t *termBounds) bounds(seg, nsegs int, pl segment.PostingsList, docs uint64, p bm25.Params, avg float64) (*blockBounds, error) {
+	slots := t.slots.Load()
+	if slots == nil {
+		fresh := make([]atomic.Pointer[listBounds], nsegs)
+		if !t.slots.CompareAndSwap(nil, &fresh) {
+			slots = t.slots.Load()
+		} else {
+			slots = &fresh
+		}
+	}
+	slot := &(*slots)[seg]
+	lb := slot.Load()
+	if lb == nil {
+		slot.CompareAndSwap(nil, new(listBounds))
+		lb = slot.Load()
+	}
+	lb.once.Do(func() { lb.b, lb.err = computeBounds(pl, docs, p, avg) })
+	return lb.b, lb.err
+}
+
+// boundsCache holds the terms an open index has searched, with the bounds
+// of their long lists. An open handle never sees its segments change; the
+// cache checks it and starts over if they do.
+type boundsCache struct {
+	mu    sync.Mutex
+	segs  []segment.Segment // the segments the slots stand for, in order
+	terms map[fieldTerm]*termBounds
+}
+
+// use returns the entries of field's terms for a query over segs,
+// counting the query as one use of each.
+func (c *boundsCache) use(segs []*scorch.SegmentSnapshot, field string, terms []queryTerm) []*termBounds {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.sameSegments(segs) || len(c.terms) >= maxBoundTerms {
+		c.segs = c.segs[:0]
+		for _, s := range segs {
+			c.segs = append(c.segs, s.Segment())
+		}
+		c.terms = make(map[fieldTerm]*termBounds)
+	}
+	out := make([]*termBounds, len(terms))
+	for i, t := range terms {
+		key := fieldTerm{field, t.term}
+		e := c.terms[key]
+		if e == nil {
+			e = new(termBounds)
+			c.terms[key] = e
+		}
+		e.uses.Add(1)
+		out[i] = e
+	}
+	return out
+}
+
+func (c *boundsCache) sameSegments(segs []*scorch.SegmentSnapshot) bool {
+	if c.terms == nil || len(segs) != len(c.segs) {
+		return false
+	}
+	for i, s := range segs {
+		if s.Segment() != c.segs[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -36,6 +37,17 @@ type Options struct {
 	Exhaustive bool
 	// tuning are the search's thresholds; tests lower them.
 	tuning searchTuning
+	// Search by meaning (hybrid.go): the retrieval mode
+	// (sources.Retrieval*; "" is hybrid for a corpus with vectors when an
+	// Embedder is set, else BM25), the embedder of queries, the weights of
+	// the legs in the fusion, how many passages each leg ranks (Depth,
+	// default max(k, TitleCandidates)) and how many candidates by code are
+	// rescored (Rerank, default vector.DefaultRerank).
+	Retrieval string
+	Embedder  Embedder
+	Weights   sources.Weights
+	Depth     int
+	Rerank    int
 }
 
 // Corpus is a local corpus opened for searching. It implements the engine's
@@ -59,8 +71,13 @@ type handle struct {
 	stats collectionStats
 	en    analysis.Analyzer
 	refs  int
-	// lists caches postings lists and their bounds (search.go).
-	lists listCache
+	// bounds keeps the block bounds of long lists (blockmax.go).
+	bounds boundsCache
+	// stored reads passages from the segment files (stored.go).
+	stored storedFiles
+	// vec is the vector index, opened at the first search by meaning
+	// (hybrid.go).
+	vec vectorHandle
 }
 
 // Open opens corpus name under dir for searching.
@@ -154,7 +171,7 @@ func (c *Corpus) release(h *handle) {
 		if c.timer != t || c.h == nil || c.h.refs > 0 {
 			return
 		}
-		_ = c.h.idx.Close()
+		_ = c.h.close()
 		c.h = nil
 		c.timer = nil
 	})
@@ -191,6 +208,12 @@ func openHandle(path, name string) (_ *handle, err error) {
 	return h, nil
 }
 
+// close closes the index, the files its passages are read from and its
+// vectors (hybrid.go).
+func (h *handle) close() error {
+	return errors.Join(h.idx.Close(), h.stored.close(), h.vec.close())
+}
+
 // Stats reads the corpus statistics.
 func (c *Corpus) Stats() (_ Stats, err error) {
 	defer recoverDamaged(c.name, &err)
@@ -222,7 +245,7 @@ func statsAt(path, name string) (_ Stats, err error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	defer h.idx.Close()
+	defer h.close()
 	return handleStats(h, path)
 }
 
@@ -253,14 +276,15 @@ func (c *Corpus) Close() error {
 	if c.h == nil {
 		return nil
 	}
-	err := c.h.idx.Close()
+	err := c.h.close()
 	c.h = nil
 	return err
 }
 
-// Search returns the k best passages for query by BM25, best first. The
-// query is plain text: it is analysed like the passages and never parsed as
-// query syntax, so '?', '+', '-', ':' and quotes mean nothing special.
+// Search returns the k best passages for query, best first: by BM25, or
+// with vectors by meaning too (Options.Retrieval, hybrid.go). The query is
+// plain text: it is analysed like the passages and never parsed as query
+// syntax, so '?', '+', '-', ':' and quotes mean nothing special.
 func (c *Corpus) Search(ctx context.Context, query string, k int) (_ []sources.Document, err error) {
 	defer recoverDamaged(c.name, &err)
 	if err := ctx.Err(); err != nil {
@@ -271,6 +295,14 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) (_ []sources.D
 		return nil, err
 	}
 	defer c.release(h)
+	if c.opts.Retrieval != sources.RetrievalBM25 && (c.opts.Retrieval != "" || c.opts.Embedder != nil) {
+		return c.searchMeaning(ctx, h, query, k)
+	}
+	return c.searchWords(ctx, h, query, k)
+}
+
+// searchWords is the BM25 search of an open handle.
+func (c *Corpus) searchWords(ctx context.Context, h *handle, query string, k int) ([]sources.Document, error) {
 	heuristics := c.opts.TitleHeuristics && k > 0
 	n := k
 	if heuristics {

@@ -42,6 +42,39 @@ func (e *DamagedError) Is(target error) bool {
 	return target == ErrDamaged || target == sources.ErrUnavailable
 }
 
+// ErrReadOnly is matched when a corpus cannot be written here: its folder is
+// on a read-only file system or this user may not write it.
+var ErrReadOnly = errors.New("corpus cannot be written here")
+
+// ReadOnlyError names the corpus that cannot be written and why. The corpus
+// itself is as it was (it is not damaged).
+type ReadOnlyError struct {
+	Name string
+	Path string
+	Why  string // "read-only file system" or "no write permission"
+}
+
+func (e *ReadOnlyError) Error() string {
+	return fmt.Sprintf("corpus %q cannot be written: %s is read-only here (%s); nothing was changed — make it writable, or set PREFRAG_HOME to a writable folder",
+		e.Name, e.Path, e.Why)
+}
+
+func (e *ReadOnlyError) Is(target error) bool { return target == ErrReadOnly }
+
+// readOnlyWhy says why err refused a write for lack of write access ("" for
+// any other error). The index library reports some of these as text only.
+func readOnlyWhy(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, syscall.EROFS) || strings.Contains(err.Error(), syscall.EROFS.Error()):
+		return "read-only file system"
+	case errors.Is(err, fs.ErrPermission) || strings.Contains(err.Error(), syscall.EACCES.Error()):
+		return "no write permission"
+	}
+	return ""
+}
+
 // DiskFullError says that writing a corpus stopped for lack of space.
 type DiskFullError struct {
 	Name string
@@ -119,11 +152,15 @@ func diskFull(path string) bool {
 }
 
 // damagedOpen classifies an error of opening the index at path: lock
-// timeouts are busy, a missing index is not found, permissions are said as
-// such, anything else is damage.
+// timeouts are busy, a missing index is not found, a write refused by the
+// file system is read-only, permissions are said as such, anything else is
+// damage.
 func damagedOpen(name, path string, err error, writing bool) error {
 	if isLockTimeout(err) || errors.Is(err, bleve.ErrorIndexPathDoesNotExist) || errors.Is(err, bleve.ErrorIndexMetaMissing) {
 		return openError(name, path, err, writing)
+	}
+	if why := readOnlyWhy(err); why != "" && writing {
+		return &ReadOnlyError{Name: name, Path: path, Why: why}
 	}
 	if errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("cannot open corpus %q at %s: permission denied", name, path)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/prefrag/prefrag/sources"
@@ -250,5 +252,29 @@ func TestNewCorpusOnAFullDisk(t *testing.T) {
 	}
 	if rep := mustIndex(t, dir, "fresh", src); rep.Indexed != 1 {
 		t.Errorf("with room again: %+v", rep)
+	}
+}
+
+// A write the file system refuses for lack of write access is read-only,
+// never damage: the corpus is healthy.
+func TestReadOnlyWhy(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "open", Path: "root.bolt", Err: syscall.EROFS}, "read-only file system"},
+		{errors.New("mkdir /x/corpora/new: read-only file system"), "read-only file system"},
+		{&fs.PathError{Op: "open", Path: "root.bolt", Err: syscall.EACCES}, "no write permission"},
+		{&fs.PathError{Op: "open", Path: "root.bolt", Err: syscall.EPERM}, "no write permission"},
+		{&fs.PathError{Op: "write", Path: "seg.zap", Err: syscall.ENOSPC}, ""},
+		{errors.New("unexpected EOF"), ""},
+	} {
+		if got := readOnlyWhy(tt.err); got != tt.want {
+			t.Errorf("readOnlyWhy(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+		err := damagedOpen("notes", "/x/corpora/notes", tt.err, true)
+		if ro := errors.Is(err, ErrReadOnly); ro != (tt.want != "") || (ro && errors.Is(err, ErrDamaged)) {
+			t.Errorf("damagedOpen(%v) = %v", tt.err, err)
+		}
 	}
 }

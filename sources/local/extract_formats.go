@@ -87,8 +87,17 @@ func readLine(br interface {
 
 func isBufferFull(err error) bool { return errors.Is(err, bufio.ErrBufferFull) }
 
+// lineFailure reports a .jsonl line left out, and keeps it in the file's
+// manifest entry for the runs that find the file unchanged.
 func (x *extraction) lineFailure(line int, reason string) {
 	x.rep.Failed = append(x.rep.Failed, Failure{Path: x.path, Line: line, Reason: reason})
+	if e := x.w.entries[x.path]; e != nil {
+		if len(e.Skipped) < maxSkippedKept {
+			e.Skipped = append(e.Skipped, skippedLine{Line: line, Reason: reason})
+		} else {
+			e.MoreSkipped++
+		}
+	}
 }
 
 // jsonlLine queues the passages of one record.

@@ -28,10 +28,25 @@ type IndexOptions struct {
 	// workspace's export dialog) like any other; by default they are
 	// skipped (Report.Exports) and any earlier passages of them dropped.
 	IncludeExports bool
+	// Embed, when set, embeds after the text index is written every
+	// passage whose file has no vectors of its current version (embed.go);
+	// vectors of another model are refused (*EmbedModelError) unless
+	// Reembed, which embeds every passage again into new vectors that
+	// replace the ones in use once complete. Without Embed, a corpus's
+	// vectors only lose the files gone from it.
+	Embed   Embedder
+	Reembed bool
 }
+
+// PhaseEmbedding is the Phase of an ingest's embedding part.
+const PhaseEmbedding = "embedding"
 
 // Progress is a snapshot of a running ingest.
 type Progress struct {
+	// Phase is "" while files are read, PhaseEmbedding while passages are
+	// embedded (then FilesDone and FilesTotal count the files embedded,
+	// Rate is passages embedded per second).
+	Phase      string
 	FilesDone  int
 	FilesTotal int
 	// Passages added so far in this run.
@@ -41,6 +56,10 @@ type Progress struct {
 	Elapsed time.Duration
 	// Rate is passages added per second so far.
 	Rate float64
+	// While embedding: passages placed (embedded, or with a vector of the
+	// same text from before) of EmbedTotal, and passages sent to the
+	// server.
+	EmbedDone, EmbedTotal, Embedded int64
 }
 
 // Failure is a file, or a line of a .jsonl file, that could not be indexed.
@@ -49,13 +68,31 @@ type Failure struct {
 	// Line is the .jsonl line number, 0 when the whole file failed.
 	Line   int    `json:"line,omitempty"`
 	Reason string `json:"reason"`
+	// Unchanged marks a line an earlier run left out of a file this run
+	// found unchanged: its document is still missing.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 func (f Failure) String() string {
+	s := fmt.Sprintf("%s: %s", f.Path, f.Reason)
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Reason)
+		s = fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Reason)
 	}
-	return fmt.Sprintf("%s: %s", f.Path, f.Reason)
+	if f.Unchanged {
+		s += " (unchanged since an earlier run: still not in the corpus)"
+	}
+	return s
+}
+
+// keptFailures reports again the lines an earlier run left out of the
+// unchanged file path (entry e).
+func keptFailures(rep *Report, path string, e *fileEntry) {
+	for _, s := range e.Skipped {
+		rep.Failed = append(rep.Failed, Failure{Path: path, Line: s.Line, Reason: s.Reason, Unchanged: true})
+	}
+	if e.MoreSkipped > 0 {
+		rep.Failed = append(rep.Failed, Failure{Path: path, Reason: fmt.Sprintf("%d more lines were left out", e.MoreSkipped), Unchanged: true})
+	}
 }
 
 // Report says what an ingest did.
@@ -92,6 +129,9 @@ type Report struct {
 	Pinned bool `json:"pinned,omitempty"`
 	// Stats describe the whole corpus afterwards.
 	Stats Stats `json:"stats"`
+	// Vectors says what the embedding part did (nil for a corpus without
+	// vectors and no embedder).
+	Vectors *VectorReport `json:"vectors,omitempty"`
 }
 
 // supported file extensions.
@@ -110,6 +150,9 @@ var supported = map[string]bool{
 // partial report.
 func Index(ctx context.Context, dir, name string, paths []string, opts IndexOptions) (Report, error) {
 	fresh := !exists(filepath.Join(dir, name))
+	if err := checkEmbedModel(filepath.Join(dir, name), name, opts); err != nil {
+		return Report{Corpus: name}, err
+	}
 	w, err := OpenWriter(dir, name, opts.Writer)
 	if err != nil {
 		return Report{Corpus: name}, err
@@ -125,6 +168,12 @@ func Index(ctx context.Context, dir, name string, paths []string, opts IndexOpti
 		rep.Segments, err = w.Settle(ctx)
 		rep.Merge = time.Since(start)
 		rep.Duration += rep.Merge
+	}
+	if err == nil {
+		rep.Vectors, err = w.syncVectors(ctx, opts, &progressReporter{opts: opts})
+		if rep.Vectors != nil {
+			rep.Duration += rep.Vectors.Duration
+		}
 	}
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -231,6 +280,7 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 	if e != nil && e.Complete && e.Size == f.size && !retitled(f.path, e) {
 		if e.ModTime == f.mtime.UnixNano() {
 			rep.Unchanged++
+			keptFailures(rep, f.path, e)
 			return nil
 		}
 		if h, herr := hashFile(ctx, f.path); herr == nil && h == e.Hash {
@@ -238,6 +288,7 @@ func (w *Writer) ingestFile(ctx context.Context, f foundFile, rep *Report, prog 
 			touched.ModTime = f.mtime.UnixNano()
 			w.touchFile(f.path, touched)
 			rep.Unchanged++
+			keptFailures(rep, f.path, e)
 			return nil
 		}
 	}

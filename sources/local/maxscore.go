@@ -159,10 +159,8 @@ type cursor struct {
 	ub   float64 // the most one posting of this list can add
 	w    float64
 	avg  float64
-	// bb are the list's block bounds in this segment (nil for short lists);
-	// blk the block of the last probe.
-	bb  *blockBounds
-	blk int
+	// bb are the list's block bounds in this segment (nil for short lists).
+	bb *blockBounds
 	// bm is the set of the list's live documents when the segment exposes
 	// it (long lists only): a probe for a document the list lacks then
 	// costs a lookup instead of a walk through the postings.
@@ -268,11 +266,7 @@ func rankRange(ctx context.Context, p bm25.Params, pruning bool, seg int, curs [
 			}
 			if c.doc < d && c.bb != nil {
 				// The block that would hold d bounds its contribution.
-				c.blk = c.bb.blockAt(d, c.blk)
-				bnd := 0.0
-				if c.blk < len(c.bb.max) {
-					bnd = c.w * c.bb.max[c.blk]
-				}
+				bnd := c.w * c.bb.at(d)
 				rest := 0.0
 				if j > 0 {
 					rest = prefix[j-1]

@@ -59,7 +59,22 @@ type fileEntry struct {
 	Passages    int64 `json:"passages"`
 	BodyTokens  int64 `json:"body_tokens"`
 	TitleTokens int64 `json:"title_tokens"`
+	// Skipped are the .jsonl lines left out of the corpus (the first
+	// maxSkippedKept of them; MoreSkipped counts the rest): every run that
+	// finds the file unchanged reports them again, since their documents are
+	// still missing.
+	Skipped     []skippedLine `json:"skipped,omitempty"`
+	MoreSkipped int           `json:"more_skipped,omitempty"`
 }
+
+// skippedLine is a .jsonl line left out, and why.
+type skippedLine struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// maxSkippedKept bounds the skipped lines a manifest entry keeps.
+const maxSkippedKept = 20
 
 // titlesVersion numbers the title extraction. A file indexed with an older
 // one is extracted again by the next index run even when it is unchanged,

@@ -55,13 +55,22 @@ func lengthFromNorm(norm float64) uint64 {
 }
 
 // scoreList is one query term in one field: its query weight (count × idf ×
-// field boost), the field's mean length, the most one posting can add, and
-// its postings in every segment (nil where the segment lacks the term).
+// field boost), the field's mean length, the most one posting can add, its
+// postings in every segment (nil where the segment lacks the term) and
+// what the open index keeps of the term (its block bounds).
 type scoreList struct {
 	field, term string
 	weight, avg float64
 	bound       float64
-	postings    []*listEntry
+	postings    []segmentList
+	kept        *termBounds
+}
+
+// segmentList is a term's postings in one segment: the list, immutable and
+// shared by the query's workers, and its count of live postings.
+type segmentList struct {
+	pl    segment.PostingsList
+	count uint64
 }
 
 // openLists finds the postings of every query term (and, with a title
@@ -73,10 +82,11 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 	var lists []*scoreList
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
+		kept := h.bounds.use(segs, field, terms)
 		dicts := make([]segment.TermDictionary, len(segs))
-		for _, t := range terms {
+		for ti, t := range terms {
 			var df uint64
-			pls := make([]*listEntry, len(segs))
+			pls := make([]segmentList, len(segs))
 			for i, s := range segs {
 				if dicts[i] == nil {
 					d, err := s.Segment().Dictionary(field)
@@ -85,21 +95,20 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 					}
 					dicts[i] = d
 				}
-				e, err := h.lists.get(s, dicts[i], field, t.term)
+				pl, err := dicts[i].PostingsList([]byte(t.term), s.Deleted(), nil)
 				if err != nil {
 					return err
 				}
-				if e.count > 0 {
-					df += e.count
-					pls[i] = e
-					e.uses.Add(1)
+				if count := pl.Count(); count > 0 {
+					df += count
+					pls[i] = segmentList{pl: pl, count: count}
 				}
 			}
 			if df == 0 {
 				continue
 			}
 			w := boost * float64(t.count) * bm25.IDF(n, df)
-			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), postings: pls})
+			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), postings: pls, kept: kept[ti]})
 		}
 		return nil
 	}
@@ -205,12 +214,13 @@ func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
 	curs = curs[:0]
 	for li, l := range rk.lists {
 		e := l.postings[t.seg]
-		if e == nil {
+		if e.pl == nil {
 			continue
 		}
 		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
-		if rk.pruning && e.count >= rk.tune.blockMaxMin && e.uses.Load() >= rk.tune.boundsAfterUses {
-			bb, err := e.bounds(rk.p, l.avg)
+		if rk.pruning && e.count >= rk.tune.blockMaxMin && l.kept.uses.Load() >= rk.tune.boundsAfterUses {
+			docs := uint64(rk.segs[t.seg].FullSize())
+			bb, err := l.kept.bounds(t.seg, len(rk.segs), e.pl, docs, rk.p, l.avg)
 			if err != nil {
 				return nil, err
 			}
@@ -320,18 +330,14 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	hits, err := topHits(segs, cols, k)
+	hits, err := topHits(&h.stored, segs, cols, k)
 	if err != nil {
 		return nil, err
 	}
 	docs := make([]sources.Document, 0, len(hits))
 	for _, hit := range hits {
-		d, err := storedPassage(segs[hit.seg], hit.doc, hit.id)
-		if err != nil {
-			return nil, err
-		}
-		d.Score = hit.score
-		docs = append(docs, d)
+		hit.passage.Score = hit.score
+		docs = append(docs, hit.passage)
 	}
 	return docs, nil
 }
@@ -339,13 +345,13 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 // hit is a ranked passage.
 type hit struct {
 	candidate
-	id string
+	passage sources.Document
 }
 
 // topHits merges the workers' candidates: the k best scores, equal scores
-// by id (ascending). Only the candidates that reach the k-th score have
-// their id resolved.
-func topHits(segs []*scorch.SegmentSnapshot, cols []*collector, k int) ([]hit, error) {
+// by id (ascending). Only the candidates that reach the k-th score are
+// read (their id and stored fields).
+func topHits(stored *storedFiles, segs []*scorch.SegmentSnapshot, cols []*collector, k int) ([]hit, error) {
 	var all []candidate
 	for _, c := range cols {
 		all = append(all, c.cands...)
@@ -367,39 +373,20 @@ func topHits(segs []*scorch.SegmentSnapshot, cols []*collector, k int) ([]hit, e
 		if c.score < kth {
 			continue
 		}
-		id, err := segs[c.seg].DocID(c.doc)
+		p, err := stored.passage(segs[c.seg], c.doc)
 		if err != nil {
 			return nil, err
 		}
-		hits = append(hits, hit{candidate: c, id: string(id)})
+		hits = append(hits, hit{candidate: c, passage: p})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].score != hits[j].score {
 			return hits[i].score > hits[j].score
 		}
-		return hits[i].id < hits[j].id
+		return hits[i].passage.ID < hits[j].passage.ID
 	})
 	if len(hits) > k {
 		hits = hits[:k]
 	}
 	return hits, nil
-}
-
-// storedPassage loads the stored fields of one passage.
-func storedPassage(s *scorch.SegmentSnapshot, num uint64, id string) (sources.Document, error) {
-	d := sources.Document{ID: id}
-	err := s.VisitDocument(num, func(field string, _ byte, value []byte, _ []uint64) bool {
-		switch field {
-		case fieldTitle:
-			d.Title = string(value)
-		case fieldText:
-			d.Text = string(value)
-		case fieldLoc:
-			d.Locator = string(value)
-		case fieldURL:
-			d.URL = string(value)
-		}
-		return true
-	})
-	return d, err
 }

@@ -88,6 +88,9 @@ func OpenWriter(dir, name string, opts WriterOptions) (_ *Writer, err error) {
 		idx, err = bleve.OpenUsing(path, cfg)
 	} else {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			if why := readOnlyWhy(err); why != "" {
+				return nil, &ReadOnlyError{Name: name, Path: dir, Why: why}
+			}
 			return nil, fmt.Errorf("creating corpora directory: %w", err)
 		}
 		idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, cfg)

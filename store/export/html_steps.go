@@ -77,12 +77,14 @@ type htmlJudge struct {
 }
 
 type htmlDoc struct {
-	N      int
-	Title  string
-	Kind   string
-	Ref    string
-	URL    string
-	Score  string
+	N     int
+	Title string
+	Kind  string
+	Ref   string
+	URL   string
+	Score string
+	// Legs says which legs of a hybrid search found it.
+	Legs   string
 	Cached string
 }
 
@@ -185,6 +187,8 @@ func (r *report) search(rt fold.Retrieval) *htmlSearch {
 		s.Docs = append(s.Docs, htmlDocOf(d, 0, rt.At))
 	}
 	switch {
+	case rt.Outcome == engine.OutcomeDegraded:
+		s.Result = plural.N(len(rt.Docs), "document") + " (" + degradedText(oneLineText(rt.Note)) + ")"
 	case rt.Outcome != "" && len(rt.Docs) == 0:
 		s.Result = failedSearchText(rt.Outcome, rt.Note)
 	case len(rt.Docs) == 0 && rt.Cached:
@@ -274,7 +278,7 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 
 // pathSummary is one line on how the answer was found.
 func (r *report) pathSummary(steps []htmlStep) string {
-	nSteps, local, web, sups := 0, 0, 0, 0
+	nSteps, local, mcp, web, sups := 0, 0, 0, 0, 0
 	var switches []string
 	for _, s := range steps {
 		switch s.Kind {
@@ -285,9 +289,12 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 		for _, t := range s.Trace {
 			if t.Search != nil {
-				if t.Search.Kind == sources.RoleWeb.String() {
+				switch t.Search.Kind {
+				case sources.RoleWeb.String():
 					web++
-				} else {
+				case sources.RoleMCP.String():
+					mcp++
+				default:
 					local++
 				}
 			}
@@ -301,7 +308,10 @@ func (r *report) pathSummary(steps []htmlStep) string {
 		}
 	}
 	parts := []string{plural.N(nSteps, "step")}
-	if local+web > 0 {
+	switch {
+	case mcp > 0:
+		parts = append(parts, fmt.Sprintf("%s (%d local, %d MCP, %d web)", plural.Of(local+mcp+web, "search", "searches"), local, mcp, web))
+	case local+web > 0:
 		parts = append(parts, fmt.Sprintf("%s (%d local, %d web)", plural.Of(local+web, "search", "searches"), local, web))
 	}
 	parts = append(parts, switches...)
@@ -320,6 +330,7 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	if d.Score != 0 {
 		h.Score = strconv.FormatFloat(d.Score, 'f', 2, 64)
 	}
+	h.Legs = d.LegNote()
 	h.Cached = d.CacheNote(at)
 	return h
 }

@@ -20,12 +20,23 @@ func failedSearch(p engine.Retrieval) string {
 	return what
 }
 
+// degradedText says that a hybrid search answered by words only, and why.
+func degradedText(note string) string {
+	if note == "" {
+		return "searched by words only"
+	}
+	return "searched by words only: " + note
+}
+
 // searchMarks qualifies a search's document count: partial results of a
 // cut answer, results served from the web cache.
 func searchMarks(p engine.Retrieval) string {
 	out := ""
 	if p.Outcome == engine.OutcomeTruncated {
 		out += ", the answer was truncated at the size limit and later results are lost"
+	}
+	if p.Outcome == engine.OutcomeDegraded {
+		out += ", " + degradedText(inline(p.Note))
 	}
 	cached := p.Cached
 	for _, d := range p.Docs {

@@ -62,7 +62,11 @@ func countsRows(c *engine.Counts) []kv {
 	if c.VerifyCalls > 0 {
 		row("claim check calls", strconv.Itoa(c.VerifyCalls))
 	}
-	row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
+	if c.MCPRetrievals > 0 {
+		row("retrievals", fmt.Sprintf("%d (local %d, MCP %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.MCPRetrievals, c.WebRetrievals))
+	} else {
+		row("retrievals", fmt.Sprintf("%d (local %d, web %d)", c.TotalRetrievals(), c.LocalRetrievals, c.WebRetrievals))
+	}
 	row("retrievals used in the context", fmt.Sprintf("%d (local %d)", c.UsedRetrievals, c.UsedLocalRetrievals))
 	row("documents used", strconv.Itoa(c.UsedDocs))
 	row("source switches", strconv.Itoa(c.Switches))

@@ -78,6 +78,9 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 			inline(p.Original), inline(p.Rewritten))
 	case engine.Evidence:
 		evidenceNote(b, p)
+	case engine.SessionStart, engine.Token:
+		// The question heads the report (trajectory skips the event);
+		// tokens are never stored.
 	default:
 		line, _ := ev.MarshalJSON()
 		fmt.Fprintf(b, "**%s event.** %s\n\n", inline(ev.Type()), codeSpan(textsafe.ForTerminal(string(line))))
@@ -85,7 +88,7 @@ func (r *report) event(b *strings.Builder, ev engine.Event, p engine.Payload) {
 }
 
 func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval) {
-	if p.Outcome != "" && len(p.Docs) == 0 {
+	if p.Outcome != "" && p.Outcome != engine.OutcomeDegraded && len(p.Docs) == 0 {
 		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(p.Source), inline(p.Query), failedSearch(p))
 		return
 	}
@@ -94,6 +97,7 @@ func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval)
 		if p.Cached {
 			what = "the web cache held an empty answer (no request was sent)"
 		}
+		what += searchMarks(p)
 		fmt.Fprintf(b, "**Searched %s** for “%s”: %s.\n\n", inline(p.Source), inline(p.Query), what)
 		return
 	}
@@ -115,6 +119,9 @@ func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval)
 		}
 		if d.Score != 0 {
 			extra = append(extra, "score "+strconv.FormatFloat(d.Score, 'f', 2, 64))
+		}
+		if legs := d.LegNote(); legs != "" {
+			extra = append(extra, "found by "+legs)
 		}
 		if note := d.CacheNote(at); note != "" {
 			extra = append(extra, note)

@@ -378,7 +378,12 @@ func (r *Renderer) errorLines(e engine.Notice, w int) []string {
 		msg = sourceLabel(src) + ": " + msg
 	}
 	if e.Fatal {
-		return r.field("Failed", r.st.Error, "✗ "+msg, w)
+		out := r.field("Failed", r.st.Error, "✗ "+msg, w)
+		if e.Counts != nil {
+			// A failed run's calls and tokens were spent all the same.
+			out = append(out, r.field("Counts", r.st.Dim, CountsLine(*e.Counts)+" · the run failed", w)...)
+		}
+		return out
 	}
 	return r.field("Warning", r.st.Warn, "⚠ "+msg, w)
 }
@@ -407,6 +412,9 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 	full := src
 	if d.Score != 0 {
 		full += fmt.Sprintf(" · %.2f", d.Score)
+	}
+	if legs := d.LegNote(); legs != "" {
+		full += " · " + legs
 	}
 	for _, meta := range []string{full, src} {
 		if room := avail - ansi.StringWidth(meta) - 2; titleWidth <= room {

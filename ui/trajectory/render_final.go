@@ -130,11 +130,21 @@ func (r *Renderer) finalOf(f *engine.Final, ev *engine.Evidence, at time.Time, l
 	return out, markAt
 }
 
+// searchesText is "searches: 1 local, 1 mcp, 0 web, 2 used" (mcp only when
+// an MCP server was searched).
+func searchesText(c engine.Counts) string {
+	mcp := ""
+	if c.MCPRetrievals > 0 {
+		mcp = fmt.Sprintf("%d mcp, ", c.MCPRetrievals)
+	}
+	return fmt.Sprintf("searches: %d local, %s%d web, %d used", c.LocalRetrievals, mcp, c.WebRetrievals, c.UsedRetrievals)
+}
+
 // CountsLine summarises a session's efficiency figures in one sentence.
 func CountsLine(c engine.Counts) string {
 	parts := []string{
 		fmt.Sprintf("%d LLM calls (%s)", c.LLMCalls, strings.Join(callKinds(c), ", ")),
-		fmt.Sprintf("searches: %d local, %d web, %d used", c.LocalRetrievals, c.WebRetrievals, c.UsedRetrievals),
+		searchesText(c),
 		fmt.Sprintf("tokens: %s prompt (%s cached), %s generated", plural.Thousands(c.PromptTokens), plural.Thousands(c.CachedPromptTokens), plural.Thousands(c.OutputTokens)),
 	}
 	if c.TotalMillis > 0 {

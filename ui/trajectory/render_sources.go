@@ -22,6 +22,8 @@ func (r *Renderer) retrievalCount(rt Retrieval) string {
 		return r.st.Warn.Render("answer truncated — no documents could be read")
 	case rt.Outcome == engine.OutcomeTruncated:
 		return r.st.Dim.Render(countDocs(len(rt.Docs))) + r.st.Warn.Render(" · answer truncated, later results lost")
+	case rt.Outcome == engine.OutcomeDegraded:
+		return r.st.Dim.Render(countDocs(len(rt.Docs))) + r.st.Warn.Render(" · by words only")
 	case rt.Outcome != "":
 		return r.st.Warn.Render("unavailable — no documents")
 	}

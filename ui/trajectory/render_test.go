@@ -114,3 +114,15 @@ func TestRenderCachesCompletedBlocks(t *testing.T) {
 		t.Error("expanding a document did not re-render its block")
 	}
 }
+
+// Issue 27: a run that failed shows what it spent under its fatal error.
+func TestRenderFailedRunCounts(t *testing.T) {
+	tr := New()
+	tr.Apply(engine.Event{Step: 1, Payload: engine.Action{Query: "q"}})
+	tr.Apply(engine.Event{Payload: engine.Notice{Message: "the prompt does not fit", Fatal: true,
+		Counts: &engine.Counts{LLMCalls: 3, StepCalls: 2, JudgeCalls: 1, PromptTokens: 4182}}})
+	out := ansi.Strip(plainRenderer().Render(tr, View{Width: 100, Upto: -1, ShowFinal: true}).Content())
+	if !strings.Contains(out, "3 LLM calls") || !strings.Contains(out, "4,182") || !strings.Contains(out, "the run failed") {
+		t.Errorf("the failed run's counts are not shown:\n%s", out)
+	}
+}

@@ -40,8 +40,20 @@ type Config struct {
 	AsOllama       bool   `json:"as_ollama"`
 	KillAfter      int    `json:"kill_after"`
 	RequireAPIKey  string `json:"require_api_key"`
-	// TruncateLikeOllama: see the option of the same name.
-	TruncateLikeOllama bool `json:"truncate_like_ollama"`
+	// TruncateLikeOllama, IgnoreTruncate and CountByScript: see the
+	// options of the same names.
+	TruncateLikeOllama bool    `json:"truncate_like_ollama"`
+	IgnoreTruncate     bool    `json:"ignore_truncate"`
+	CountByScript      bool    `json:"count_by_script"`
+	DenseScripts       float64 `json:"dense_scripts"`
+	// EmbedModels, EmbedDims, EmbedDelayMS, EmbedErrors, PoolingNone and
+	// EmbedBatchTokens: see the options of the same names (embed.go).
+	EmbedModels      []string `json:"embed_models"`
+	EmbedDims        int      `json:"embed_dims"`
+	EmbedDelayMS     int      `json:"embed_delay_ms"`
+	EmbedErrors      int      `json:"embed_errors"`
+	PoolingNone      bool     `json:"pooling_none"`
+	EmbedBatchTokens int      `json:"embed_batch_tokens"`
 }
 
 // RuleConfig is one rule of a Config.
@@ -84,8 +96,11 @@ func ParseConfig(data []byte) (Config, error) {
 			return Config{}, fmt.Errorf("fakellm script: rule %d: status %d is not an HTTP status", i+1, r.Status)
 		}
 	}
-	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 {
-		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length and kill_after must not be negative")
+	if c.ChunkDelayMS < 0 || c.LatencyMS < 0 || c.Slots < 0 || c.ContextLength < 0 || c.KillAfter < 0 || c.DenseScripts < 0 {
+		return Config{}, errors.New("fakellm script: chunk_delay_ms, latency_ms, slots, context_length, kill_after and dense_scripts must not be negative")
+	}
+	if c.EmbedDims < 0 || c.EmbedDelayMS < 0 || c.EmbedErrors < 0 || c.EmbedBatchTokens < 0 {
+		return Config{}, errors.New("fakellm script: embed_dims, embed_delay_ms, embed_errors and embed_batch_tokens must not be negative")
 	}
 	return c, nil
 }
@@ -145,8 +160,41 @@ func (c Config) Options() []Option {
 	if c.TruncateLikeOllama {
 		opts = append(opts, TruncateLikeOllama())
 	}
+	if c.IgnoreTruncate {
+		opts = append(opts, IgnoreTruncate())
+	}
+	if c.CountByScript {
+		opts = append(opts, CountByScript())
+	}
+	if c.DenseScripts > 0 {
+		opts = append(opts, DenseScripts(c.DenseScripts))
+	}
 	if c.RequireAPIKey != "" {
 		opts = append(opts, RequireAPIKey(c.RequireAPIKey))
+	}
+	return append(opts, c.embedOptions()...)
+}
+
+// embedOptions are the options of the embedding keys.
+func (c Config) embedOptions() []Option {
+	var opts []Option
+	if len(c.EmbedModels) > 0 {
+		opts = append(opts, EmbedModels(c.EmbedModels...))
+	}
+	if c.EmbedDims > 0 {
+		opts = append(opts, EmbedDims(c.EmbedDims))
+	}
+	if c.EmbedDelayMS > 0 {
+		opts = append(opts, EmbedDelay(time.Duration(c.EmbedDelayMS)*time.Millisecond))
+	}
+	if c.EmbedErrors > 0 {
+		opts = append(opts, EmbedErrors(c.EmbedErrors))
+	}
+	if c.PoolingNone {
+		opts = append(opts, PoolingNone())
+	}
+	if c.EmbedBatchTokens > 0 {
+		opts = append(opts, EmbedBatchTokens(c.EmbedBatchTokens))
 	}
 	return opts
 }

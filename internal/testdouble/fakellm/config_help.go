@@ -31,7 +31,16 @@ var ScriptFields = []ScriptField{
 	{"as_ollama", "bool", "be Ollama only: its API and its /v1 (models listed as name:latest); llama.cpp's endpoints answer 404"},
 	{"kill_after", "int", "die after streaming this many chunks of a generation, as a killed process: connections reset, nothing listens afterwards"},
 	{"require_api_key", "string", "answer 401 to requests without Authorization: Bearer KEY (vllm serve / llama-server --api-key)"},
-	{"truncate_like_ollama", "bool", "cut a prompt over the context as Ollama does (its first 4 tokens and the tail, the kept count reported): /api/chat at num_ctx, Ollama's /v1 at 4096"},
+	{"truncate_like_ollama", "bool", `a prompt of at least the context, as Ollama 0.34.4: cut to num_ctx − (num_ctx − 4)/2 tokens (its first 4 and the tail; the kept count reported), on /api/chat at num_ctx, on Ollama's /v1 at 4096 (the runner reloaded at that); a native request with "truncate": false gets Ollama's HTTP 400 with its runner's exceed_context_size_error instead`},
+	{"ignore_truncate", "bool", `with truncate_like_ollama: cut even when a request sends "truncate": false, as Ollama versions before that field do`},
+	{"dense_scripts", "number", "with count_by_script: count CJK characters and digits this many times as densely (a tokenizer with fewer of them in its vocabulary than prefrag's estimate assumes)"},
+	{"count_by_script", "bool", "count prompt tokens per script as a 32k SentencePiece tokenizer does (English 0.9, figures 2.24, Chinese 5.9 times runes/4) instead of runes/4, on every endpoint and /tokenize"},
+	{"embed_models", "[string]", `models that embed, served besides "models" (default: every model whose name contains "embed"); see Embeddings below`},
+	{"embed_dims", "int", "length of the embedding vectors (default 64)"},
+	{"embed_delay_ms", "int", "pause before answering every embedding call, in milliseconds"},
+	{"embed_errors", "int", "fail the first N embedding calls with HTTP 500"},
+	{"pooling_none", "bool", "llama.cpp: refuse embeddings as a server whose model has no pooling does (HTTP 400 \"Pooling type 'none' is not OAI compatible…\")"},
+	{"embed_batch_tokens", "int", "llama.cpp: refuse a text longer than this many tokens (runes/4) as its physical batch does (HTTP 500)"},
 }
 
 // RuleFields documents every key of a rule of the script.
@@ -59,6 +68,7 @@ func WriteScriptHelp(w io.Writer) {
 	table(ScriptFields)
 	fmt.Fprintln(w, "\nA rule:")
 	table(RuleFields)
+	fmt.Fprintln(w, "\n"+embeddingsHelp)
 	fmt.Fprintln(w, "\nExample:")
 	for _, l := range strings.Split(scriptExample, "\n") {
 		fmt.Fprintln(w, "  "+l)
@@ -75,3 +85,21 @@ const scriptExample = `{
   "rules": [{"contains": "Who is the CEO", "kind": "step", "status": 500, "error": "model crashed"}],
   "chunk_delay_ms": 5
 }`
+
+// embeddingsHelp says how the fake embeds, for `fakellm -h`.
+var embeddingsHelp = `Embeddings: POST /api/embed (Ollama), POST /v1/embeddings (llama.cpp; the OpenAI mode).
+  A text's vector is the normalised sum of one direction per word: lower-cased, a plural "s"
+  dropped, stop words (a, an, the, how, do, …) skipped, and the words of one concept sharing one
+  direction, so synonyms land close ("mend an automobile" ≈ "car repair"). The concepts:
+` + conceptsHelp() + `
+  Ollama answers a model that does not embed with 501 "This server does not support embeddings.
+  Start it with ` + "`--embeddings`" + `"; llama.cpp embeds when its model (the first of "models") is one;
+  the OpenAI mode answers a chat model with 400 "The model does not support Embeddings API".`
+
+func conceptsHelp() string {
+	var b strings.Builder
+	for _, g := range conceptGroups {
+		b.WriteString("    " + strings.Join(g, ", ") + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

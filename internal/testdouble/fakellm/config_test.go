@@ -75,3 +75,23 @@ func FuzzParseConfig(f *testing.F) {
 		_ = cfg.Options()
 	})
 }
+
+// The context and counting keys of a script make the server count and cut
+// as their options say.
+func TestConfigCountsAndCuts(t *testing.T) {
+	c, err := ParseConfig([]byte(`{"truncate_like_ollama":true,"ignore_truncate":true,"count_by_script":true,"dense_scripts":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(t, Rules{List: []Rule{{Reply: Reply{Text: "ok"}}}}, c.Options()...)
+	_, texts := Corpus("chinese")
+	res := post(t, srv.URL()+"/api/chat", map[string]any{"model": DefaultModel, "stream": false, "truncate": false,
+		"messages": []map[string]string{{"role": "user", "content": texts["01-bridge.txt"]}}, "options": map[string]any{"num_ctx": 512}})
+	res.Body.Close()
+	if g := srv.Generations(); res.StatusCode != 200 || len(g) != 1 || g[0].KeptTokens != OllamaCutKept(512) || g[0].PromptTokens <= ScriptTokens(texts["01-bridge.txt"]) {
+		t.Errorf("HTTP %d, %+v", res.StatusCode, g)
+	}
+	if _, err := ParseConfig([]byte(`{"dense_scripts":-1}`)); err == nil {
+		t.Error("a negative dense_scripts was accepted")
+	}
+}

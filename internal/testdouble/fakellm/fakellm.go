@@ -9,7 +9,8 @@
 //
 // Like the real servers it streams word by word, cuts the output at the
 // first stop sequence (unless IgnoreStop), honours num_predict/n_predict,
-// reports token counts (prompt ≈ runes/4) and prompt-cache hits (the common
+// reports token counts (prompt ≈ runes/4, or per script as a real tokenizer
+// with CountByScript) and prompt-cache hits (the common
 // prefix with the previous prompt on the same slot), and records every
 // request for assertions. It can also be slow, fail, crash mid-stream or
 // pretend to load.
@@ -99,6 +100,8 @@ type Server struct {
 	runnerCtx   map[string]int      // Ollama: per model, its runner's context (truncate.go)
 	conns       map[net.Conn]struct{}
 	closeOnce   sync.Once
+	// See embed.go.
+	embedCalls, embedTexts, embedFailed int
 }
 
 type slotState struct {
@@ -135,8 +138,19 @@ type config struct {
 	ollamaOnly     bool
 	killAfter      int
 	// See truncate.go.
-	truncate   bool
-	tokenRatio float64
+	truncate       bool
+	ignoreTruncate bool
+	tokenRatio     float64
+	// See tokens.go.
+	byScript bool
+	dense    float64
+	// See embed.go.
+	embedModels []string
+	embedDims   int
+	embedDelay  time.Duration
+	embedErrors int
+	poolingNone bool
+	embedBatch  int
 }
 
 // Option configures a Server.
@@ -335,6 +349,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /api/tags", "/api/tags", s.ollamaTags)
 	handle("GET /api/version", "/api/version", s.ollamaVersion)
 	handle("GET /api/ps", "/api/ps", s.ollamaPS)
+	handle("POST /api/embed", "/api/embed", s.ollamaEmbed)
 	handle("GET /{$}", "/", s.ollamaRoot)
 	// llama.cpp.
 	handle("GET /health", "/health", s.llamaHealth)
@@ -348,6 +363,8 @@ func (s *Server) routes() http.Handler {
 	handle("POST /completions", "/completion", s.llamaAuth(s.llamaCompletion))
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))
 	handle("POST /chat/completions", "/v1/chat/completions", s.llamaAuth(s.llamaChat))
+	handle("POST /v1/embeddings", "/v1/embeddings", s.llamaAuth(s.v1Embeddings))
+	handle("POST /embeddings", "/v1/embeddings", s.llamaAuth(s.v1Embeddings))
 	handle("/", "*", func(w http.ResponseWriter, r *http.Request, _ int) { http.NotFound(w, r) })
 	return mux
 }

@@ -94,7 +94,8 @@ func (s *Server) llamaApplyTemplate(w http.ResponseWriter, r *http.Request, _ in
 }
 
 // llamaTokenize answers POST /tokenize as llama-server does: the content's
-// token ids (here one per ApproxTokens token, times TokenRatio).
+// token ids (here one per token as the server counts them, times
+// TokenRatio).
 func (s *Server) llamaTokenize(w http.ResponseWriter, r *http.Request, _ int) {
 	var req struct {
 		Content string `json:"content"`
@@ -103,7 +104,7 @@ func (s *Server) llamaTokenize(w http.ResponseWriter, r *http.Request, _ int) {
 		llamaError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	n := ApproxTokens(req.Content)
+	n := s.countTokens(req.Content)
 	if s.cfg.tokenRatio > 0 {
 		n = int(float64(n) * s.cfg.tokenRatio)
 	}
@@ -268,7 +269,7 @@ func (s *Server) llamaCompletion(w http.ResponseWriter, r *http.Request, idx int
 		return
 	}
 	g := s.prepare(reply, call.Stop, intValue(body["n_predict"], -1))
-	g.promptTokens = max(1, ApproxTokens(prompt))
+	g.promptTokens = s.countTokens(prompt)
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
 	}
@@ -402,7 +403,7 @@ func (s *Server) llamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 	}
 	limit := intValue(body["max_tokens"], intValue(body["n_predict"], -1))
 	g := s.prepare(reply, call.Stop, limit)
-	g.promptTokens = max(1, ApproxTokens(templated))
+	g.promptTokens = s.countTokens(templated)
 	if cp, set := body["cache_prompt"].(bool); !set || cp {
 		g.cachedTokens = cacheHit(prefix, g.promptTokens)
 	}

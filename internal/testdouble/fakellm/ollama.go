@@ -19,6 +19,7 @@ type ollamaChatRequest struct {
 	Stream   *bool           `json:"stream,omitempty"`
 	Format   json.RawMessage `json:"format,omitempty"`
 	Options  map[string]any  `json:"options"`
+	Truncate *bool           `json:"truncate,omitempty"`
 }
 
 type ollamaMessage struct {
@@ -103,7 +104,16 @@ func (s *Server) ollamaChat(w http.ResponseWriter, r *http.Request, idx int) {
 		return
 	}
 	templated := chatTemplate(req.Messages)
-	promptTokens := s.ollamaCut(&call, s.ollamaTokens(templated), intValue(req.Options["num_ctx"], 0))
+	numCtx := intValue(req.Options["num_ctx"], 0)
+	if numCtx <= 0 {
+		numCtx = OllamaDefaultNumCtx
+	}
+	promptTokens, refused := s.ollamaCut(&call, s.ollamaTokens(templated), numCtx, req.Truncate != nil && !*req.Truncate)
+	if refused {
+		s.recordCall(idx, call, stream)
+		ollamaRefusal(w, promptTokens, numCtx)
+		return
+	}
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
 		ollamaError(w, reply.Status, reply.Error)

@@ -41,6 +41,7 @@ func RequireAPIKey(key string) Option { return func(c *config) { c.apiKey = key 
 func (s *Server) openaiRoutes(handle func(pattern, path string, h func(http.ResponseWriter, *http.Request, int))) {
 	handle("GET /v1/models", "/v1/models", s.auth(s.openaiModels))
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.auth(s.openaiChat))
+	handle("POST /v1/embeddings", "/v1/embeddings", s.auth(s.v1Embeddings))
 	handle("GET /health", "/health", func(w http.ResponseWriter, _ *http.Request, _ int) { w.WriteHeader(http.StatusOK) })
 }
 
@@ -140,10 +141,11 @@ func (s *Server) openaiChat(w http.ResponseWriter, r *http.Request, idx int) {
 		Options:  llamaOptions(body),
 		Slot:     -1,
 	}
-	promptTokens := max(1, ApproxTokens(templated))
+	promptTokens := s.countTokens(templated)
 	if s.cfg.ollamaOnly {
-		// Ollama's /v1 takes no num_ctx: the runner's default counts.
-		promptTokens = s.ollamaCut(&call, s.ollamaTokens(templated), OllamaDefaultNumCtx)
+		// Ollama's /v1 takes no num_ctx nor "truncate": the runner is
+		// (re)loaded at its default context, and cuts.
+		promptTokens, _ = s.ollamaCut(&call, s.ollamaTokens(templated), OllamaDefaultNumCtx, false)
 	}
 	call, reply := s.beginCall(idx, call, stream)
 	if reply.Status != 0 && reply.Status != http.StatusOK {

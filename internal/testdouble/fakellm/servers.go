@@ -111,6 +111,7 @@ func (s *Server) ollamaRoutes(handle func(pattern, path string, h func(http.Resp
 	handle("GET /api/tags", "/api/tags", s.ollamaTags)
 	handle("GET /api/version", "/api/version", s.ollamaVersion)
 	handle("GET /api/ps", "/api/ps", s.ollamaPS)
+	handle("POST /api/embed", "/api/embed", s.ollamaEmbed)
 	handle("GET /{$}", "/", s.ollamaRoot)
 	handle("GET /v1/models", "/v1/models", s.ollamaV1Models)
 	handle("POST /v1/chat/completions", "/v1/chat/completions", s.openaiChat)

@@ -1,37 +1,54 @@
 package fakellm
 
 import (
+	"fmt"
 	"net/http"
 )
 
-// Ollama cuts a prompt longer than the context it runs a request with
-// instead of refusing it: Ollama 0.34.4 logged `truncating input prompt
-// limit=8194 prompt=18733 keep=4` and answered prompt_eval_count 8194. It
-// keeps the first few tokens of the head and the tail, so the instructions
-// at the start of a prompt are lost while the reply looks normal.
+// Ollama's handling of a prompt longer than the context it runs a request
+// with, as 0.34.4 does it. By default it cuts the prompt instead of
+// refusing it: it keeps the first num_keep (4) tokens and the tail, so
+// that the prompt takes numCtx − (numCtx − 4)/2 tokens (1,026 of a 2,048
+// context; it logged `truncating input prompt limit=1026 prompt=3201
+// keep=4`), and answers normally with that count as prompt_eval_count:
+// the instructions at the start of the prompt are lost while the reply
+// looks normal. A native request that sends "truncate": false gets its
+// model runner's refusal instead, passed on as HTTP 400 {"error": "<the
+// runner's JSON>"}. Ollama's /v1 cannot send "truncate" and always cuts.
 
 // OllamaKeep is the number of head tokens Ollama keeps when it cuts a
 // prompt (its runner's num_keep as logged: keep=4).
 const OllamaKeep = 4
 
-// TruncateLikeOllama makes the Ollama endpoints cut an over-long prompt as
-// Ollama does: on /api/chat at the num_ctx the request sent
+// OllamaCutKept is the count Ollama keeps of a prompt it cuts to fit a
+// context of numCtx tokens: numCtx − (numCtx − OllamaKeep)/2.
+func OllamaCutKept(numCtx int) int { return numCtx - max((numCtx-OllamaKeep)/2, 1) }
+
+// TruncateLikeOllama makes the Ollama endpoints treat a prompt of at least
+// the context as Ollama does: on /api/chat at the num_ctx the request sent
 // (OllamaDefaultNumCtx without one), on Ollama's /v1/chat/completions
 // (AsOllama), where num_ctx cannot be sent, at the runner default
-// OllamaDefaultNumCtx. The model sees the first OllamaKeep tokens and the
-// tail; prompt_eval_count / usage.prompt_tokens report the kept count. GET
-// /api/ps then lists the model with the context its runner was started
-// with.
+// OllamaDefaultNumCtx (a /v1 request reloads a runner loaded with another
+// context). The prompt is cut to OllamaCutKept tokens — the model sees the
+// first OllamaKeep tokens and the tail; prompt_eval_count /
+// usage.prompt_tokens report the kept count — unless a native request
+// sends "truncate": false: then it answers 400 with the runner's
+// exceed_context_size_error. GET /api/ps lists the model with the context
+// its runner was started with.
 func TruncateLikeOllama() Option { return func(c *config) { c.truncate = true } }
 
+// IgnoreTruncate makes TruncateLikeOllama cut even a native request that
+// sends "truncate": false, as Ollama versions before that field did.
+func IgnoreTruncate() Option { return func(c *config) { c.ignoreTruncate = true } }
+
 // TokenRatio makes the Ollama endpoints (and llama.cpp's /tokenize) count
-// a prompt's tokens as q times ApproxTokens, as a real tokenizer denser than four runes a token does
-// (the clients' own estimate is runes/4).
+// a prompt's tokens as q times their count (ApproxTokens, or ScriptTokens
+// with CountByScript), as a tokenizer denser than that does.
 func TokenRatio(q float64) Option { return func(c *config) { c.tokenRatio = q } }
 
 // ollamaTokens counts a templated prompt's tokens on the Ollama endpoints.
 func (s *Server) ollamaTokens(templated string) int {
-	n := max(1, ApproxTokens(templated))
+	n := s.countTokens(templated)
 	if s.cfg.tokenRatio > 0 {
 		n = max(1, int(float64(n)*s.cfg.tokenRatio))
 	}
@@ -56,31 +73,48 @@ func (s *Server) noteRunner(model string, numCtx int) {
 }
 
 // ollamaCut applies TruncateLikeOllama to a call whose templated prompt
-// has tokens tokens, for a runner context of limit: over it, the call's
-// Prompt becomes what the model sees and the kept count is returned.
-func (s *Server) ollamaCut(call *Call, tokens, limit int) int {
+// has tokens tokens, for a runner context of limit: at or over it, the
+// call's Prompt becomes what the model sees and the kept count is
+// returned — or, when refuse (a native request's "truncate": false, unless
+// IgnoreTruncate), refused is true and nothing is cut.
+func (s *Server) ollamaCut(call *Call, tokens, limit int, refuse bool) (n int, refused bool) {
 	if !s.cfg.truncate {
-		return tokens
+		return tokens, false
 	}
 	if limit <= 0 {
 		limit = OllamaDefaultNumCtx
 	}
 	s.noteRunner(call.Model, limit)
-	if tokens <= limit {
-		return tokens
+	if tokens < limit {
+		return tokens, false
 	}
-	call.cut = &promptCut{received: call.Prompt, tokens: tokens, kept: limit}
-	ratio := max(s.cfg.tokenRatio, 1)
-	call.Prompt = keepHeadTail(call.Prompt, OllamaKeep, int(float64(limit-OllamaKeep)/ratio))
-	s.cfg.logf("fakellm: truncating input prompt limit=%d prompt=%d keep=%d", limit, tokens, OllamaKeep)
-	return limit
+	if refuse && !s.cfg.ignoreTruncate {
+		return tokens, true
+	}
+	kept := OllamaCutKept(limit)
+	call.cut = &promptCut{received: call.Prompt, tokens: tokens, kept: kept}
+	call.Prompt = keepHeadTail(call.Prompt, float64(OllamaKeep)/float64(tokens), float64(kept-OllamaKeep)/float64(tokens))
+	s.cfg.logf("fakellm: truncating input prompt limit=%d prompt=%d keep=%d", kept, tokens, OllamaKeep)
+	return kept, false
 }
 
-// keepHeadTail keeps head tokens of the start of s and tail tokens of its
-// end (a token being about four runes, as ApproxTokens counts).
-func keepHeadTail(s string, head, tail int) string {
+// ollamaRefusal writes what Ollama answers a native request that sent
+// "truncate": false for a prompt of tokens tokens over a context of limit:
+// its runner's (llama-server's) error, passed on whole as Ollama's message.
+func ollamaRefusal(w http.ResponseWriter, tokens, limit int) {
+	body := llamaErrorBody(http.StatusBadRequest,
+		fmt.Sprintf("request (%d tokens) exceeds the available context size (%d tokens), try increasing it", tokens, limit))
+	body["type"] = "exceed_context_size_error"
+	body["n_prompt_tokens"] = tokens
+	body["n_ctx"] = limit
+	ollamaError(w, http.StatusBadRequest, string(mustJSON(map[string]any{"error": body})))
+}
+
+// keepHeadTail keeps the given shares of s's runes from its start and
+// from its end (at least one rune of the start).
+func keepHeadTail(s string, head, tail float64) string {
 	r := []rune(s)
-	h, t := head*4, tail*4
+	h, t := max(int(head*float64(len(r))+0.5), 1), int(tail*float64(len(r))+0.5)
 	if h+t >= len(r) {
 		return s
 	}

@@ -1,0 +1,60 @@
+// Package oaiembed is the OpenAI-compatible POST /v1/embeddings exchange
+// that llama-server and OpenAI-compatible servers (vLLM, SGLang, LM Studio,
+// LiteLLM) share: the request body and the decoding of the answer.
+package oaiembed
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Request is the body sent: every text in one "input" list, vectors asked
+// as floats.
+func Request(model string, texts []string) map[string]any {
+	body := map[string]any{"input": texts, "encoding_format": "float"}
+	if model != "" {
+		body["model"] = model
+	}
+	return body
+}
+
+// Answer is the decoded answer.
+type Answer struct {
+	Vectors      [][]float32
+	Model        string
+	PromptTokens int
+}
+
+type wire struct {
+	Data []struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	} `json:"data"`
+	Model string `json:"model"`
+	Usage struct {
+		PromptTokens int `json:"prompt_tokens"`
+		TotalTokens  int `json:"total_tokens"`
+	} `json:"usage"`
+}
+
+// Decode reads an answer: the "data" items put back in "index" order
+// (servers may answer out of order), the model and the token count.
+func Decode(raw []byte) (Answer, error) {
+	var w wire
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Answer{}, fmt.Errorf("the embeddings answer is not the expected JSON: %w", err)
+	}
+	sort.SliceStable(w.Data, func(i, j int) bool { return w.Data[i].Index < w.Data[j].Index })
+	a := Answer{Model: w.Model, PromptTokens: w.Usage.PromptTokens}
+	if a.PromptTokens == 0 {
+		a.PromptTokens = w.Usage.TotalTokens
+	}
+	for i, d := range w.Data {
+		if d.Index != i {
+			return Answer{}, fmt.Errorf("the embeddings answer has no item of index %d", i)
+		}
+		a.Vectors = append(a.Vectors, d.Embedding)
+	}
+	return a, nil
+}
