@@ -37,7 +37,7 @@ func TestBenchRetrievalUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _, _ := benchRetrievalEnv()
-			err := runBenchRetrieval(e, tt.args)
+			err := benchCommand(e, append([]string{"retrieval"}, tt.args...))
 			var ue *usageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want a usage error containing %q", err, tt.want)
@@ -54,7 +54,7 @@ func TestBenchRetrievalRunsASlice(t *testing.T) {
 	}
 	work := t.TempDir()
 	e, out, errOut := benchRetrievalEnv()
-	if err := runBenchRetrieval(e, []string{"--data", data, "--datasets", "cranfield", "--max-docs", "300", "--latency-samples", "20", "--work", work, "--json"}); err != nil {
+	if err := benchCommand(e, []string{"retrieval", "--data", data, "--datasets", "cranfield", "--max-docs", "300", "--latency-samples", "20", "--work", work, "--json"}); err != nil {
 		t.Fatal(err)
 	}
 	var rep retrieval.Report
