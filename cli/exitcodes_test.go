@@ -227,7 +227,10 @@ func TestExitCodes(t *testing.T) {
 		{"sessions export", nil, func(w *cliWorld) []string {
 			return []string{"sessions", "export", w.session(), "--format", "json", "-o", w.path("out.json")}
 		}, ExitOK, ""},
-		{"sessions export all", nil, func(w *cliWorld) []string { w.session(); return []string{"sessions", "export", "--all", "--format", "md"} }, ExitOK, ""},
+		{"sessions export all", nil, func(w *cliWorld) []string {
+			w.session()
+			return []string{"sessions", "export", "--all", "--format", "md"}
+		}, ExitOK, ""},
 		{"sessions export bad format", nil, fixed("sessions", "export", "x", "--format", "doc"), ExitUsage, "--format"},
 		{"sessions export nothing named", nil, fixed("sessions", "export", "--format", "md"), ExitUsage, "--all"},
 		{"sessions export all bad since", nil, fixed("sessions", "export", "--all", "--since", "x"), ExitUsage, "--since"},
