@@ -86,7 +86,7 @@ func TestNewFormatIsOneRow(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(folder, "*.page.txt"))
 	if len(files) != 2 {
-		t.Errorf("a PerSession row wrote %d files, want 2: %v", len(files), files)
+		t.Fatalf("a PerSession row wrote %d files, want 2: %v", len(files), files)
 	}
 	if data, err := os.ReadFile(files[0]); err != nil || !exportmark.Is(data) {
 		t.Errorf("%s: %v %q", files[0], err, data)
