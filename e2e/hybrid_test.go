@@ -154,6 +154,9 @@ func TestHybridAskEvents(t *testing.T) {
 			found = true
 		}
 	}
+	if !strings.Contains(out, `"embed_calls":1,`) {
+		t.Errorf("the query's embedding is not counted:\n%s", out)
+	}
 	if !found || !strings.Contains(out, `"vector_rank":1`) || !strings.Contains(out, `"bm25_rank":null`) {
 		t.Fatalf("no hybrid retrieval event:\n%s", out)
 	}

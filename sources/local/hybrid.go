@@ -44,6 +44,15 @@ func (c *Corpus) Vectors() (vector.Status, error) {
 	return vector.ReadStatus(vector.Dir(c.path))
 }
 
+// EmbedCounts are the embedding calls and tokens of the embedder of
+// queries so far (0 without one).
+func (c *Corpus) EmbedCounts() (calls, tokens int64) {
+	if e, ok := c.opts.Embedder.(counted); ok {
+		return e.Counts()
+	}
+	return 0, 0
+}
+
 // CheckEmbedModel refuses, before any search, an embedder of another model
 // than the corpus's vectors (*EmbedModelError); a corpus without vectors
 // or a search by words alone passes.
