@@ -245,88 +245,80 @@ func runCorpora(e *env, args []string) error {
 	}
 	dir := e.cfg.CorporaDir()
 	if len(pos) > 0 {
-		switch pos[0] {
-		case "pin":
-			if len(pos) != 2 {
-				return usagef("usage: prefrag corpora pin NAME")
-			}
-			if err := catalog.Pin(dir, pos[1]); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "pinned %s: it is searched first\n", pos[1])
-			return nil
-		case "unpin":
-			if len(pos) != 1 {
-				return usagef("usage: prefrag corpora unpin")
-			}
-			return unpinCorpus(e, dir)
-		case "rm", "delete":
-			if len(pos) != 2 {
-				return usagef("usage: prefrag corpora rm NAME [--yes]")
-			}
-			return removeCorpus(e, dir, pos[1], *yes)
-		default:
-			return usagef("unknown corpora command %q (add, pin, unpin, rm)", pos[0])
-		}
+		return runCorporaCommand(e, dir, pos, *yes)
 	}
 	infos, err := catalog.List(dir)
 	if err != nil {
 		return err
 	}
-	if *names {
+	switch {
+	case *names:
 		for _, in := range infos {
 			fmt.Fprintln(e.stdout, in.Name)
 		}
 		return nil
-	}
-	remotes := remoteRows(e.ctx, e, infos)
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		for _, in := range infos {
-			obj := map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
-				"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy}
-			if in.Problem != "" {
-				obj["damaged"], obj["problem"] = in.Damaged, in.Problem
-			}
-			if in.Remote != "" {
-				r, ok := remotes[in.Name]
-				remoteJSON(obj, in, r, ok)
-			}
-			enc.Encode(obj)
-		}
-		return nil
-	}
-	if len(infos) == 0 {
+	case *asJSON:
+		return writeCorporaJSON(e, infos, remoteRows(e.ctx, e, infos))
+	case len(infos) == 0:
 		fmt.Fprintln(e.stdout, "no corpora yet — create one with: prefrag index --corpus NAME FOLDER")
 		return nil
 	}
+	return writeCorporaTable(e, infos, remoteRows(e.ctx, e, infos))
+}
+
+// runCorporaCommand runs `corpora pin|unpin|rm …`.
+func runCorporaCommand(e *env, dir string, pos []string, yes bool) error {
+	switch pos[0] {
+	case "pin":
+		if len(pos) != 2 {
+			return usagef("usage: prefrag corpora pin NAME")
+		}
+		if err := catalog.Pin(dir, pos[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "pinned %s: it is searched first\n", pos[1])
+		return nil
+	case "unpin":
+		if len(pos) != 1 {
+			return usagef("usage: prefrag corpora unpin")
+		}
+		return unpinCorpus(e, dir)
+	case "rm", "delete":
+		if len(pos) != 2 {
+			return usagef("usage: prefrag corpora rm NAME [--yes]")
+		}
+		return removeCorpus(e, dir, pos[1], yes)
+	}
+	return usagef("unknown corpora command %q (add, pin, unpin, rm)", pos[0])
+}
+
+// writeCorporaJSON prints one JSON object per corpus.
+func writeCorporaJSON(e *env, infos []catalog.Info, remotes map[string]remoteRow) error {
+	enc := json.NewEncoder(e.stdout)
+	for _, in := range infos {
+		obj := map[string]any{"name": in.Name, "documents": in.Stats.Documents, "passages": in.Stats.Passages,
+			"size": in.Stats.SizeBytes, "updated": in.Stats.Updated, "pinned": in.Pinned, "busy": in.Busy}
+		if in.Problem != "" {
+			obj["damaged"], obj["problem"] = in.Damaged, in.Problem
+		}
+		if in.Remote != "" {
+			r, ok := remotes[in.Name]
+			remoteJSON(obj, in, r, ok)
+		}
+		if err := enc.Encode(obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCorporaTable prints the corpora as a table, then the details of
+// the remote ones and one line per corpus that cannot be read.
+func writeCorporaTable(e *env, infos []catalog.Info, remotes map[string]remoteRow) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tDOCUMENTS\tPASSAGES\tSIZE\tUPDATED\tPINNED")
 	for _, in := range infos {
-		pin := ""
-		if in.Pinned {
-			pin = "*"
-		}
-		upd := "-"
-		if !in.Stats.Updated.IsZero() {
-			upd = in.Stats.Updated.Local().Format("2006-01-02 15:04")
-		}
-		if in.Busy {
-			upd = "indexing…"
-		}
-		if r, ok := remotes[in.Name]; ok {
-			fmt.Fprint(tw, remoteTableRow(in, r, ok, pin))
-			continue
-		}
-		if in.Problem != "" {
-			upd = "unreadable"
-			if in.Damaged {
-				upd = "DAMAGED"
-			}
-			fmt.Fprintf(tw, "%s\t?\t?\t%s\t%s\t%s\n", in.Name, humanBytes(in.Stats.SizeBytes), upd, pin)
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", in.Name, in.Stats.Documents, in.Stats.Passages, humanBytes(in.Stats.SizeBytes), upd, pin)
+		fmt.Fprint(tw, corpusTableRow(in, remotes))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -338,6 +330,32 @@ func runCorpora(e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// corpusTableRow is one corpus's row of the table.
+func corpusTableRow(in catalog.Info, remotes map[string]remoteRow) string {
+	pin := ""
+	if in.Pinned {
+		pin = "*"
+	}
+	upd := "-"
+	if !in.Stats.Updated.IsZero() {
+		upd = in.Stats.Updated.Local().Format("2006-01-02 15:04")
+	}
+	if in.Busy {
+		upd = "indexing…"
+	}
+	if r, ok := remotes[in.Name]; ok {
+		return remoteTableRow(in, r, ok, pin)
+	}
+	if in.Problem != "" {
+		upd = "unreadable"
+		if in.Damaged {
+			upd = "DAMAGED"
+		}
+		return fmt.Sprintf("%s\t?\t?\t%s\t%s\t%s\n", in.Name, humanBytes(in.Stats.SizeBytes), upd, pin)
+	}
+	return fmt.Sprintf("%s\t%d\t%d\t%s\t%s\t%s\n", in.Name, in.Stats.Documents, in.Stats.Passages, humanBytes(in.Stats.SizeBytes), upd, pin)
 }
 
 func runSearch(e *env, args []string) error {

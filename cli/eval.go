@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/term"
-
 	"github.com/prefrag/prefrag/app/evalsetup"
 	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
@@ -33,74 +31,65 @@ var defaultEvalStrategies = func() []string {
 
 const evalUsage = "eval --data FILE [--corpus NAME] [--strategies a,b,c] [--limit N] [--parallel P] [--out DIR] [--holdout-supporting F] [ask flags]"
 
-func runEval(e *env, args []string) error {
+// evalOptions are eval's flags.
+type evalOptions struct {
+	rf                *config.RunFlags
+	data, dataset     string
+	strategies, out   string
+	limit, parallel   int
+	holdout           eval.Holdout
+	store, reportOnly bool
+}
+
+// parseEvalFlags reads eval's flags (flag.ErrHelp after printing the help).
+func parseEvalFlags(e *env, args []string) (*evalOptions, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	rf := config.BindRunFlags(fs, e.cfg)
-	data := fs.String("data", "", "QA file: IRCoT or MuSiQue JSONL, HotpotQA/2Wiki JSON Lines, or JSON/JSONL with question and answer(s)")
-	dataset := fs.String("dataset", "", "dataset name in the reports (default: from the file name)")
-	strategies := fs.String("strategies", "", "comma-separated strategies (default: --strategy when given, else "+strings.Join(defaultEvalStrategies, ",")+")")
-	limit := fs.Int("limit", 0, "evaluate only the first N questions (0: all)")
-	parallel := fs.Int("parallel", 1, "questions answered at once (with Ollama, start it with OLLAMA_NUM_PARALLEL of at least this)")
-	out := fs.String("out", "eval-results", "folder for <strategy>.jsonl, summary.md and run.json; re-running resumes")
-	holdout := fs.Float64("holdout-supporting", 0, "hold this fraction of the supporting paragraphs out of the local corpus and serve them (with the distractors) from a local search-engine stand-in that plays the web")
-	holdoutSeed := fs.Int64("holdout-seed", 1, "seed choosing the held-out paragraphs")
-	store := fs.Bool("store-sessions", false, "also keep every question as a session in the session store")
-	reportOnly := fs.Bool("report", false, "only rewrite summary.md from the records in --out")
+	o := &evalOptions{rf: config.BindRunFlags(fs, e.cfg)}
+	fs.StringVar(&o.data, "data", "", "QA file: IRCoT or MuSiQue JSONL, HotpotQA/2Wiki JSON Lines, or JSON/JSONL with question and answer(s)")
+	fs.StringVar(&o.dataset, "dataset", "", "dataset name in the reports (default: from the file name)")
+	fs.StringVar(&o.strategies, "strategies", "", "comma-separated strategies (default: --strategy when given, else "+strings.Join(defaultEvalStrategies, ",")+")")
+	fs.IntVar(&o.limit, "limit", 0, "evaluate only the first N questions (0: all)")
+	fs.IntVar(&o.parallel, "parallel", 1, "questions answered at once (with Ollama, start it with OLLAMA_NUM_PARALLEL of at least this)")
+	fs.StringVar(&o.out, "out", "eval-results", "folder for <strategy>.jsonl, summary.md and run.json; re-running resumes")
+	fs.Float64Var(&o.holdout.Fraction, "holdout-supporting", 0, "hold this fraction of the supporting paragraphs out of the local corpus and serve them (with the distractors) from a local search-engine stand-in that plays the web")
+	fs.Int64Var(&o.holdout.Seed, "holdout-seed", 1, "seed choosing the held-out paragraphs")
+	fs.BoolVar(&o.store, "store-sessions", false, "also keep every question as a session in the session store")
+	fs.BoolVar(&o.reportOnly, "report", false, "only rewrite summary.md from the records in --out")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, evalUsage)
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) > 0 {
-		return usagef("eval takes no positional arguments (got %q): give the QA file with --data", pos[0])
+		return nil, usagef("eval takes no positional arguments (got %q): give the QA file with --data", pos[0])
 	}
-	if *reportOnly {
-		if st, err := os.Stat(*out); err != nil || !st.IsDir() {
-			return usagef("--report: no results folder %s; give the --out of an earlier run", *out)
-		}
-		return writeEvalSummary(e, *out, rf.JSON)
-	}
-	if err := rf.Apply(); err != nil {
-		return err
-	}
-	if *data == "" {
-		return usagef("eval needs a QA file: prefrag %s", evalUsage)
-	}
-	names, err := evalStrategies(*strategies, rf, e.cfg.Settings.Strategy)
-	if err != nil {
-		return err
-	}
-	if *parallel < 1 {
-		return usagef("--parallel must be at least 1")
-	}
-	h := eval.Holdout{Fraction: *holdout, Seed: *holdoutSeed}
-	if err := h.Validate(); err != nil {
-		return usagef("--holdout-supporting: %v", err)
-	}
-	ds, err := eval.LoadFile(*data)
-	if err != nil {
-		if errors.Is(err, eval.ErrData) {
-			return usagef("%v", err)
-		}
-		return fmt.Errorf("cannot read the QA file: %w", err)
-	}
-	if *dataset != "" {
-		ds.Name = *dataset
-	}
-	all := ds.Questions
-	if *limit > 0 && *limit < len(ds.Questions) {
-		ds.Questions = ds.Questions[:*limit]
-	}
-	s := e.cfg.Settings
+	return o, nil
+}
 
+func runEval(e *env, args []string) error {
+	o, err := parseEvalFlags(e, args)
+	if err != nil {
+		return err
+	}
+	if o.reportOnly {
+		if st, err := os.Stat(o.out); err != nil || !st.IsDir() {
+			return usagef("--report: no results folder %s; give the --out of an earlier run", o.out)
+		}
+		return writeEvalSummary(e, o.out, o.rf.JSON)
+	}
+	names, ds, all, err := o.load(e)
+	if err != nil {
+		return err
+	}
 	a, err := openApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	s := e.cfg.Settings
 	order, err := a.CorpusOrder(s)
 	if err != nil {
 		return err
@@ -108,44 +97,66 @@ func runEval(e *env, args []string) error {
 	if len(order) == 0 {
 		fmt.Fprintln(e.stderr, "prefrag eval: no corpus to search (none named with --corpus, none pinned); build one from the QA file with `prefrag index --corpus NAME --from-qa FILE`, or pass --corpus NAME")
 	}
-	if h, err = reconcileHoldout(e, order, *data, h, rf.Set("holdout-supporting")); err != nil {
+	h, err := reconcileHoldout(e, order, o.data, o.holdout, o.rf.Set("holdout-supporting"))
+	if err != nil {
 		return err
 	}
-	switch {
-	case s.Web == engine.WebAsk && !e.cfg.WebChosen() && h.Active():
-		// The held-out stand-in runs on this machine: nothing leaves it.
-		s.Web = engine.WebAuto
-	case s.Web == engine.WebAsk && !e.cfg.WebChosen():
-		fmt.Fprintln(e.stderr, "prefrag eval: no web policy chosen, so the evaluation acts as --web never; pass --web auto (or set web = \"auto\" in the config) to search the web")
-		s.Web = engine.WebNever
-	case s.Web == engine.WebAsk:
-		fmt.Fprintln(e.stderr, "prefrag eval: --web ask needs someone to ask; the evaluation acts as --web never")
-		s.Web = engine.WebNever
+	s.Web = evalWebPolicy(e, s.Web, h)
+	standIn, err := startHoldoutStandIn(e, all, h, s.Web)
+	if err != nil {
+		return err
 	}
-	var standIn *eval.StandIn
-	if h.Active() {
-		if s.Web == engine.WebNever {
-			fmt.Fprintln(e.stderr, "prefrag eval: --web never: the held-out paragraphs will not be reachable")
-		}
-		pool := eval.PoolParagraphs(all)
-		if standIn, err = eval.StartStandIn(e.ctx, eval.StandInParagraphs(pool, h)); err != nil {
-			return err
-		}
+	if standIn != nil {
 		defer standIn.Close()
-		fmt.Fprintf(e.stderr, "prefrag eval: the web is a local search-engine stand-in at %s serving %s (held-out supporting ones and distractors)\n", standIn.URL(), plural.N(standIn.Len(), "paragraph"))
 	}
-	setup, err := evalsetup.New(e.ctx, a, s, evalsetup.Options{StoreSessions: *store, StandIn: standIn})
+	setup, err := evalsetup.New(e.ctx, a, s, evalsetup.Options{StoreSessions: o.store, StandIn: standIn})
 	if err != nil {
 		return err
 	}
 	defer setup.Close()
+	r := &eval.Runner{Dataset: ds, Strategies: names, Settings: setup.Settings, OutDir: o.out, Parallel: o.parallel,
+		Backend: setup.Backend, Info: eval.NewRunInfo(ds, setup.Settings, h, a.Prompts.Hash(), config.SetupKeys()), Progress: eval.NewProgress(e.stderr, isTerminal(e.stderr))}
+	return o.run(e, r)
+}
 
-	tty := false
-	if f, ok := e.stderr.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
+// load checks the options and reads the QA file: the strategies to run,
+// the questions to ask (--limit applied) and all the file's questions.
+func (o *evalOptions) load(e *env) ([]string, *eval.Dataset, []eval.Question, error) {
+	if err := o.rf.Apply(); err != nil {
+		return nil, nil, nil, err
 	}
-	r := &eval.Runner{Dataset: ds, Strategies: names, Settings: setup.Settings, OutDir: *out, Parallel: *parallel,
-		Backend: setup.Backend, Info: eval.NewRunInfo(ds, setup.Settings, h, a.Prompts.Hash(), config.SetupKeys()), Progress: eval.NewProgress(e.stderr, tty)}
+	if o.data == "" {
+		return nil, nil, nil, usagef("eval needs a QA file: prefrag %s", evalUsage)
+	}
+	names, err := evalStrategies(o.strategies, o.rf, e.cfg.Settings.Strategy)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if o.parallel < 1 {
+		return nil, nil, nil, usagef("--parallel must be at least 1")
+	}
+	if err := o.holdout.Validate(); err != nil {
+		return nil, nil, nil, usagef("--holdout-supporting: %v", err)
+	}
+	ds, err := eval.LoadFile(o.data)
+	if err != nil {
+		if errors.Is(err, eval.ErrData) {
+			return nil, nil, nil, usagef("%v", err)
+		}
+		return nil, nil, nil, fmt.Errorf("cannot read the QA file: %w", err)
+	}
+	if o.dataset != "" {
+		ds.Name = o.dataset
+	}
+	all := ds.Questions
+	if o.limit > 0 && o.limit < len(ds.Questions) {
+		ds.Questions = ds.Questions[:o.limit]
+	}
+	return names, ds, all, nil
+}
+
+// run runs the evaluation, writes the summary and says how it ended.
+func (o *evalOptions) run(e *env, r *eval.Runner) error {
 	if err := r.Prepare(); err != nil {
 		if errors.Is(err, eval.ErrSettingsChanged) {
 			return usagef("%v", err)
@@ -153,18 +164,53 @@ func runEval(e *env, args []string) error {
 		return err
 	}
 	rep, runErr := r.Run(e.ctx)
-	if err := writeEvalSummary(e, *out, rf.JSON); err != nil && runErr == nil {
+	if err := writeEvalSummary(e, o.out, o.rf.JSON); err != nil && runErr == nil {
 		runErr = err
 	}
 	switch {
 	case runErr != nil && e.ctx.Err() != nil:
-		return fmt.Errorf("cancelled; %s saved in %s: run the same command to resume", plural.Of(rep.Answered+rep.Skipped, "answer is", "answers are"), *out)
+		return fmt.Errorf("cancelled; %s saved in %s: run the same command to resume", plural.Of(rep.Answered+rep.Skipped, "answer is", "answers are"), o.out)
 	case runErr != nil:
 		return runErr
 	case len(rep.Failed) > 0:
 		return fmt.Errorf("%s failed (listed above); run the same command to retry %s", plural.N(len(rep.Failed), "question"), plural.Noun(len(rep.Failed), "it", "them"))
 	}
 	return nil
+}
+
+// evalWebPolicy is the web policy an evaluation runs with: nobody is there
+// to ask, so "ask" is "never", unless the web is the local stand-in of a
+// holdout and no policy was chosen.
+func evalWebPolicy(e *env, web string, h eval.Holdout) string {
+	switch {
+	case web == engine.WebAsk && !e.cfg.WebChosen() && h.Active():
+		// The held-out stand-in runs on this machine: nothing leaves it.
+		return engine.WebAuto
+	case web == engine.WebAsk && !e.cfg.WebChosen():
+		fmt.Fprintln(e.stderr, "prefrag eval: no web policy chosen, so the evaluation acts as --web never; pass --web auto (or set web = \"auto\" in the config) to search the web")
+		return engine.WebNever
+	case web == engine.WebAsk:
+		fmt.Fprintln(e.stderr, "prefrag eval: --web ask needs someone to ask; the evaluation acts as --web never")
+		return engine.WebNever
+	}
+	return web
+}
+
+// startHoldoutStandIn starts the local search-engine stand-in serving the
+// held-out paragraphs of all's pool (nil when no holdout is active).
+func startHoldoutStandIn(e *env, all []eval.Question, h eval.Holdout, web string) (*eval.StandIn, error) {
+	if !h.Active() {
+		return nil, nil
+	}
+	if web == engine.WebNever {
+		fmt.Fprintln(e.stderr, "prefrag eval: --web never: the held-out paragraphs will not be reachable")
+	}
+	standIn, err := eval.StartStandIn(e.ctx, eval.StandInParagraphs(eval.PoolParagraphs(all), h))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stderr, "prefrag eval: the web is a local search-engine stand-in at %s serving %s (held-out supporting ones and distractors)\n", standIn.URL(), plural.N(standIn.Len(), "paragraph"))
+	return standIn, nil
 }
 
 // evalStrategies resolves the strategy list.

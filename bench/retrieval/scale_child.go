@@ -207,28 +207,8 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 			return nil, err
 		}
 	}
-	old := runtime.GOMAXPROCS(0)
-	defer runtime.GOMAXPROCS(old)
-	for _, procs := range []int{1, 2} {
-		runtime.GOMAXPROCS(procs)
-		var times []time.Duration
-		for len(times) < samples {
-			for _, q := range qs {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				t := time.Now()
-				if _, err := search(ctx, q, latencyK); err != nil {
-					return nil, err
-				}
-				times = append(times, time.Since(t))
-				if len(times) >= samples {
-					break
-				}
-			}
-		}
-		res.Samples = len(times)
-		res.Latency[procs] = [2]float64{ms(Percentile(times, 50)), ms(Percentile(times, 99))}
+	if err := timeQueries(ctx, search, qs, samples, res); err != nil {
+		return nil, err
 	}
 	res.AnonRSS, res.FileRSS = mem.peaks()
 	runtime.GC()
@@ -241,6 +221,35 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 		}
 	}
 	return res, nil
+}
+
+// timeQueries times top-10 searches of qs, samples at GOMAXPROCS 1 and as
+// many at 2, into res.
+func timeQueries(ctx context.Context, search func(context.Context, string, int) (int, error), qs []string, samples int, res *queryResult) error {
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		var times []time.Duration
+		for len(times) < samples {
+			for _, q := range qs {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				t := time.Now()
+				if _, err := search(ctx, q, latencyK); err != nil {
+					return err
+				}
+				times = append(times, time.Since(t))
+				if len(times) >= samples {
+					break
+				}
+			}
+		}
+		res.Samples = len(times)
+		res.Latency[procs] = [2]float64{ms(Percentile(times, 50)), ms(Percentile(times, 99))}
+	}
+	return nil
 }
 
 // writeHeapProfile writes the heap profile of the live objects to path.

@@ -49,11 +49,15 @@ var quantum = func() (t [256]float64) {
 	return t
 }()
 
-// blockBounds are one list's bounds in one segment.
+// blockBounds are one list's bounds in one segment, computed once (see
+// termBounds.bounds).
 type blockBounds struct {
 	q     []uint8 // q[i]: the bound of block i is all·quantum[q[i]]
 	all   float64 // the largest term score in the list
 	shift uint8   // block i holds the documents i<<shift … (i+1)<<shift − 1
+
+	once sync.Once
+	err  error
 }
 
 // at returns the bound of the block holding doc (0 past the last block).
@@ -78,18 +82,18 @@ func blockShift(docs, count uint64) uint8 {
 	return uint8(bits.Len64(per) - 1)
 }
 
-// computeBounds reads every posting of pl, a list of a segment with docs
-// document numbers.
-func computeBounds(pl segment.PostingsList, docs uint64, p bm25.Params, avg float64) (*blockBounds, error) {
-	shift := blockShift(docs, pl.Count())
+// compute reads every posting of pl, a list of a segment with docs
+// document numbers, into b.
+func (b *blockBounds) compute(pl segment.PostingsList, docs uint64, p bm25.Params, avg float64) error {
+	b.shift = blockShift(docs, pl.Count())
+	shift := b.shift
 	maxima := make([]float64, docs>>shift+1)
-	b := &blockBounds{shift: shift}
 	it := pl.Iterator(true, true, false, nil)
 	used := 0
 	for {
 		posting, err := it.Next()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if posting == nil {
 			break
@@ -109,7 +113,7 @@ func computeBounds(pl segment.PostingsList, docs uint64, p bm25.Params, avg floa
 	for i, m := range maxima[:used] {
 		b.q[i] = quantize(m, b.all)
 	}
-	return b, nil
+	return nil
 }
 
 // quantize returns the least q whose bound all·quantum[q] is at least m
@@ -128,23 +132,16 @@ func quantize(m, all float64) uint8 {
 // fieldTerm names a term of one field.
 type fieldTerm struct{ field, term string }
 
-// termBounds is what an open index keeps of one term: how many queries
-// searched it, and the block bounds of its long lists, one slot per
-// segment (allocated with the first bounds).
+// termBounds is what an open index keeps of a term with a long list in
+// some segment: how many queries searched it, and the block bounds of its
+// long lists, one slot per segment (allocated with the first bounds).
 type termBounds struct {
 	// uses counts the queries that searched the term: bounds cost a full
 	// read of a list, so a list gets them on its term's second query (a
 	// term searched once, as on the first query after opening, is not
 	// worth it).
 	uses  atomic.Int64
-	slots atomic.Pointer[[]atomic.Pointer[listBounds]]
-}
-
-// listBounds are the bounds of one list, computed once.
-type listBounds struct {
-	once sync.Once
-	b    *blockBounds
-	err  error
+	slots atomic.Pointer[[]atomic.Pointer[blockBounds]]
 }
 
 // bounds returns the block bounds of the term's list pl in segment seg of
@@ -152,7 +149,7 @@ type listBounds struct {
 func (t *termBounds) bounds(seg, nsegs int, pl segment.PostingsList, docs uint64, p bm25.Params, avg float64) (*blockBounds, error) {
 	slots := t.slots.Load()
 	if slots == nil {
-		fresh := make([]atomic.Pointer[listBounds], nsegs)
+		fresh := make([]atomic.Pointer[blockBounds], nsegs)
 		if !t.slots.CompareAndSwap(nil, &fresh) {
 			slots = t.slots.Load()
 		} else {
@@ -160,17 +157,20 @@ func (t *termBounds) bounds(seg, nsegs int, pl segment.PostingsList, docs uint64
 		}
 	}
 	slot := &(*slots)[seg]
-	lb := slot.Load()
-	if lb == nil {
-		slot.CompareAndSwap(nil, new(listBounds))
-		lb = slot.Load()
+	b := slot.Load()
+	if b == nil {
+		slot.CompareAndSwap(nil, new(blockBounds))
+		b = slot.Load()
 	}
-	lb.once.Do(func() { lb.b, lb.err = computeBounds(pl, docs, p, avg) })
-	return lb.b, lb.err
+	b.once.Do(func() { b.err = b.compute(pl, docs, p, avg) })
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b, nil
 }
 
-// boundsCache holds the terms an open index has searched, with the bounds
-// of their long lists. An open handle never sees its segments change; the
+// boundsCache holds the terms with long lists an open index has searched,
+// with their bounds. An open handle never sees its segments change; the
 // cache checks it and starts over if they do.
 type boundsCache struct {
 	mu    sync.Mutex
@@ -178,9 +178,9 @@ type boundsCache struct {
 	terms map[fieldTerm]*termBounds
 }
 
-// use returns the entries of field's terms for a query over segs,
-// counting the query as one use of each.
-func (c *boundsCache) use(segs []*scorch.SegmentSnapshot, field string, terms []queryTerm) []*termBounds {
+// use returns the entry of a term of field for a query over segs,
+// counting the query as one use.
+func (c *boundsCache) use(segs []*scorch.SegmentSnapshot, field, term string) *termBounds {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.sameSegments(segs) || len(c.terms) >= maxBoundTerms {
@@ -190,18 +190,14 @@ func (c *boundsCache) use(segs []*scorch.SegmentSnapshot, field string, terms []
 		}
 		c.terms = make(map[fieldTerm]*termBounds)
 	}
-	out := make([]*termBounds, len(terms))
-	for i, t := range terms {
-		key := fieldTerm{field, t.term}
-		e := c.terms[key]
-		if e == nil {
-			e = new(termBounds)
-			c.terms[key] = e
-		}
-		e.uses.Add(1)
-		out[i] = e
+	key := fieldTerm{field, term}
+	e := c.terms[key]
+	if e == nil {
+		e = new(termBounds)
+		c.terms[key] = e
 	}
-	return out
+	e.uses.Add(1)
+	return e
 }
 
 func (c *boundsCache) sameSegments(segs []*scorch.SegmentSnapshot) bool {

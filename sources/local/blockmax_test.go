@@ -51,8 +51,8 @@ func TestBlockBoundsBoundEveryPosting(t *testing.T) {
 				continue
 			}
 			docs := uint64(s.FullSize())
-			b, err := computeBounds(pl, docs, p, avg)
-			if err != nil {
+			b := new(blockBounds)
+			if err := b.compute(pl, docs, p, avg); err != nil {
 				t.Fatal(err)
 			}
 			if per := float64(pl.Count()) / float64(len(b.q)); per < blockPostings/4 || per > blockPostings*2 {

@@ -61,7 +61,8 @@ type collector struct {
 }
 
 func newCollector(k int, theta *threshold) *collector {
-	return &collector{k: k, top: make([]float64, 0, k), theta: theta, local: math.Inf(-1)}
+	// cands is compacted when it reaches 4k+64 (add).
+	return &collector{k: k, top: make([]float64, 0, k), cands: make([]candidate, 0, 4*k+64), theta: theta, local: math.Inf(-1)}
 }
 
 // refresh reads the shared threshold.
@@ -199,108 +200,150 @@ func (c *cursor) contribution(p bm25.Params) float64 {
 // never make a skipped document beat it.
 func margin(v float64) float64 { return v*(1+1e-9) + 1e-9 }
 
-// rankRange scores the documents of cursors (all positioned on their first
-// posting in [lo, hi), sorted by increasing bound) with MaxScore, and adds
-// those reaching the threshold to col. nLists is the number of lists of the
-// query (the summation order); contrib is scratch of that length, all zero.
-func rankRange(ctx context.Context, p bm25.Params, pruning bool, seg int, curs []*cursor, nLists int, hi uint64, col *collector, contrib []float64) error {
-	// prefix[i] bounds what cursors[0..i] can add together.
-	prefix := make([]float64, len(curs))
-	sum := 0.0
-	for i, c := range curs {
-		sum += c.ub
-		prefix[i] = margin(sum)
-	}
-	theta := col.refresh()
-	// ne: cursors[:ne] are non-essential (their bounds together stay below
+// rankRange scores the documents of one task, in [lo, hi) of segment seg,
+// with MaxScore, and adds those reaching the threshold to col.
+type rankRange struct {
+	p       bm25.Params
+	pruning bool
+	seg     int
+	// curs are the task's cursors, all positioned on their first posting
+	// in [lo, hi), sorted by increasing bound.
+	curs []*cursor
+	hi   uint64
+	col  *collector
+	// contrib is scratch, one per list of the query (the summation
+	// order), all zero between documents.
+	contrib []float64
+
+	// prefix[i] bounds what curs[0..i] can add together.
+	prefix []float64
+	theta  float64
+	// ne: curs[:ne] are non-essential (their bounds together stay below
 	// the threshold: a document in none of the others cannot reach it).
-	ne := 0
-	repartition := func() {
-		for ne < len(curs) && pruning && prefix[ne] < theta {
-			ne++
-		}
+	ne int
+}
+
+// rank scores the task's documents.
+func (r *rankRange) rank(ctx context.Context) error {
+	r.prefix = make([]float64, len(r.curs))
+	sum := 0.0
+	for i, c := range r.curs {
+		sum += c.ub
+		r.prefix[i] = margin(sum)
 	}
-	repartition()
-	for n := 0; ne < len(curs); n++ {
+	r.theta = r.col.refresh()
+	r.repartition()
+	for n := 0; r.ne < len(r.curs); n++ {
 		if n&1023 == 1023 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if t := col.refresh(); t > theta {
-				theta = t
-				repartition()
-				if ne >= len(curs) {
+			if t := r.col.refresh(); t > r.theta {
+				r.theta = t
+				if r.repartition(); r.ne >= len(r.curs) {
 					break
 				}
 			}
 		}
-		d := uint64(exhausted)
-		for _, c := range curs[ne:] {
-			if c.doc < d {
-				d = c.doc
-			}
-		}
+		d := r.nextDoc()
 		if d == exhausted {
 			break
 		}
-		partial := 0.0
-		for _, c := range curs[ne:] {
-			if c.doc == d {
-				v := c.contribution(p)
-				contrib[c.li] = v
-				partial += v
-				if err := c.next(hi); err != nil {
-					return err
-				}
-			}
+		partial, err := r.essential(d)
+		if err != nil {
+			return err
 		}
-		pruned := false
-		for j := ne - 1; j >= 0; j-- {
-			if partial+prefix[j] < theta {
-				pruned = true
-				break
-			}
-			c := curs[j]
-			if c.doc < d && c.bm != nil && !c.bm.Contains(uint32(d)) {
-				continue // d lacks this term
-			}
-			if c.doc < d && c.bb != nil {
-				// The block that would hold d bounds its contribution.
-				bnd := c.w * c.bb.at(d)
-				rest := 0.0
-				if j > 0 {
-					rest = prefix[j-1]
-				}
-				if margin(partial+bnd)+rest < theta {
-					pruned = true
-					break
-				}
-			}
-			if c.doc < d {
-				if err := c.advance(d, hi); err != nil {
-					return err
-				}
-			}
-			if c.doc == d {
-				v := c.contribution(p)
-				contrib[c.li] = v
-				partial += v
-			}
+		pruned, err := r.probe(d, partial)
+		if err != nil {
+			return err
 		}
-		s := 0.0
-		for i := 0; i < nLists; i++ {
-			s += contrib[i]
-			contrib[i] = 0
-		}
-		if pruned {
-			continue
-		}
-		if col.add(seg, d, s) {
-			theta = col.local
-			repartition()
+		if s := r.sum(); !pruned && r.col.add(r.seg, d, s) {
+			r.theta = r.col.local
+			r.repartition()
 		}
 	}
 	return nil
+}
+
+// repartition moves the cursors whose bounds, with those before them,
+// stay below the threshold out of the essential ones.
+func (r *rankRange) repartition() {
+	for r.ne < len(r.curs) && r.pruning && r.prefix[r.ne] < r.theta {
+		r.ne++
+	}
+}
+
+// nextDoc is the next document of the essential cursors.
+func (r *rankRange) nextDoc() uint64 {
+	d := uint64(exhausted)
+	for _, c := range r.curs[r.ne:] {
+		d = min(d, c.doc)
+	}
+	return d
+}
+
+// essential scores document d in the essential lists, which move past it,
+// and returns their sum.
+func (r *rankRange) essential(d uint64) (float64, error) {
+	partial := 0.0
+	for _, c := range r.curs[r.ne:] {
+		if c.doc == d {
+			v := c.contribution(r.p)
+			r.contrib[c.li] = v
+			partial += v
+			if err := c.next(r.hi); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return partial, nil
+}
+
+// probe adds document d's scores in the non-essential lists, from the one
+// with the largest bound down, while d can still reach the threshold; it
+// reports whether d was pruned (certainly below it).
+func (r *rankRange) probe(d uint64, partial float64) (bool, error) {
+	for j := r.ne - 1; j >= 0; j-- {
+		if partial+r.prefix[j] < r.theta {
+			return true, nil
+		}
+		c := r.curs[j]
+		if c.doc < d && c.bm != nil && !c.bm.Contains(uint32(d)) {
+			continue // d lacks this term
+		}
+		if c.doc < d && c.bb != nil {
+			// The block that would hold d bounds its contribution.
+			rest := 0.0
+			if j > 0 {
+				rest = r.prefix[j-1]
+			}
+			if margin(partial+c.w*c.bb.at(d))+rest < r.theta {
+				return true, nil
+			}
+		}
+		if c.doc < d {
+			if err := c.advance(d, r.hi); err != nil {
+				return false, err
+			}
+		}
+		if c.doc == d {
+			v := c.contribution(r.p)
+			r.contrib[c.li] = v
+			partial += v
+		}
+	}
+	return false, nil
+}
+
+// sum is the document's exact score, its contributions added in the
+// query's fixed order; it clears them for the next document.
+func (r *rankRange) sum() float64 {
+	s := 0.0
+	for i, v := range r.contrib {
+		s += v
+		r.contrib[i] = 0
+	}
+	return s
 }
 
 // sortCursors orders cursors by increasing bound (then summation order, so

@@ -56,8 +56,9 @@ func lengthFromNorm(norm float64) uint64 {
 
 // scoreList is one query term in one field: its query weight (count × idf ×
 // field boost), the field's mean length, the most one posting can add, its
-// postings in every segment (nil where the segment lacks the term) and
-// what the open index keeps of the term (its block bounds).
+// postings in every segment (nil where the segment lacks the term) and,
+// when a list is long enough for block bounds, what the open index keeps
+// of the term (kept).
 type scoreList struct {
 	field, term string
 	weight, avg float64
@@ -80,12 +81,12 @@ type segmentList struct {
 // layout. A term's document frequency counts live passages only.
 func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n uint64, opts Options) ([]*scoreList, error) {
 	var lists []*scoreList
+	long := opts.tuning.resolved().blockMaxMin
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
-		kept := h.bounds.use(segs, field, terms)
 		dicts := make([]segment.TermDictionary, len(segs))
-		for ti, t := range terms {
-			var df uint64
+		for _, t := range terms {
+			var df, longest uint64
 			pls := make([]segmentList, len(segs))
 			for i, s := range segs {
 				if dicts[i] == nil {
@@ -101,6 +102,7 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 				}
 				if count := pl.Count(); count > 0 {
 					df += count
+					longest = max(longest, count)
 					pls[i] = segmentList{pl: pl, count: count}
 				}
 			}
@@ -108,7 +110,11 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 				continue
 			}
 			w := boost * float64(t.count) * bm25.IDF(n, df)
-			lists = append(lists, &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), postings: pls, kept: kept[ti]})
+			l := &scoreList{field: field, term: t.term, weight: w, avg: avg, bound: opts.BM25.UpperBound(w), postings: pls}
+			if longest >= long {
+				l.kept = h.bounds.use(segs, field, t.term)
+			}
+			lists = append(lists, l)
 		}
 		return nil
 	}
@@ -208,16 +214,24 @@ type ranking struct {
 	next    atomic.Int64
 }
 
+// worker is what one worker of a query reuses from task to task: a cursor
+// per list, with its postings iterator.
+type worker struct {
+	curs []*cursor
+	pool []cursor
+}
+
 // cursors opens the lists of one task, positioned on their first posting in
 // the task's range.
-func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
-	curs = curs[:0]
+func (rk *ranking) cursors(t rankTask, wk *worker) ([]*cursor, error) {
+	curs := wk.curs[:0]
 	for li, l := range rk.lists {
 		e := l.postings[t.seg]
 		if e.pl == nil {
 			continue
 		}
-		c := &cursor{it: e.pl.Iterator(true, true, false, nil), li: li, ub: l.bound, w: l.weight, avg: l.avg}
+		c := &wk.pool[li]
+		*c = cursor{it: e.pl.Iterator(true, true, false, c.it), li: li, ub: l.bound, w: l.weight, avg: l.avg}
 		if rk.pruning && e.count >= rk.tune.blockMaxMin && l.kept.uses.Load() >= rk.tune.boundsAfterUses {
 			docs := uint64(rk.segs[t.seg].FullSize())
 			bb, err := l.kept.bounds(t.seg, len(rk.segs), e.pl, docs, rk.p, l.avg)
@@ -248,29 +262,31 @@ func (rk *ranking) cursors(t rankTask, curs []*cursor) ([]*cursor, error) {
 // run is one worker: it takes tasks until none is left.
 func (rk *ranking) run(ctx context.Context, col *collector) error {
 	contrib := make([]float64, len(rk.lists))
-	var curs []*cursor
+	wk := &worker{pool: make([]cursor, len(rk.lists))}
 	for {
 		ti := int(rk.next.Add(1) - 1)
 		if ti >= len(rk.tasks) {
 			return nil
 		}
 		t := rk.tasks[ti]
-		var err error
-		if curs, err = rk.cursors(t, curs); err != nil {
+		curs, err := rk.cursors(t, wk)
+		if err != nil {
 			return err
 		}
+		wk.curs = curs
 		if len(curs) == 0 {
 			continue
 		}
 		sortCursors(curs)
-		if err := rankRange(ctx, rk.p, rk.pruning, t.seg, curs, len(rk.lists), t.hi, col, contrib); err != nil {
+		r := rankRange{p: rk.p, pruning: rk.pruning, seg: t.seg, curs: curs, hi: t.hi, col: col, contrib: contrib}
+		if err := r.rank(ctx); err != nil {
 			return err
 		}
 	}
 }
 
 // search ranks the passages of one open index for query by BM25, exactly:
-// document-at-a-time MaxScore (see rankRange) over ranges of the segments,
+// document-at-a-time MaxScore (see rankRange.rank) over ranges of the segments,
 // run on up to GOMAXPROCS cores with a shared threshold.
 func search(ctx context.Context, h *handle, query string, k int, opts Options) ([]sources.Document, error) {
 	if k <= 0 {

@@ -121,21 +121,25 @@ func (sf *storedFiles) passage(s *scorch.SegmentSnapshot, num uint64) (sources.D
 	if err != nil {
 		return sources.Document{}, err
 	}
-	buf, _ := sf.bufs.Get().(*[]byte)
-	if buf == nil {
-		buf = new([]byte)
+	bufs, _ := sf.bufs.Get().(*recordBuffers)
+	if bufs == nil {
+		bufs = new(recordBuffers)
 	}
-	defer sf.bufs.Put(buf)
-	meta, rec, err := readRecord(f, int64(off), buf)
+	defer sf.bufs.Put(bufs)
+	meta, rec, err := readRecord(f, int64(off), &bufs.raw)
 	if err != nil {
 		return sources.Document{}, fmt.Errorf("stored passage %d of %s: %w", num, zs.Path(), err)
 	}
-	d, err := decodeRecord(meta, rec, zs.Fields())
+	d, err := decodeRecord(meta, rec, zs.Fields(), &bufs.plain)
 	if err != nil {
 		return sources.Document{}, fmt.Errorf("stored passage %d of %s: %w", num, zs.Path(), err)
 	}
 	return d, nil
 }
+
+// recordBuffers are the bytes of one record as read and its fields
+// uncompressed, reused from passage to passage.
+type recordBuffers struct{ raw, plain []byte }
 
 // readRecord reads the record at off into *buf and returns its meta and
 // its data.
@@ -176,8 +180,9 @@ func readRecord(f io.ReaderAt, off int64, buf *[]byte) (meta, data []byte, err e
 }
 
 // decodeRecord decodes a record's meta and data into a passage; fields are
-// the segment's field names by number.
-func decodeRecord(meta, data []byte, fields []string) (sources.Document, error) {
+// the segment's field names by number. The fields are uncompressed into
+// *plain.
+func decodeRecord(meta, data []byte, fields []string, plain *[]byte) (sources.Document, error) {
 	var d sources.Document
 	r := metaReader{b: meta}
 	idLen := r.next()
@@ -185,7 +190,18 @@ func decodeRecord(meta, data []byte, fields []string) (sources.Document, error) 
 		return d, errors.New("bad record id")
 	}
 	d.ID = string(data[:idLen])
-	plain, err := snappy.Decode(nil, data[idLen:])
+	n, err := snappy.DecodedLen(data[idLen:])
+	if err != nil {
+		return d, fmt.Errorf("record fields: %w", err)
+	}
+	if n > 32*len(data)+64 {
+		// More than Snappy can expand these bytes to: a damaged length.
+		return d, errors.New("bad record length")
+	}
+	if cap(*plain) < n {
+		*plain = make([]byte, n)
+	}
+	text, err := snappy.Decode((*plain)[:cap(*plain)], data[idLen:])
 	if err != nil {
 		return d, fmt.Errorf("record fields: %w", err)
 	}
@@ -194,10 +210,10 @@ func decodeRecord(meta, data []byte, fields []string) (sources.Document, error) 
 		for positions := r.next(); positions > 0 && r.err == nil; positions-- {
 			r.next()
 		}
-		if r.err != nil || field >= uint64(len(fields)) || offset > uint64(len(plain)) || length > uint64(len(plain))-offset {
+		if r.err != nil || field >= uint64(len(fields)) || offset > uint64(len(text)) || length > uint64(len(text))-offset {
 			return d, errors.New("bad record field")
 		}
-		setStoredField(&d, fields[field], plain[offset:offset+length])
+		setStoredField(&d, fields[field], text[offset:offset+length])
 	}
 	return d, nil
 }

@@ -131,7 +131,7 @@ func FuzzStoredRecord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		d, err := decodeRecord(meta, data, recordFields)
+		d, err := decodeRecord(meta, data, recordFields, new([]byte))
 		if err == nil && len(d.ID) > len(data) {
 			t.Fatalf("id %q longer than the record", d.ID)
 		}
@@ -148,7 +148,7 @@ func TestStoredRecordDecodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := decodeRecord(meta, data, recordFields)
+		d, err := decodeRecord(meta, data, recordFields, new([]byte))
 		if err != nil || d.ID != "p1" || d.Title != "Title" || d.Text != "text" || d.Locator != "LOC" {
 			t.Fatalf("%+v, %v", d, err)
 		}
@@ -160,7 +160,7 @@ func TestStoredRecordDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := decodeRecord(meta, data, recordFields); err != nil || d.Text != string(big) {
+	if d, err := decodeRecord(meta, data, recordFields, new([]byte)); err != nil || d.Text != string(big) {
 		t.Fatalf("long record: %d bytes of text, %v", len(d.Text), err)
 	}
 	// Fields past the data, unknown field numbers and a cut record fail.
@@ -172,7 +172,7 @@ func TestStoredRecordDecodes(t *testing.T) {
 		var buf []byte
 		meta, data, err := readRecord(bytes.NewReader(rec), 0, &buf)
 		if err == nil {
-			_, err = decodeRecord(meta, data, recordFields)
+			_, err = decodeRecord(meta, data, recordFields, new([]byte))
 		}
 		if err == nil {
 			t.Errorf("%s: read without an error", name)

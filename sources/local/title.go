@@ -3,6 +3,7 @@ package local
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prefrag/prefrag/sources"
 )
@@ -16,6 +17,12 @@ const TitleCandidates = 50
 // PrefRAG reference implementation (exact, case-insensitive and contained
 // title matches first).
 func titleTier(query, title string) int {
+	return titleTierLower(query, strings.ToLower(query), title)
+}
+
+// titleTierLower is titleTier with the query lower-cased once for all the
+// titles it is compared with.
+func titleTierLower(query, lowerQuery, title string) int {
 	t := strings.TrimSpace(title)
 	if t == "" {
 		return 0
@@ -26,22 +33,19 @@ func titleTier(query, title string) int {
 		return 3
 	case strings.EqualFold(q, t):
 		return 2
-	case len([]rune(t)) >= 3 && containsFold(q, t):
+	case utf8.RuneCountInString(t) >= 3 && strings.Contains(lowerQuery, strings.ToLower(t)):
 		return 1
 	}
 	return 0
-}
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
 // rerankByTitle moves passages whose title matches the query ahead of the
 // others, keeping BM25 order within each tier, and cuts to k.
 func rerankByTitle(query string, hits []sources.Document, k int) []sources.Document {
 	tiers := make([]int, len(hits))
+	lower := strings.ToLower(query)
 	for i, h := range hits {
-		tiers[i] = titleTier(query, h.Title)
+		tiers[i] = titleTierLower(query, lower, h.Title)
 	}
 	idx := make([]int, len(hits))
 	for i := range idx {

@@ -19,9 +19,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // SpecFile is the registration file inside a remote corpus's directory. A
@@ -125,9 +126,9 @@ func (s Spec) RequestTimeout() time.Duration {
 	return DefaultTimeout
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-var fieldRE = regexp.MustCompile(`^[A-Za-z0-9_@][A-Za-z0-9_.@-]*$`)
-var indexRE = regexp.MustCompile(`^[A-Za-z0-9_.*,-][A-Za-z0-9_.*,:+-]*$`)
+var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var fieldRE = lazyre.New(`^[A-Za-z0-9_@][A-Za-z0-9_.@-]*$`)
+var indexRE = lazyre.New(`^[A-Za-z0-9_.*,-][A-Za-z0-9_.*,:+-]*$`)
 
 // Normalize checks a registration and returns it cleaned (URL without a
 // trailing slash, default timeout spelled out). It refuses a URL that
@@ -146,7 +147,7 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 		return Spec{}, &SpecError{Corpus: corpus, Reason: err.Error()}
 	}
 	s.URL = u
-	if s.Index == "" || len(s.Index) > 255 || !indexRE.MatchString(s.Index) {
+	if s.Index == "" || len(s.Index) > 255 || !indexRE().MatchString(s.Index) {
 		return bad("--index needs the name of an index (letters, digits, '_', '-', '.', ',' or '*')")
 	}
 	for _, part := range strings.Split(s.Index, ",") {
@@ -158,12 +159,12 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 		return bad("--vector-field is for Elasticsearch and OpenSearch indexes")
 	}
 	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField, "--vector-field": s.VectorField} {
-		if f != "" && (len(f) > 200 || !fieldRE.MatchString(f)) {
+		if f != "" && (len(f) > 200 || !fieldRE().MatchString(f)) {
 			return bad("%s %q is not a field name", flag, f)
 		}
 	}
 	for flag, v := range map[string]string{"--api-key-env": s.APIKeyEnv, "--user-env": s.UserEnv, "--password-env": s.PasswordEnv} {
-		if v != "" && !envNameRE.MatchString(v) {
+		if v != "" && !envNameRE().MatchString(v) {
 			return bad("%s takes the NAME of an environment variable (letters, digits and '_'), not its value", flag)
 		}
 	}

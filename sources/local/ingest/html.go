@@ -13,25 +13,60 @@ import (
 // MaxHTMLBytes bounds the HTML files ExtractHTML reads.
 const MaxHTMLBytes = 64 << 20
 
-// skipped elements hold no main text: code, styling, navigation, chrome.
-var skipped = map[atom.Atom]bool{
-	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
-	atom.Svg: true, atom.Math: true, atom.Nav: true, atom.Header: true,
-	atom.Footer: true, atom.Aside: true, atom.Form: true, atom.Iframe: true,
-	atom.Button: true, atom.Select: true, atom.Canvas: true, atom.Object: true,
-	atom.Head: true, atom.Dialog: true, atom.Menu: true,
-}
+// elementRule is what an element does to the text extracted from a page:
+// a set of the rule flags below.
+type elementRule uint16
 
-// blocks end a paragraph of text.
-var blocks = map[atom.Atom]bool{
-	atom.P: true, atom.Div: true, atom.Section: true, atom.Article: true,
-	atom.Main: true, atom.Li: true, atom.Ul: true, atom.Ol: true, atom.Dl: true,
-	atom.Dt: true, atom.Dd: true, atom.H1: true, atom.H2: true, atom.H3: true,
-	atom.H4: true, atom.H5: true, atom.H6: true, atom.Blockquote: true,
-	atom.Pre: true, atom.Table: true, atom.Tr: true, atom.Figure: true,
-	atom.Figcaption: true, atom.Hr: true, atom.Body: true, atom.Details: true,
-	atom.Summary: true, atom.Address: true, atom.Caption: true,
-}
+const (
+	// ruleSkip: the element holds no main text (code, styling,
+	// navigation, chrome): its content is dropped, unless it has
+	// role="main".
+	ruleSkip elementRule = 1 << iota
+	// ruleBlock: the element starts and ends a paragraph.
+	ruleBlock
+	// ruleLine: the element breaks the line.
+	ruleLine
+	// ruleCell: the element is a table cell, apart from its neighbours.
+	ruleCell
+	// ruleVoid: the element never has content (no end tag).
+	ruleVoid
+	// ruleMain: the element holds the page's main text.
+	ruleMain
+	// rulePre: the element's text keeps its whitespace.
+	rulePre
+	// ruleHeading: the element is a heading (the title when the page has
+	// none).
+	ruleHeading
+)
+
+// elementRules is the table of the elements that matter to the text; any
+// other element is transparent (its text flows on).
+var elementRules = func() map[atom.Atom]elementRule {
+	t := map[atom.Atom]elementRule{}
+	set := func(r elementRule, as ...atom.Atom) {
+		for _, a := range as {
+			t[a] |= r
+		}
+	}
+	set(ruleSkip, atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math, atom.Nav,
+		atom.Header, atom.Footer, atom.Aside, atom.Form, atom.Iframe, atom.Button, atom.Select, atom.Canvas,
+		atom.Object, atom.Head, atom.Dialog, atom.Menu)
+	set(ruleBlock, atom.P, atom.Div, atom.Section, atom.Article, atom.Main, atom.Li, atom.Ul, atom.Ol, atom.Dl,
+		atom.Dt, atom.Dd, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Pre,
+		atom.Table, atom.Tr, atom.Figure, atom.Figcaption, atom.Hr, atom.Body, atom.Details, atom.Summary,
+		atom.Address, atom.Caption)
+	set(ruleLine, atom.Br)
+	set(ruleCell, atom.Td, atom.Th)
+	set(ruleVoid, atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img, atom.Input, atom.Link,
+		atom.Meta, atom.Source, atom.Track, atom.Wbr)
+	set(ruleMain, atom.Main, atom.Article)
+	set(rulePre, atom.Pre)
+	set(ruleHeading, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6)
+	return t
+}()
+
+// is reports whether element a has rule r.
+func is(a atom.Atom, r elementRule) bool { return elementRules[a]&r != 0 }
 
 // HTMLText is what ExtractHTML finds in a page.
 type HTMLText struct {
@@ -80,161 +115,167 @@ func (w *htmlWriter) paragraph() {
 // ExtractHTML returns the title and the main text of an HTML page: the text
 // of <main>/<article> when the page has enough of it, else of the whole body,
 // always without scripts, styles, navigation, headers, footers and forms.
+// What each element does is its row of elementRules.
 func ExtractHTML(r io.Reader) (HTMLText, error) {
 	lr := &io.LimitedReader{R: r, N: MaxHTMLBytes + 1}
-	z := html.NewTokenizer(lr)
-	var all, main htmlWriter
-	var title, h1, heading strings.Builder
-	var inHeading atom.Atom // the first heading, while it is open
-	var skipStack []atom.Atom
-	// mainStack holds the open elements that started a main region, with
-	// how many same-named elements opened inside them since.
-	type region struct {
-		tag  atom.Atom
-		nest int
-	}
-	var mainStack []region
-	preDepth := 0
-	inTitle, inH1 := false, false
+	x := &htmlExtractor{z: html.NewTokenizer(lr)}
 	for {
-		tt := z.Next()
-		switch tt {
+		switch tt := x.z.Next(); tt {
 		case html.ErrorToken:
-			err := z.Err()
+			err := x.z.Err()
 			if lr.N <= 0 {
 				return HTMLText{}, fmt.Errorf("HTML file larger than %d MB", MaxHTMLBytes>>20)
 			}
 			if errors.Is(err, io.EOF) {
-				return finishHTML(title.String(), h1.String(), heading.String(), &all, &main), nil
+				return finishHTML(x.title.String(), x.h1.String(), x.heading.String(), &x.all, &x.main), nil
 			}
 			return HTMLText{}, err
 		case html.TextToken:
-			if inTitle {
-				title.Write(z.Text())
-				continue
-			}
-			if len(skipStack) > 0 {
-				continue
-			}
-			t := string(z.Text())
-			if inH1 {
-				h1.WriteString(t)
-			}
-			if inHeading != 0 {
-				heading.WriteString(t)
-			}
-			if startsWithSpace(t) {
-				all.space()
-				if len(mainStack) > 0 {
-					main.space()
-				}
-			}
-			all.text(t, preDepth > 0)
-			if len(mainStack) > 0 {
-				main.text(t, preDepth > 0)
-			}
-			if endsWithSpace(t) {
-				all.space()
-				if len(mainStack) > 0 {
-					main.space()
-				}
-			}
+			x.text()
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
-			selfClosing := tt == html.SelfClosingTagToken || isVoid(a)
-			if a == atom.Title && !selfClosing && title.Len() == 0 &&
-				(len(skipStack) == 0 || len(skipStack) == 1 && skipStack[0] == atom.Head) {
-				inTitle = true
-				continue
-			}
-			if len(skipStack) > 0 {
-				if skipped[a] && !selfClosing {
-					skipStack = append(skipStack, a)
-				}
-				continue
-			}
-			roleMain := hasAttr && hasRoleMain(z)
-			if skipped[a] && !selfClosing && !roleMain {
-				skipStack = append(skipStack, a)
-				continue
-			}
-			switch {
-			case a == atom.Br:
-				all.lineBreak()
-				if len(mainStack) > 0 {
-					main.lineBreak()
-				}
-			case blocks[a]:
-				all.paragraph()
-				if len(mainStack) > 0 {
-					main.paragraph()
-				}
-			case a == atom.Td || a == atom.Th:
-				all.space()
-				if len(mainStack) > 0 {
-					main.space()
-				}
-			}
-			if selfClosing {
-				continue
-			}
-			if n := len(mainStack); n > 0 && mainStack[n-1].tag == a {
-				mainStack[n-1].nest++
-			} else if a == atom.Main || a == atom.Article || roleMain {
-				mainStack = append(mainStack, region{tag: a})
-				main.paragraph()
-			}
-			if a == atom.Pre {
-				preDepth++
-			}
-			if a == atom.H1 && h1.Len() == 0 {
-				inH1 = true
-			}
-			if isHeading(a) && inHeading == 0 && strings.TrimSpace(heading.String()) == "" {
-				inHeading = a
-			}
+			x.start(tt == html.SelfClosingTagToken)
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			if a == atom.Title {
-				inTitle = false
-				continue
-			}
-			if len(skipStack) > 0 {
-				for i := len(skipStack) - 1; i >= 0; i-- {
-					if skipStack[i] == a {
-						skipStack = skipStack[:i]
-						break
-					}
-				}
-				continue
-			}
-			if blocks[a] {
-				all.paragraph()
-				if len(mainStack) > 0 {
-					main.paragraph()
-				}
-			}
-			if n := len(mainStack); n > 0 && mainStack[n-1].tag == a {
-				if mainStack[n-1].nest > 0 {
-					mainStack[n-1].nest--
-				} else {
-					mainStack = mainStack[:n-1]
-				}
-			}
-			switch a {
-			case atom.Pre:
-				if preDepth > 0 {
-					preDepth--
-				}
-			case atom.H1:
-				inH1 = false
-			}
-			if a == inHeading {
-				inHeading = 0
+			x.end()
+		}
+	}
+}
+
+// htmlExtractor is one page being read: the text of the whole page and of
+// its main regions, the title and headings, the elements open.
+type htmlExtractor struct {
+	z                  *html.Tokenizer
+	all, main          htmlWriter
+	title, h1, heading strings.Builder
+	inTitle, inH1      bool
+	inHeading          atom.Atom // the first heading, while it is open
+	// skipStack holds the open elements whose content is dropped.
+	skipStack []atom.Atom
+	// mainStack holds the open elements that started a main region, with
+	// how many same-named elements opened inside them since.
+	mainStack []mainRegion
+	preDepth  int
+}
+
+type mainRegion struct {
+	tag  atom.Atom
+	nest int
+}
+
+// writers applies f to the whole page's text and, inside a main region,
+// to the main text.
+func (x *htmlExtractor) writers(f func(*htmlWriter)) {
+	f(&x.all)
+	if len(x.mainStack) > 0 {
+		f(&x.main)
+	}
+}
+
+func (x *htmlExtractor) text() {
+	if x.inTitle {
+		x.title.Write(x.z.Text())
+		return
+	}
+	if len(x.skipStack) > 0 {
+		return
+	}
+	t := string(x.z.Text())
+	if x.inH1 {
+		x.h1.WriteString(t)
+	}
+	if x.inHeading != 0 {
+		x.heading.WriteString(t)
+	}
+	if startsWithSpace(t) {
+		x.writers((*htmlWriter).space)
+	}
+	x.writers(func(w *htmlWriter) { w.text(t, x.preDepth > 0) })
+	if endsWithSpace(t) {
+		x.writers((*htmlWriter).space)
+	}
+}
+
+func (x *htmlExtractor) start(selfClosing bool) {
+	name, hasAttr := x.z.TagName()
+	a := atom.Lookup(name)
+	selfClosing = selfClosing || is(a, ruleVoid)
+	if a == atom.Title && !selfClosing && x.title.Len() == 0 &&
+		(len(x.skipStack) == 0 || len(x.skipStack) == 1 && x.skipStack[0] == atom.Head) {
+		x.inTitle = true
+		return
+	}
+	if len(x.skipStack) > 0 {
+		if is(a, ruleSkip) && !selfClosing {
+			x.skipStack = append(x.skipStack, a)
+		}
+		return
+	}
+	roleMain := hasAttr && hasRoleMain(x.z)
+	if is(a, ruleSkip) && !selfClosing && !roleMain {
+		x.skipStack = append(x.skipStack, a)
+		return
+	}
+	switch {
+	case is(a, ruleLine):
+		x.writers((*htmlWriter).lineBreak)
+	case is(a, ruleBlock):
+		x.writers((*htmlWriter).paragraph)
+	case is(a, ruleCell):
+		x.writers((*htmlWriter).space)
+	}
+	if selfClosing {
+		return
+	}
+	if n := len(x.mainStack); n > 0 && x.mainStack[n-1].tag == a {
+		x.mainStack[n-1].nest++
+	} else if is(a, ruleMain) || roleMain {
+		x.mainStack = append(x.mainStack, mainRegion{tag: a})
+		x.main.paragraph()
+	}
+	if is(a, rulePre) {
+		x.preDepth++
+	}
+	if a == atom.H1 && x.h1.Len() == 0 {
+		x.inH1 = true
+	}
+	if is(a, ruleHeading) && x.inHeading == 0 && strings.TrimSpace(x.heading.String()) == "" {
+		x.inHeading = a
+	}
+}
+
+func (x *htmlExtractor) end() {
+	name, _ := x.z.TagName()
+	a := atom.Lookup(name)
+	if a == atom.Title {
+		x.inTitle = false
+		return
+	}
+	if len(x.skipStack) > 0 {
+		for i := len(x.skipStack) - 1; i >= 0; i-- {
+			if x.skipStack[i] == a {
+				x.skipStack = x.skipStack[:i]
+				break
 			}
 		}
+		return
+	}
+	if is(a, ruleBlock) {
+		x.writers((*htmlWriter).paragraph)
+	}
+	if n := len(x.mainStack); n > 0 && x.mainStack[n-1].tag == a {
+		if x.mainStack[n-1].nest > 0 {
+			x.mainStack[n-1].nest--
+		} else {
+			x.mainStack = x.mainStack[:n-1]
+		}
+	}
+	if is(a, rulePre) && x.preDepth > 0 {
+		x.preDepth--
+	}
+	if a == atom.H1 {
+		x.inH1 = false
+	}
+	if a == x.inHeading {
+		x.inHeading = 0
 	}
 }
 
@@ -275,22 +316,5 @@ func hasRoleMain(z *html.Tokenizer) bool {
 	}
 }
 
-func isVoid(a atom.Atom) bool {
-	switch a {
-	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img,
-		atom.Input, atom.Link, atom.Meta, atom.Source, atom.Track, atom.Wbr:
-		return true
-	}
-	return false
-}
-
 func startsWithSpace(s string) bool { return s != "" && isSpace(s[0]) }
 func endsWithSpace(s string) bool   { return s != "" && isSpace(s[len(s)-1]) }
-
-func isHeading(a atom.Atom) bool {
-	switch a {
-	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		return true
-	}
-	return false
-}
