@@ -26,6 +26,14 @@ type Source interface {
 	Search(ctx context.Context, query string, k int) ([]sources.Document, error)
 }
 
+// EmbeddingSource is a Source that embeds its queries with an embedding
+// model (a corpus searched by meaning): EmbedCounts are its embedding calls
+// and tokens so far, counted in the run's counts.
+type EmbeddingSource interface {
+	Source
+	EmbedCounts() (calls, tokens int64)
+}
+
 // CachingSource is a Source with a cache (the web engines): SearchCached is
 // Search that also says whether the answer came from the cache, which the
 // documents cannot say when there are none.

@@ -256,10 +256,20 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	var docs []Document
 	var err error
 	cached := false
+	es, embeds := src.(EmbeddingSource)
+	var calls0, tokens0 int64
+	if embeds {
+		calls0, tokens0 = es.EmbedCounts()
+	}
 	if cs, ok := src.(CachingSource); ok {
 		docs, cached, err = cs.SearchCached(ctx, query, r.settings.K)
 	} else {
 		docs, err = src.Search(ctx, query, r.settings.K)
+	}
+	if embeds {
+		calls, tokens := es.EmbedCounts()
+		r.tally.counts.EmbedCalls += int(calls - calls0)
+		r.tally.counts.EmbedTokens += int(tokens - tokens0)
 	}
 	for _, d := range docs {
 		cached = cached || d.Cached
