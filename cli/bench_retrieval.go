@@ -25,6 +25,8 @@ type benchRetrievalOptions struct {
 	Seed      uint64
 	Out       outputFlags
 	Scale     int // passages of the scale run; 0: the quality run
+	Dims      int // with Scale: the vector leg's dimensions (0: none)
+	Rerank    int // with Dims: candidates rescored with their full vectors
 	Rounds    int
 }
 
@@ -42,6 +44,8 @@ func parseBenchRetrieval(e *env, args []string) (*benchRetrievalOptions, error) 
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the synthetic corpus")
 	out := bindJSON(fs, "print the report as one JSON object")
 	fs.IntVar(&o.Scale, "scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 needs about 4 GB of disk under --work; see the README for times)")
+	fs.IntVar(&o.Dims, "dims", 0, "with --scale: also embed the corpus with synthetic vectors of this many dimensions (e.g. 384) and measure the vector leg: recall@10 against an exact scan, dense and hybrid query latency, build time and memory")
+	fs.IntVar(&o.Rerank, "rerank", 0, "with --dims: candidates the vector leg rescores with their full vectors (default 400)")
 	fs.IntVar(&o.Rounds, "rounds", 2, "with --scale: how many times each engine builds the corpus, the engines taking turns; each row reports its fastest build, so that a moment of load on the machine does not decide the ratio")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -39,7 +39,7 @@ func runBenchScale(e *env, o *benchRetrievalOptions) error {
 	}
 	defer cleanup()
 	rep, err := retrieval.RunScale(e.ctx, retrieval.ScaleConfig{
-		DataDir: o.Data, WorkDir: dir, Passages: o.Scale, Seed: o.Seed, Samples: o.Samples, Rounds: o.Rounds,
+		DataDir: o.Data, WorkDir: dir, Passages: o.Scale, Seed: o.Seed, Samples: o.Samples, Rounds: o.Rounds, Dims: o.Dims, Rerank: o.Rerank,
 		ChildArgs: []string{"bench", retrieval.ChildCommand}, Log: e.stderr,
 	})
 	if err != nil {

@@ -27,21 +27,21 @@ type sessionsExportOptions struct {
 func parseSessionsExport(e *env, args []string) (*sessionsExportOptions, error) {
 	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
 	o := &sessionsExportOptions{}
-	fs.StringVar(&o.Format, "format", "md", "md, json, jsonl, pairs (preference pairs of the selection judge) or html (one self-contained page per session)")
+	fs.StringVar(&o.Format, "format", export.FormatMarkdown, formatFlagHelp())
 	fs.StringVar(&o.Path, "o", "", "file or folder to write (default: stdout)")
 	fs.BoolVar(&o.Force, "force", false, "replace an existing file")
 	fs.BoolVar(&o.All, "all", false, "export every session that matches the filters (default: answered ones)")
 	filter := sessionFilterFlags(fs)
 	ids, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format md|json|jsonl|pairs|html [-o PATH] [--force]")
+		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format "+strings.Join(export.FormatNames(), "|")+" [-o PATH] [--force]")
 		return nil, err
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !validFormat(o.Format) {
-		return nil, usagef("--format must be one of %s, not %q", strings.Join(export.Formats, ", "), o.Format)
+	if _, ok := export.LookupFormat(o.Format); !ok {
+		return nil, usagef("--format must be one of %s, not %q", strings.Join(export.FormatNames(), ", "), o.Format)
 	}
 	if len(ids) == 0 && !o.All {
 		return nil, usagef("name the sessions to export, or pass --all (with --since, --label, --corpus … to filter)")
@@ -152,13 +152,18 @@ func reportSkipped(e *env, skipped []export.Skipped) {
 	}
 }
 
-func validFormat(f string) bool {
-	for _, x := range export.Formats {
-		if x == f {
-			return true
+// formatFlagHelp is --format's help: each format of store/export's table
+// with what it writes.
+func formatFlagHelp() string {
+	parts := make([]string, len(export.Formats))
+	for i, f := range export.Formats {
+		parts[i] = f.Name + " (" + f.Help
+		if f.PerSession {
+			parts[i] += "; one file per session"
 		}
+		parts[i] += ")"
 	}
-	return false
+	return strings.Join(parts, ", ")
 }
 
 // sessionsImportOptions are `prefrag sessions import`'s.
