@@ -28,6 +28,8 @@ func runBenchRetrieval(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the synthetic corpus")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	scale := fs.Int("scale", 0, "instead of the quality run, build a corpus of N passages generated from the multi-hop paragraphs with prefrag and with stock Bleve, each in its own process, and compare build rate, memory, size and query latency (1000000 needs about 4 GB of disk under --work; see the README for times)")
+	dims := fs.Int("dims", 0, "with --scale: also embed the corpus with synthetic vectors of this many dimensions (e.g. 384) and measure the vector leg: recall@10 against an exact scan, dense and hybrid query latency, build time and memory")
+	rerank := fs.Int("rerank", 0, "with --dims: candidates the vector leg rescores with their full vectors (default 400)")
 	rounds := fs.Int("rounds", 2, "with --scale: how many times each engine builds the corpus, the engines taking turns; each row reports its fastest build, so that a moment of load on the machine does not decide the ratio")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -50,7 +52,7 @@ func runBenchRetrieval(e *env, args []string) error {
 		}
 	}
 	if *scale != 0 {
-		return runBenchScale(e, fs, benchScaleArgs{data: *data, work: *work, keep: *keep, passages: *scale, seed: *seed, samples: *samples, rounds: *rounds, json: *asJSON})
+		return runBenchScale(e, fs, benchScaleArgs{data: *data, work: *work, keep: *keep, passages: *scale, seed: *seed, samples: *samples, rounds: *rounds, json: *asJSON, dims: *dims, rerank: *rerank})
 	}
 	if st, err := os.Stat(filepath.Join(*data, "ir")); err != nil || !st.IsDir() {
 		return usagef("bench retrieval: %s has no ir/ folder; pass --data DIR (the folder holding ir/ and multihop/)", *data)

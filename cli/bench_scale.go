@@ -16,6 +16,8 @@ type benchScaleArgs struct {
 	seed       uint64
 	samples    int
 	rounds     int
+	// dims and rerank: the vector leg (--dims, --rerank).
+	dims, rerank int
 }
 
 // runBenchScale is `prefrag bench retrieval --scale N`: the build and query
@@ -54,7 +56,7 @@ func runBenchScale(e *env, fs *flag.FlagSet, a benchScaleArgs) error {
 		defer os.RemoveAll(dir)
 	}
 	rep, err := retrieval.RunScale(e.ctx, retrieval.ScaleConfig{
-		DataDir: a.data, WorkDir: dir, Passages: a.passages, Seed: a.seed, Samples: samples, Rounds: a.rounds,
+		DataDir: a.data, WorkDir: dir, Passages: a.passages, Seed: a.seed, Samples: samples, Rounds: a.rounds, Dims: a.dims, Rerank: a.rerank,
 		ChildArgs: []string{"bench", retrieval.ChildCommand}, Log: e.stderr,
 	})
 	if err != nil {

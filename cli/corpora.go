@@ -511,3 +511,17 @@ func failedHeader(failed []local.Failure) string {
 	}
 	return plural.N(files, "file") + " could not be read, " + left + ":"
 }
+
+// vectorsLine says in one sentence what the embedding part of an ingest
+// did ("" when the corpus has no vectors).
+func vectorsLine(rep local.Report) string {
+	v := rep.Vectors
+	if v == nil {
+		return ""
+	}
+	state := "all passages have one"
+	if !v.Complete {
+		state = "not all passages have one yet: index again to finish"
+	}
+	return fmt.Sprintf("Embedded %s with %s (%s reused); %s.", plural.N(v.Embedded, "passage"), line(v.Model), plural.N(v.Reused, "vector"), state)
+}

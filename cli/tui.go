@@ -169,14 +169,25 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 	if err := refuseRemoteIndex(c.a.Cfg.CorporaDir(), name); err != nil {
 		return ui.IndexReport{}, err
 	}
-	rep, err := catalog.Index(ctx, c.a.Cfg.CorporaDir(), name, paths, local.IndexOptions{Progress: func(p local.Progress) {
+	opts := local.IndexOptions{Progress: func(p local.Progress) {
 		if progress != nil {
 			progress(ui.IndexProgress{FilesDone: p.FilesDone, FilesTotal: p.FilesTotal, Passages: p.Passages,
-				File: textsafe.ForTerminal(p.File), Elapsed: p.Elapsed, Rate: p.Rate})
+				File: textsafe.ForTerminal(p.File), Elapsed: p.Elapsed, Rate: p.Rate,
+				Embedding: p.Phase == local.PhaseEmbedding, EmbedDone: p.EmbedDone, EmbedTotal: p.EmbedTotal})
 		}
-	}})
+	}}
+	// The configured embedding model, else the corpus's own, keeps its
+	// vectors current.
+	emb, err := c.a.IndexEmbedder(ctx, c.a.Cfg.Settings, name)
+	if err != nil {
+		return ui.IndexReport{}, fmt.Errorf("cannot embed corpus %s: %w", name, err)
+	}
+	if emb != nil {
+		opts.Embed = emb
+	}
+	rep, err := catalog.Index(ctx, c.a.Cfg.CorporaDir(), name, paths, opts)
 	out := ui.IndexReport{Files: rep.Files, Indexed: rep.Indexed, Unchanged: rep.Unchanged, Removed: rep.Removed, Exports: rep.Exports,
-		Passages: rep.Passages, Documents: rep.Documents, Duration: rep.Duration}
+		Passages: rep.Passages, Documents: rep.Documents, Duration: rep.Duration, Vectors: vectorsLine(rep)}
 	for _, f := range rep.Failed {
 		out.Failed = append(out.Failed, f.String())
 	}

@@ -90,7 +90,7 @@ func (r *scriptRunner) Run(ctx context.Context, q string, s engine.RunConfig, co
 		}
 		if rt, ok := ev.Payload.(engine.Retrieval); ok && strings.HasPrefix(rt.Source, "web:") && s.Web == engine.WebAsk && !asked {
 			asked = true
-			c, err := consent(ctx, engine.ConsentRequest{Step: ev.Step, Query: rt.Query, Source: rt.Source,
+			c, err := consent(ctx, engine.ConsentRequest{Step: ev.Step, Query: rt.Query, Source: rt.Source, Kind: sources.KindWeb,
 				Analysis: "The new documents repeat what was already observed about Kafka and say nothing about rivers."})
 			r.mu.Lock()
 			r.consents = append(r.consents, c)

@@ -354,3 +354,16 @@ func TestStepperJudgeVerdict(t *testing.T) {
 		}
 	}
 }
+
+// While the passages are embedded, the screen shows passages with a
+// vector of those to do, the rate and the time left.
+func TestCorporaEmbeddingProgress(t *testing.T) {
+	h := newHarness(t)
+	h.keys("tab", "3")
+	h.waitFor("★ wiki")
+	h.keys("a", "enter")
+	h.corpora.step <- IndexProgress{FilesDone: 1, FilesTotal: 3, Embedding: true, EmbedDone: 1500, EmbedTotal: 6000, Rate: 75, Elapsed: 20_000_000_000}
+	h.waitFor("Embedding the passages", "passages 1,500/6,000", "75 passages/s", "ETA 1:00", "passages already embedded are kept")
+	close(h.corpora.step)
+	h.waitFor("Indexed wiki")
+}

@@ -114,6 +114,11 @@ type IndexProgress struct {
 	File       string // the file being read, "" between files
 	Elapsed    time.Duration
 	Rate       float64 // passages per second so far
+	// Embedding is set while the passages are embedded (after the files
+	// are read): then Rate is passages embedded per second, EmbedDone
+	// counts the passages with a vector of EmbedTotal.
+	Embedding             bool
+	EmbedDone, EmbedTotal int64
 }
 
 // IndexReport says what an ingest did.
@@ -128,6 +133,8 @@ type IndexReport struct {
 	Documents int64
 	Failed    []string // one line per file that could not be read
 	Duration  time.Duration
+	// Vectors says what was embedded, "" when the corpus has none.
+	Vectors string
 }
 
 // Health checks the LLM server.

@@ -39,6 +39,11 @@ type ScaleConfig struct {
 	// ChildArgs is normally ["bench", ChildCommand].
 	Exe       string
 	ChildArgs []string
+	// Dims, when positive, adds the vector leg: the prefrag corpus
+	// embedded with synthetic vectors of Dims dimensions, recall@10 and
+	// dense and hybrid queries (scale_vectors.go); Rerank is the vector
+	// leg's candidates rescored (0: the default).
+	Dims, Rerank int
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
 }
@@ -101,6 +106,8 @@ type ScaleReport struct {
 	// BuildRatio is prefrag's build rate over stock Bleve's.
 	BuildRatio float64 `json:"build_ratio"`
 	Duration   float64 `json:"duration_s"`
+	// Vectors is the vector leg (--dims).
+	Vectors *ScaleVectors `json:"vectors,omitempty"`
 }
 
 // RunScale generates the corpus, builds it with prefrag and with stock
@@ -175,6 +182,11 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 	}
 	if s := rep.Rows[1].PassagesPerSec; s > 0 {
 		rep.BuildRatio = rep.Rows[0].PassagesPerSec / s
+	}
+	if cfg.Dims > 0 {
+		if rep.Vectors, err = runScaleVectors(ctx, cfg, rep.Rows[0], src, qfile); err != nil {
+			return nil, err
+		}
 	}
 	rep.Duration = time.Since(started).Seconds()
 	if loadAtStart != "" {

@@ -44,6 +44,15 @@ func (c *Corpus) Vectors() (vector.Status, error) {
 	return vector.ReadStatus(vector.Dir(c.path))
 }
 
+// EmbedCounts are the embedding calls and tokens of the embedder of
+// queries so far (0 without one).
+func (c *Corpus) EmbedCounts() (calls, tokens int64) {
+	if e, ok := c.opts.Embedder.(counted); ok {
+		return e.Counts()
+	}
+	return 0, 0
+}
+
 // CheckEmbedModel refuses, before any search, an embedder of another model
 // than the corpus's vectors (*EmbedModelError); a corpus without vectors
 // or a search by words alone passes.
@@ -80,32 +89,48 @@ func (c *Corpus) searchMeaning(ctx context.Context, h *handle, query string, k i
 		return nil, err
 	}
 	depth := max(k, c.opts.Depth, TitleCandidates)
+	// The BM25 leg runs while the query is embedded and the vectors
+	// searched (the embedding is a call to the server).
+	type leg struct {
+		docs []sources.Document
+		err  error
+	}
+	var words chan leg
+	if mode == sources.RetrievalHybrid {
+		words = make(chan leg, 1)
+		go func() {
+			docs, err := c.searchWords(ctx, h, query, depth)
+			words <- leg{docs, err}
+		}()
+	}
 	dense, err := c.vectorLeg(ctx, h, ix, query, depth)
-	if err != nil {
-		if ctx.Err() != nil || mode == sources.RetrievalDense {
+	if mode == sources.RetrievalDense {
+		if err != nil {
 			return nil, err
 		}
-		docs, werr := c.searchWords(ctx, h, query, k)
-		if werr != nil {
-			return nil, werr
-		}
-		return docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
-	}
-	if mode == sources.RetrievalDense {
 		if len(dense) > k {
 			dense = dense[:k]
 		}
 		return sources.Ranked(dense, true), nil
 	}
-	words, err := c.searchWords(ctx, h, query, depth)
+	bm := <-words
+	if bm.err != nil {
+		return nil, bm.err
+	}
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if len(bm.docs) > k {
+			bm.docs = bm.docs[:k]
+		}
+		return bm.docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
 	}
 	w := c.opts.Weights
 	if w == (sources.Weights{}) {
 		w = sources.DefaultWeights
 	}
-	return sources.Fuse(words, dense, k, w), nil
+	return sources.Fuse(bm.docs, dense, k, w), nil
 }
 
 // vectorLeg embeds the query and returns the n passages nearest to it.

@@ -79,6 +79,12 @@ type Spec struct {
 	TextField  string `json:"text_field,omitempty"`
 	URLField   string `json:"url_field,omitempty"`
 	IDField    string `json:"id_field,omitempty"`
+	// VectorField is the index's dense_vector (Elasticsearch) or
+	// knn_vector (OpenSearch) field, searched by meaning; EmbedModel the
+	// embedding model that made its vectors (queries are embedded with it
+	// unless --embed-model says otherwise).
+	VectorField string `json:"vector_field,omitempty"`
+	EmbedModel  string `json:"embed_model,omitempty"`
 	// Names (never values) of the environment variables holding the
 	// credentials, read when the corpus is opened.
 	APIKeyEnv   string `json:"api_key_env,omitempty"`
@@ -149,7 +155,10 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 			return bad("--index %q is not an index name: %q would be read as a path step of the server's address (…/%s/_search), not an index", s.Index, part, part)
 		}
 	}
-	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField} {
+	if s.VectorField != "" && s.Kind != KindElasticsearch {
+		return bad("--vector-field is for Elasticsearch and OpenSearch indexes")
+	}
+	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField, "--vector-field": s.VectorField} {
 		if f != "" && (len(f) > 200 || !fieldRE().MatchString(f)) {
 			return bad("%s %q is not a field name", flag, f)
 		}

@@ -23,6 +23,8 @@ type Index struct {
 	runs  []liveRun
 	parts map[int]*part
 	n     int
+	// dists are reused distance buffers (n each), one per search at once.
+	dists sync.Pool
 }
 
 // liveRun is a run of live records and the position of its first one in
@@ -45,6 +47,12 @@ func Open(dir string) (*Index, error) {
 	for _, p := range m.Parts {
 		known[p.ID] = true
 	}
+	live := 0
+	for _, r := range m.Live {
+		live += r.N
+	}
+	// The codes are held once, at their exact size.
+	ix.codes = make([]uint64, 0, live*ix.words)
 	for _, r := range m.Live {
 		if !known[r.Part] {
 			ix.Close()
@@ -142,7 +150,11 @@ func (ix *Index) candidates(code []uint64, k int) []int {
 		}
 		return out
 	}
-	dist := make([]uint16, ix.n)
+	dist, _ := ix.dists.Get().([]uint16)
+	if len(dist) != ix.n {
+		dist = make([]uint16, ix.n)
+	}
+	defer ix.dists.Put(dist)
 	workers := max(1, min(runtime.GOMAXPROCS(0), ix.n/(1<<14)))
 	hists := make([][]int, workers)
 	var wg sync.WaitGroup
