@@ -50,9 +50,6 @@ func (e *embedRun) run(ctx context.Context) error {
 	for f, entry := range e.todo {
 		e.left[f] = entry.Passages
 		e.total += entry.Passages
-		// A file being (re)embedded has no vectors until it is done,
-		// never the vectors of an older version.
-		e.vw.RemoveFile(f)
 	}
 	e.rep.Files = len(e.todo)
 	e.progress()
