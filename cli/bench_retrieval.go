@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/bench/retrieval"
+	"github.com/prefrag/prefrag/config"
 )
 
-const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--scale N] [--json]"
+const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--embed-model M [--embed-url URL]] [--scale N [--dims D]] [--json]"
 
 // runBenchRetrieval is `prefrag bench retrieval`: the retrieval quality and
 // speed benchmark of the local corpus against SQLite FTS5 (when the binary is
@@ -31,12 +33,16 @@ func runBenchRetrieval(e *env, args []string) error {
 	dims := fs.Int("dims", 0, "with --scale: also embed the corpus with synthetic vectors of this many dimensions (e.g. 384) and measure the vector leg: recall@10 against an exact scan, dense and hybrid query latency, build time and memory")
 	rerank := fs.Int("rerank", 0, "with --dims: candidates the vector leg rescores with their full vectors (default 400)")
 	rounds := fs.Int("rounds", 2, "with --scale: how many times each engine builds the corpus, the engines taking turns; each row reports its fastest build, so that a moment of load on the machine does not decide the ratio")
+	ef := config.BindSettingFlags(fs, e.cfg, "embed_model", "embed_url", "embed_llm")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchRetrievalUsage)
 		return err
 	}
 	if err != nil {
+		return err
+	}
+	if err := ef.Apply(); err != nil {
 		return err
 	}
 	if len(rest) > 0 {
@@ -77,6 +83,19 @@ func runBenchRetrieval(e *env, args []string) error {
 	cfg := retrieval.Config{
 		DataDir: *data, WorkDir: dir, Datasets: retrieval.ParseDatasets(*datasets), MaxDocs: *maxDocs,
 		Large: *large, LargeSize: *largeSize, LatencySamples: *samples, Seed: *seed, Log: e.stderr,
+	}
+	// With an embedding model (--embed-model or --embed-url), each
+	// dataset is embedded by the user's server and searched hybrid too.
+	a := &app.App{Cfg: e.cfg}
+	emb, err := a.EmbedderFor(e.cfg.Settings, nil)
+	if err != nil {
+		return err
+	}
+	if emb != nil {
+		if err := emb.Resolve(e.ctx); err != nil {
+			return fmt.Errorf("bench retrieval: %w", err)
+		}
+		cfg.Embedder = emb
 	}
 	rep, err := retrieval.Run(e.ctx, cfg)
 	if errors.Is(err, retrieval.ErrUnknownDataset) {
