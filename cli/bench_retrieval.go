@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/prefrag/prefrag/app"
 	"github.com/prefrag/prefrag/bench/retrieval"
+	"github.com/prefrag/prefrag/config"
 )
 
-const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--scale N] [--json]"
+const benchRetrievalUsage = "bench retrieval [--data DIR] [--datasets LIST] [--large] [--embed-model M [--embed-url URL]] [--scale N [--dims D]] [--json]"
 
 // benchRetrievalOptions are `prefrag bench retrieval`'s.
 type benchRetrievalOptions struct {
@@ -47,12 +49,16 @@ func parseBenchRetrieval(e *env, args []string) (*benchRetrievalOptions, error) 
 	fs.IntVar(&o.Dims, "dims", 0, "with --scale: also embed the corpus with synthetic vectors of this many dimensions (e.g. 384) and measure the vector leg: recall@10 against an exact scan, dense and hybrid query latency, build time and memory")
 	fs.IntVar(&o.Rerank, "rerank", 0, "with --dims: candidates the vector leg rescores with their full vectors (default 400)")
 	fs.IntVar(&o.Rounds, "rounds", 2, "with --scale: how many times each engine builds the corpus, the engines taking turns; each row reports its fastest build, so that a moment of load on the machine does not decide the ratio")
+	ef := config.BindSettingFlags(fs, e.cfg, "embed_model", "embed_url", "embed_llm")
 	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, benchRetrievalUsage)
 		return nil, err
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := ef.Apply(); err != nil {
 		return nil, err
 	}
 	o.Out = *out
@@ -92,6 +98,19 @@ func runBenchRetrieval(e *env, o *benchRetrievalOptions) error {
 	cfg := retrieval.Config{
 		DataDir: o.Data, WorkDir: dir, Datasets: retrieval.ParseDatasets(o.Datasets), MaxDocs: o.MaxDocs,
 		Large: o.Large, LargeSize: o.LargeSize, LatencySamples: o.Samples, Seed: o.Seed, Log: e.stderr,
+	}
+	// With an embedding model (--embed-model or --embed-url), each
+	// dataset is embedded by the user's server and searched hybrid too.
+	a := &app.App{Cfg: e.cfg}
+	emb, err := a.EmbedderFor(e.cfg.Settings, nil)
+	if err != nil {
+		return err
+	}
+	if emb != nil {
+		if err := emb.Resolve(e.ctx); err != nil {
+			return fmt.Errorf("bench retrieval: %w", err)
+		}
+		cfg.Embedder = emb
 	}
 	rep, err := retrieval.Run(e.ctx, cfg)
 	if errors.Is(err, retrieval.ErrUnknownDataset) {

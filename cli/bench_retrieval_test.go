@@ -11,11 +11,16 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/bench/retrieval"
+	"github.com/prefrag/prefrag/config"
 )
 
 func benchRetrievalEnv() (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	return &env{stdout: &out, stderr: &errOut, ctx: context.Background()}, &out, &errOut
+	cfg, err := config.Load(func(string) (string, bool) { return "", false })
+	if err != nil {
+		panic(err)
+	}
+	return &env{stdout: &out, stderr: &errOut, ctx: context.Background(), cfg: cfg}, &out, &errOut
 }
 
 func TestBenchRetrievalUsageErrors(t *testing.T) {

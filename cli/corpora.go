@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/sources/catalog"
 )
 
@@ -131,6 +132,9 @@ func writeCorporaJSON(e *env, infos []catalog.Info, remotes map[string]remoteRow
 		if in.Problem != "" {
 			obj["damaged"], obj["problem"] = in.Damaged, in.Problem
 		}
+		if in.Vectors != nil {
+			obj["vectors"] = in.Vectors
+		}
 		if in.Remote != "" {
 			r, ok := remotes[in.Name]
 			remoteJSON(obj, in, r, ok)
@@ -154,6 +158,15 @@ func writeCorporaTable(e *env, infos []catalog.Info, remotes map[string]remoteRo
 		return err
 	}
 	printRemoteDetails(e, infos, remotes)
+	for _, in := range infos {
+		if v := in.Vectors; v != nil {
+			state := ""
+			if !v.Complete {
+				state = "; its last embedding did not finish: index it again"
+			}
+			fmt.Fprintf(e.stdout, "%s: vectors of %s by %s (%d dimensions)%s\n", in.Name, plural.N(v.Vectors, "passage"), line(v.Model), v.Dims, state)
+		}
+	}
 	for _, in := range infos {
 		if in.Problem != "" {
 			fmt.Fprintln(e.stderr, "prefrag:", oneLine(errors.New(in.Problem)))

@@ -208,20 +208,18 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 }
 
 func (c tuiCorpora) Search(ctx context.Context, name, query string, k int) ([]sources.Document, error) {
-	if catalog.IsRemote(c.a.Cfg.CorporaDir(), name) {
-		g, err := c.a.OpenRemote(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		defer g.Close()
-		return g.Search(ctx, query, k)
-	}
-	corpus, err := local.Open(c.a.Cfg.CorporaDir(), name)
+	// The same search a question does: by meaning too for a corpus with
+	// vectors.
+	corpus, err := c.a.OpenCorpus(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	defer corpus.Close()
-	return corpus.Search(ctx, query, k)
+	docs, err := corpus.Search(ctx, query, k)
+	if errors.Is(err, sources.ErrDegraded) {
+		return docs, nil
+	}
+	return docs, err
 }
 
 // IndexGuide writes the embedded user guide to a folder under the home and
