@@ -152,16 +152,23 @@ func (a *App) SearchOptions(s engine.RunConfig, name string, embedders map[strin
 	if err != nil || e == nil {
 		return opts, err
 	}
-	// One embedder per server and model: a query searched in two corpora
-	// embedded by one model is embedded once.
+	opts.Embedder = shared(embedders, e)
+	return opts, nil
+}
+
+// shared is the run's embedder of the same server and model as e (a query
+// searched in two corpora embedded by one model is embedded once), else e,
+// kept for the next.
+func shared(embedders map[string]*Embedder, e *Embedder) *Embedder {
+	if e == nil {
+		return nil
+	}
 	key := e.server + "\x00" + e.url + "\x00" + e.Model()
 	if have, ok := embedders[key]; ok {
-		e = have
-	} else {
-		embedders[key] = e
+		return have
 	}
-	opts.Embedder = e
-	return opts, nil
+	embedders[key] = e
+	return e
 }
 
 // OpenLocal opens a local corpus for a run's searches, refusing at once

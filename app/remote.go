@@ -7,8 +7,10 @@ import (
 	"os"
 	"sync"
 
+	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/elastic"
+	"github.com/prefrag/prefrag/sources/local/vector"
 	"github.com/prefrag/prefrag/sources/manticore"
 	"github.com/prefrag/prefrag/sources/remote"
 )
@@ -17,7 +19,16 @@ import (
 // a health check (nil when the client has none). It may contact the
 // cluster; an error that is not about the registration or the credentials
 // is retried at the next search.
-type remoteOpenFunc func(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error)
+type remoteOpenFunc func(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials, rs remoteSearch) (remote.Searcher, remote.HealthFunc, error)
+
+// remoteSearch is how a remote corpus is searched in a run: its retrieval
+// mode, the embedder of queries (nil when it is searched by words) and the
+// fusion's weights.
+type remoteSearch struct {
+	retrieval string
+	embedder  *Embedder
+	weights   sources.Weights
+}
 
 // remoteKinds is the one table of remote corpus kinds.
 var remoteKinds = map[string]remoteOpenFunc{
@@ -25,12 +36,16 @@ var remoteKinds = map[string]remoteOpenFunc{
 	remote.KindManticore:     openManticore,
 }
 
-func openElastic(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error) {
+func openElastic(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials, rs remoteSearch) (remote.Searcher, remote.HealthFunc, error) {
 	title, text, url := spec.Fields()
-	c, err := elastic.Open(elastic.Config{Corpus: name, URL: spec.URL, Index: spec.Index,
+	cfg := elastic.Config{Corpus: name, URL: spec.URL, Index: spec.Index,
 		Fields: elastic.Fields{Title: title, Text: text, URL: url, ID: spec.IDField},
 		APIKey: cred.APIKey, User: cred.User, Password: cred.Password, AuthHint: spec.AuthHint(),
-		Timeout: spec.RequestTimeout()})
+		Timeout: spec.RequestTimeout(), VectorField: spec.VectorField, Retrieval: rs.retrieval, Weights: rs.weights}
+	if rs.embedder != nil {
+		cfg.Embedder = rs.embedder
+	}
+	c, err := elastic.Open(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -41,7 +56,7 @@ func openElastic(ctx context.Context, name string, spec remote.Spec, cred remote
 // (sources/manticore). manticore.Open does not contact the server: a
 // cluster down at start shows as failed searches (notices), and the health
 // check is the call that connects.
-func openManticore(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials) (remote.Searcher, remote.HealthFunc, error) {
+func openManticore(ctx context.Context, name string, spec remote.Spec, cred remote.Credentials, _ remoteSearch) (remote.Searcher, remote.HealthFunc, error) {
 	title, text, url := spec.Fields()
 	c, err := manticore.Open(ctx, manticore.Config{Corpus: name, Addr: spec.Addr(), Index: spec.Index,
 		TitleField: title, TextField: text, URLField: url, IDField: spec.IDField,
@@ -65,10 +80,34 @@ func openManticore(ctx context.Context, name string, spec remote.Spec, cred remo
 // address the client refuses fail here; a cluster that cannot be reached does not
 // (its searches fail, as notices, until it answers).
 func (a *App) OpenRemote(ctx context.Context, name string) (*remote.Guarded, error) {
-	return openRemote(ctx, a.Cfg.CorporaDir(), name, os.Getenv)
+	return a.openRemoteFor(ctx, a.Cfg.Settings, name, map[string]*Embedder{})
 }
 
-func openRemote(ctx context.Context, dir, name string, getenv func(string) string) (*remote.Guarded, error) {
+// openRemoteFor is OpenRemote with a run's retrieval mode and embedding
+// model: an index registered with a vector field is searched by meaning
+// too, its queries embedded with the model its registration names (another
+// --embed-model is refused).
+func (a *App) openRemoteFor(ctx context.Context, s engine.RunConfig, name string, embedders map[string]*Embedder) (*remote.Guarded, error) {
+	rs := remoteSearch{retrieval: s.Retrieval, weights: sources.Weights{BM25: a.Cfg.BM25Weight, Vector: a.Cfg.VectorWeight}}
+	spec, err := remote.Load(a.Cfg.CorporaDir(), name)
+	if err == nil && spec.VectorField != "" && s.Retrieval != sources.RetrievalBM25 {
+		if spec.EmbedModel != "" && s.EmbedModel != "" && spec.EmbedModel != s.EmbedModel {
+			return nil, fmt.Errorf("corpus %q's vectors were made with %s (its registration says), not %s: search it with --embed-model %s, or register it again with `prefrag corpora add` and --embed-model %s",
+				name, spec.EmbedModel, s.EmbedModel, spec.EmbedModel, s.EmbedModel)
+		}
+		var meta *vector.Meta
+		if spec.EmbedModel != "" {
+			meta = &vector.Meta{Model: spec.EmbedModel}
+		}
+		if rs.embedder, err = a.EmbedderFor(s, meta); err != nil {
+			return nil, err
+		}
+		rs.embedder = shared(embedders, rs.embedder)
+	}
+	return openRemote(ctx, a.Cfg.CorporaDir(), name, os.Getenv, rs)
+}
+
+func openRemote(ctx context.Context, dir, name string, getenv func(string) string, rs remoteSearch) (*remote.Guarded, error) {
 	spec, err := remote.Load(dir, name)
 	if err != nil {
 		return nil, err
@@ -82,7 +121,7 @@ func openRemote(ctx context.Context, dir, name string, getenv func(string) strin
 		return nil, err
 	}
 	lz := &lazyRemote{name: name, open: func(ctx context.Context) (remote.Searcher, remote.HealthFunc, error) {
-		return open(ctx, name, spec, cred)
+		return open(ctx, name, spec, cred, rs)
 	}}
 	if err := lz.connect(ctx); err != nil && (errors.Is(err, manticore.ErrConfig) || errors.Is(err, remote.ErrInvalidSpec) || errors.Is(err, remote.ErrCredentials)) {
 		return nil, remote.RedactError(err, cred.Secrets()...)

@@ -31,7 +31,7 @@ func TestOpenRemoteTable(t *testing.T) {
 	env := map[string]string{"ES_KEY": "k-value"}
 	getenv := func(k string) string { return env[k] }
 
-	g, err := openRemote(context.Background(), dir, "es", getenv)
+	g, err := openRemote(context.Background(), dir, "es", getenv, remoteSearch{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,17 +47,17 @@ func TestOpenRemoteTable(t *testing.T) {
 
 	// Opening a Manticore corpus does not connect: a node that is down
 	// shows as a failed search (a notice), never as a failed open.
-	mc, err := openRemote(context.Background(), dir, "mc", getenv)
+	mc, err := openRemote(context.Background(), dir, "mc", getenv, remoteSearch{})
 	if err != nil || mc.Name() != "local:mc" || mc.Kind() != sources.KindRemote {
 		t.Errorf("manticore: %v", err)
 	} else {
 		mc.Close()
 	}
-	_, err = openRemote(context.Background(), dir, "nokey", getenv)
+	_, err = openRemote(context.Background(), dir, "nokey", getenv, remoteSearch{})
 	if !errors.Is(err, remote.ErrCredentials) || !strings.Contains(err.Error(), "UNSET_KEY") {
 		t.Errorf("unset key: %v", err)
 	}
-	_, err = openRemote(context.Background(), dir, "none", getenv)
+	_, err = openRemote(context.Background(), dir, "none", getenv, remoteSearch{})
 	if !errors.Is(err, remote.ErrNotRemote) {
 		t.Errorf("missing: %v", err)
 	}
@@ -80,7 +80,7 @@ func TestRemotePasswordNeverInErrors(t *testing.T) {
 	remote.Save(dir, "key", remote.Spec{Kind: remote.KindElasticsearch, URL: echo.URL, Index: "docs", APIKeyEnv: "K"})
 	env := map[string]string{"U": user, "P": password, "K": key}
 	for _, name := range []string{"basic", "key"} {
-		g, err := openRemote(context.Background(), dir, name, func(k string) string { return env[k] })
+		g, err := openRemote(context.Background(), dir, name, func(k string) string { return env[k] }, remoteSearch{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestRemoteDownAtStart(t *testing.T) {
 	es.Close()
 	dir := t.TempDir()
 	remote.Save(dir, "es", remote.Spec{Kind: remote.KindElasticsearch, URL: url, Index: "docs", Timeout: "2s"})
-	g, err := openRemote(context.Background(), dir, "es", func(string) string { return "" })
+	g, err := openRemote(context.Background(), dir, "es", func(string) string { return "" }, remoteSearch{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,7 +177,7 @@ func (a *App) openCorpus(ctx context.Context, s engine.RunConfig, name string, e
 	if catalog.IsRemote(a.Cfg.CorporaDir(), name) {
 		// A remote corpus (remote.go) is searched, judged and cited
 		// like a local one: its source is "local:<name>" too.
-		g, err := a.OpenRemote(ctx, name)
+		g, err := a.openRemoteFor(ctx, s, name, embedders)
 		if err != nil {
 			return nil, err // not a nil *Guarded in a non-nil Corpus
 		}

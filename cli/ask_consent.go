@@ -39,8 +39,9 @@ func newTerminalConsent(stdin io.Reader, stderr io.Writer, hold func()) *termina
 }
 
 // ask is the engine.ConsentFunc: y or yes sends this query, a or all
-// sends it and every further web query of this run, anything else (Enter
-// alone included) keeps it on the machine. It returns when ctx ends.
+// sends it and every further query of this run to the same kind of source
+// (the web, MCP servers over the network), anything else (Enter alone
+// included) keeps it on the machine. It returns when ctx ends.
 func (c *terminalConsent) ask(ctx context.Context, req engine.ConsentRequest) (engine.Consent, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -87,7 +88,7 @@ func consentQuestion(req engine.ConsentRequest) string {
 	if why := line(req.Analysis); why != "" && !req.Reflection {
 		fmt.Fprintf(&b, "  why: %s\n", textsafe.ElideMiddle(why, 300))
 	}
-	b.WriteString("  [y]es · [a]ll web queries of this run · [N]o, keep it on this machine: ")
+	fmt.Fprintf(&b, "  [y]es · [a]ll %s for the rest of this run · [N]o, keep it on this machine: ", req.Kind.Spec().Queries)
 	return b.String()
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 )
 
 // TestConsentQuestion: the terminal's question shows the query and where
@@ -16,8 +17,11 @@ func TestConsentQuestion(t *testing.T) {
 		req  engine.ConsentRequest
 		want []string
 	}{
-		{"judge", engine.ConsentRequest{Query: "Olsen \x1b[2Jbotanist", Source: "web:duckduckgo", Analysis: "nothing about the ecologist"},
-			[]string{"Send this query to web:duckduckgo?", "“Olsen botanist”", "why: nothing about the ecologist", "[y]es · [a]ll web queries of this run · [N]o"}},
+		{"judge", engine.ConsentRequest{Query: "Olsen \x1b[2Jbotanist", Source: "web:duckduckgo", Kind: sources.KindWeb, Analysis: "nothing about the ecologist"},
+			[]string{"Send this query to web:duckduckgo?", "“Olsen botanist”", "why: nothing about the ecologist", "[y]es · [a]ll web queries for the rest of this run · [N]o"}},
+		// An answer for the run covers the kind of source asked about.
+		{"mcp over the network", engine.ConsentRequest{Query: "heron lead", Source: "mcp:kb", Kind: sources.KindMCPRemote, Analysis: "the corpus says nothing"},
+			[]string{"Send this query to mcp:kb?", "[a]ll queries to MCP servers over the network for the rest of this run"}},
 		{"reflection", engine.ConsentRequest{Query: "Q?", Source: "web:searxng", Reflection: true, Analysis: "no judge decision"},
 			[]string{"the answer was judged weak"}},
 		{"never-leave", engine.ConsentRequest{Query: "ACME-7731 price", Source: "web:duckduckgo", Guarded: "notes", Hold: "the query carries an identifier of never-leave corpus notes",

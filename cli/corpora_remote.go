@@ -18,13 +18,13 @@ import (
 	"github.com/prefrag/prefrag/ui"
 )
 
-const corporaAddUsage = "corpora add NAME (--elasticsearch URL | --manticore HOST:PORT) --index INDEX [--title-field F] [--text-field F] [--url-field F] [--id-field F] [--api-key-env VAR | --user-env VAR --password-env VAR] [--timeout D]"
+const corporaAddUsage = "corpora add NAME (--elasticsearch URL | --manticore HOST:PORT) --index INDEX [--title-field F] [--text-field F] [--url-field F] [--id-field F] [--vector-field F --embed-model M] [--api-key-env VAR | --user-env VAR --password-env VAR] [--timeout D]"
 
 // corporaAddArgs returns the arguments after "add" when the first
 // positional argument of `corpora` is "add" (flags of add may come first).
 func corporaAddArgs(args []string) ([]string, bool) {
 	valueFlags := map[string]bool{"elasticsearch": true, "manticore": true, "index": true, "title-field": true,
-		"text-field": true, "url-field": true, "id-field": true, "api-key-env": true, "user-env": true,
+		"text-field": true, "url-field": true, "id-field": true, "vector-field": true, "embed-model": true, "api-key-env": true, "user-env": true,
 		"password-env": true, "timeout": true}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -59,6 +59,8 @@ func runCorporaAdd(e *env, args []string) error {
 	fs.StringVar(&s.TextField, "text-field", "", "text field (default text)")
 	fs.StringVar(&s.URLField, "url-field", "", "URL field (default url)")
 	fs.StringVar(&s.IDField, "id-field", "", "field used as the document id (default: the engine's own id)")
+	fs.StringVar(&s.VectorField, "vector-field", "", "dense_vector (Elasticsearch 8) or knn_vector (OpenSearch) field: the index is then searched by meaning too (hybrid)")
+	fs.StringVar(&s.EmbedModel, "embed-model", "", "with --vector-field: the embedding model that made the index's vectors (queries are embedded with it, on --embed-url or the LLM server)")
 	fs.StringVar(&s.APIKeyEnv, "api-key-env", "", "NAME of the environment variable holding an API key (Elasticsearch/OpenSearch)")
 	fs.StringVar(&s.UserEnv, "user-env", "", "NAME of the environment variable holding the user name")
 	fs.StringVar(&s.PasswordEnv, "password-env", "", "NAME of the environment variable holding the password")
@@ -270,6 +272,10 @@ func searchRemote(e *env, name, query string, k int) ([]sources.Document, error)
 	docs, err := g.Search(e.ctx, query, k)
 	if err != nil && errors.Is(err, sources.ErrTruncated) && len(docs) > 0 {
 		fmt.Fprintln(e.stderr, "prefrag:", oneLine(err))
+		return docs, nil
+	}
+	if errors.Is(err, sources.ErrDegraded) {
+		fmt.Fprintln(e.stderr, "prefrag: note:", oneLine(err))
 		return docs, nil
 	}
 	return docs, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/testdouble/fakeelastic"
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
@@ -74,6 +75,9 @@ func TestHybridFindsParaphrase(t *testing.T) {
 	if !strings.Contains(out, "vectors: 3 passages embedded with nomic-embed-text (64 dimensions)") ||
 		!strings.Contains(out, "corpus garage has vectors for 3 passages (all of them)") {
 		t.Fatalf("index output:\n%s", out)
+	}
+	if list := w.mustRun("corpora"); !strings.Contains(list, "garage: vectors of 3 passages by nomic-embed-text (64 dimensions)") {
+		t.Errorf("corpora:\n%s", list)
 	}
 	const q = "how do I mend an automobile?"
 	if hits := searchJSON(t, w, "--retrieval", "bm25", q); len(hits) != 0 {
@@ -153,6 +157,9 @@ func TestHybridAskEvents(t *testing.T) {
 			found = true
 		}
 	}
+	if !strings.Contains(out, `"embed_calls":1,`) {
+		t.Errorf("the query's embedding is not counted:\n%s", out)
+	}
 	if !found || !strings.Contains(out, `"vector_rank":1`) || !strings.Contains(out, `"bm25_rank":null`) {
 		t.Fatalf("no hybrid retrieval event:\n%s", out)
 	}
@@ -204,5 +211,41 @@ func TestHybridSIGKILLMidEmbedding(t *testing.T) {
 	}
 	if again := after - before; again >= n || before+again > n+3+256 {
 		t.Errorf("the re-run embedded %d texts after %d before the kill", again, before)
+	}
+}
+
+// An Elasticsearch or OpenSearch index with a vector field is searched by
+// meaning too, its query embedded by the user's server; without the field
+// it is searched by words, with a note.
+func TestHybridRemoteIndex(t *testing.T) {
+	for _, flavor := range []string{fakeelastic.Elasticsearch8, fakeelastic.OpenSearch2} {
+		t.Run(flavor, func(t *testing.T) {
+			w := hybridWorld(t, nil)
+			es := fakeelastic.New(t, fakeelastic.Options{Flavor: flavor, Index: "garage", VectorField: "embedding",
+				Vector: func(text string) []float32 { return fakellm.Embed(text, fakellm.DefaultEmbedDims) },
+				Docs: []fakeelastic.Doc{
+					{ID: "car", Title: "Car repair", Text: "Replacing worn brake pads keeps a car safe."},
+					{ID: "bread", Title: "Bread", Text: "A sourdough loaf needs flour, water and salt."},
+				}})
+			w.mustRun("corpora", "add", "garage", "--elasticsearch", es.URL(), "--index", "garage", "--vector-field", "embedding", "--embed-model", "nomic-embed-text")
+			hits := searchJSON(t, w, "--retrieval", "hybrid", "mend an automobile")
+			if len(hits) == 0 || hits[0].ID != "car" || !hits[0].HasRanks || hits[0].VectorRank == nil || *hits[0].VectorRank != 1 {
+				t.Fatalf("hybrid: %+v", hits)
+			}
+			if hits := searchJSON(t, w, "--retrieval", "bm25", "mend an automobile"); len(hits) != 0 {
+				t.Errorf("bm25: %+v", hits)
+			}
+			_, errOut, code := w.run("search", "--corpus", "garage", "--embed-model", "bge-m3", "car")
+			if code != 1 || !strings.Contains(errOut, "search it with --embed-model nomic-embed-text") {
+				t.Errorf("another model: exit %d %q", code, errOut)
+			}
+		})
+	}
+	w := hybridWorld(t, nil)
+	es := fakeelastic.New(t, fakeelastic.Options{Index: "plain", Docs: []fakeelastic.Doc{{ID: "car", Title: "Car repair", Text: "brake pads"}}})
+	w.mustRun("corpora", "add", "plain", "--elasticsearch", es.URL(), "--index", "plain", "--vector-field", "embedding", "--embed-model", "nomic-embed-text")
+	out, errOut, code := w.run("search", "--corpus", "plain", "--retrieval", "hybrid", "car brake")
+	if code != 0 || !strings.Contains(out, "Car repair") || !strings.Contains(errOut, "by words only") || !strings.Contains(errOut, "no dense_vector or knn_vector field embedding") {
+		t.Errorf("no vector field: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -114,7 +115,6 @@ func TestMCPCancelledAsk(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			hold := make(chan struct{})
-			t.Cleanup(func() { close(hold) })
 			held := make(chan struct{}, 10)
 			w := newWorld(t, fakellm.ResponderFunc(func(c fakellm.Call) fakellm.Reply {
 				if strings.Contains(c.Prompt, "SLOW") {
@@ -127,6 +127,7 @@ func TestMCPCancelledAsk(t *testing.T) {
 				return fakellm.Reply{Text: "Thought: I know it.\nFinal Answer: Sørensen.\nSelf-Evaluation: CORRECT"}
 			}))
 			c := connectBy(t, w, transport)
+			t.Cleanup(func() { close(hold) }) // before the client and server close
 			ctx, cancel := context.WithCancel(context.Background())
 			errc := make(chan error, 1)
 			go func() {
@@ -145,7 +146,9 @@ func TestMCPCancelledAsk(t *testing.T) {
 			// Asks run one at a time: this one starts when the cancelled
 			// run has ended and its session is finished.
 			var next askResult
-			c.callTool(t, context.Background(), "ask", map[string]any{"question": "Who introduced pH?"}, nil, &next)
+			nctx, ncancel := context.WithTimeout(context.Background(), time.Minute)
+			defer ncancel()
+			c.callTool(t, nctx, "ask", map[string]any{"question": "Who introduced pH?"}, nil, &next)
 			var list struct {
 				Sessions []struct{ ID, Status string } `json:"sessions"`
 			}

@@ -99,6 +99,10 @@ type Counts struct {
 	ProxyCalls        int `json:"proxy_calls,omitempty"`
 	ProxyPromptTokens int `json:"proxy_prompt_tokens,omitempty"`
 	ProxyOutputTokens int `json:"proxy_output_tokens,omitempty"`
+	// EmbedCalls and EmbedTokens count the embedding calls that embedded
+	// search queries (a corpus searched by meaning), not in LLMCalls.
+	EmbedCalls  int `json:"embed_calls,omitempty"`
+	EmbedTokens int `json:"embed_tokens,omitempty"`
 	// Wall time per phase, milliseconds.
 	LLMMillis       int64 `json:"llm_ms"`
 	RetrievalMillis int64 `json:"retrieval_ms"`

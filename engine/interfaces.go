@@ -26,6 +26,14 @@ type Source interface {
 	Search(ctx context.Context, query string, k int) ([]sources.Document, error)
 }
 
+// EmbeddingSource is a Source that embeds its queries with an embedding
+// model (a corpus searched by meaning): EmbedCounts are its embedding calls
+// and tokens so far, counted in the run's counts.
+type EmbeddingSource interface {
+	Source
+	EmbedCounts() (calls, tokens int64)
+}
+
 // CachingSource is a Source with a cache (the web engines): SearchCached is
 // Search that also says whether the answer came from the cache, which the
 // documents cannot say when there are none.
@@ -37,9 +45,14 @@ type CachingSource interface {
 // ConsentRequest is put to the user before a query leaves the machine under
 // web policy "ask".
 type ConsentRequest struct {
-	Step     int
-	Query    string
-	Source   string // e.g. "web:duckduckgo"
+	Step   int
+	Query  string
+	Source string // e.g. "web:duckduckgo"
+	// Kind is the source's kind (a name cannot tell a remote index from a
+	// local corpus, nor an http MCP server from a stdio one). An answer for
+	// the whole run covers this kind of source only: its Spec().Queries
+	// words it.
+	Kind     sources.Kind
 	Analysis string // the judge's reasoning for switching
 	// Reflection marks the reflection supplement's query: the question
 	// verbatim, sent after a weak self-evaluation with no judge decision.
@@ -65,9 +78,11 @@ type Consent int
 const (
 	ConsentDeny Consent = iota
 	ConsentOnce
-	ConsentSession // allow every further web request of this run
+	// ConsentSession allows this request and every further one of this
+	// run to a source of the same kind (ConsentRequest.Kind).
+	ConsentSession
 	// ConsentDenyRun denies this request and every further one of this
-	// run without asking again.
+	// run to a source of the same kind without asking again.
 	ConsentDenyRun
 )
 

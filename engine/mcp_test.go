@@ -288,3 +288,50 @@ func TestNoCorpusButMCP(t *testing.T) {
 		t.Errorf("notices %+v", n)
 	}
 }
+
+// Allowing every query of the run to an http MCP server allows that kind
+// of source only: the web is still put to the user, and the question and
+// the engine's note name the kind the answer was about. Declining an MCP
+// server for the run leaves the web's consent alone too.
+func TestMCPRemoteRunConsentIsPerKind(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		answer Consent
+	}{{"allow for the run", ConsentSession}, {"deny for the run", ConsentDenyRun}} {
+		t.Run(c.name, func(t *testing.T) {
+			h, kb := mcpHarness(t, sources.KindMCPRemote)
+			h.llm.steps = []reply{
+				{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+				{text: "Thought: t\nAction: Search_Web\nAction Input: heron"},
+				{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+			}
+			h.llm.judges = []reply{judgeJSON(false, "not enough"), judgeJSON(false, "still not enough")}
+			var asked []ConsentRequest
+			s := DefaultSettings()
+			s.Model, s.Web = "script", WebAsk
+			_, err := h.eng.Run(context.Background(), Request{SessionID: "s", Question: "Q?", Settings: s, Emit: h.rec.emit,
+				Consent: func(ctx context.Context, r ConsentRequest) (Consent, error) {
+					asked = append(asked, r)
+					if len(asked) == 1 {
+						return c.answer, nil
+					}
+					return ConsentOnce, nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(asked) != 2 || asked[1].Source != "web:duckduckgo" {
+				t.Fatalf("asked %+v: want the MCP server, then the web asked on its own", asked)
+			}
+			if asked[0].Kind != sources.KindMCPRemote || asked[1].Kind != sources.KindWeb {
+				t.Errorf("consent kinds %v, %v: want mcp over the network, then web", asked[0].Kind, asked[1].Kind)
+			}
+			if len(h.web.queries) != 1 {
+				t.Errorf("web queries %q: want the one the user allowed", h.web.queries)
+			}
+			if c.answer == ConsentSession && len(kb.queries) != 1 {
+				t.Errorf("MCP queries %q", kb.queries)
+			}
+		})
+	}
+}

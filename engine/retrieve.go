@@ -77,13 +77,13 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	switch {
 	case hold == nil && (!policy || r.settings.Web != WebAsk):
 		return true, "", nil
-	case policy && r.sources.webForRun && (hold == nil || hold.match == nil && hold.unread == nil):
+	case r.sources.allowedForRun[src.Kind()] && (hold == nil || hold.match == nil && hold.unread == nil):
 		// Allowed for the run; a query carrying a never-leave corpus's
 		// own string is still put to the user.
 		return true, "", nil
 	}
-	if r.sources.webDeniedForRun {
-		return false, off + ": the user declined web searches for the rest of this run", nil
+	if r.sources.deniedForRun[src.Kind()] {
+		return false, off + ": " + declinedForRun(src.Kind()), nil
 	}
 	if r.sources.deniedQueries[query] {
 		return false, off + ": the user declined this query earlier in this run", nil
@@ -91,7 +91,7 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	if r.req.Consent == nil {
 		return false, off + ": " + hold.why() + ", and there is no one to ask for consent", nil
 	}
-	req := ConsentRequest{Step: step, Query: query, Source: src.Name(), Analysis: analysis, Reflection: r.phase.reflecting}
+	req := ConsentRequest{Step: step, Query: query, Source: src.Name(), Kind: src.Kind(), Analysis: analysis, Reflection: r.phase.reflecting}
 	if hold != nil {
 		req.Guarded, req.Hold = hold.corpus, hold.why()
 		req.Analysis = strings.TrimSpace(analysis + " (" + hold.why() + ")")
@@ -108,13 +108,13 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	}
 	switch c {
 	case ConsentSession:
-		r.sources.webForRun = true
+		r.sources.allowedForRun = setKind(r.sources.allowedForRun, src.Kind())
 		return true, "", nil
 	case ConsentOnce:
 		return true, "", nil
 	case ConsentDenyRun:
-		r.sources.webDeniedForRun = true
-		return false, off + ": the user declined web searches for the rest of this run", nil
+		r.sources.deniedForRun = setKind(r.sources.deniedForRun, src.Kind())
+		return false, off + ": " + declinedForRun(src.Kind()), nil
 	}
 	// A denied query is not put to the user again in this run.
 	if r.sources.deniedQueries == nil {
@@ -122,6 +122,24 @@ func (r *run) allowWeb(ctx context.Context, step int, src Source, query, analysi
 	}
 	r.sources.deniedQueries[query] = true
 	return false, off + ": the user declined", nil
+}
+
+// setKind adds k to a set of kinds, making the set on first use.
+func setKind(set map[sources.Kind]bool, k sources.Kind) map[sources.Kind]bool {
+	if set == nil {
+		set = map[sources.Kind]bool{}
+	}
+	set[k] = true
+	return set
+}
+
+// declinedForRun says the user declined a kind of source for the rest of
+// the run: "the user declined web searches for the rest of this run".
+func declinedForRun(k sources.Kind) string {
+	if k == sources.KindWeb {
+		return "the user declined web searches for the rest of this run"
+	}
+	return "the user declined " + k.Spec().Queries + " for the rest of this run"
 }
 
 // notSearchedNote words a note about the web for another source that obeys

@@ -49,13 +49,14 @@ type run struct {
 type runSources struct {
 	local []Source
 	web   []Source
-	// webForRun is set when the user allowed the web for this session.
-	webForRun bool
-	// webDeniedForRun is set when the user declined the web for the rest
-	// of the run; deniedQueries are the queries declined one by one (a
-	// declined query is not asked again).
-	webDeniedForRun bool
-	deniedQueries   map[string]bool
+	// allowedForRun holds the kinds of source the user allowed for the
+	// rest of the run, deniedForRun those declined for it (an answer for
+	// the run covers the kind it was asked about: allowing an MCP server
+	// over the network does not allow the web); deniedQueries are the
+	// queries declined one by one (a declined query is not asked again).
+	allowedForRun map[sources.Kind]bool
+	deniedForRun  map[sources.Kind]bool
+	deniedQueries map[string]bool
 }
 
 // eventStamp numbers the events a run emits.
@@ -255,10 +256,20 @@ func (r *run) search(ctx context.Context, step int, src Source, query string) ([
 	var docs []Document
 	var err error
 	cached := false
+	es, embeds := src.(EmbeddingSource)
+	var calls0, tokens0 int64
+	if embeds {
+		calls0, tokens0 = es.EmbedCounts()
+	}
 	if cs, ok := src.(CachingSource); ok {
 		docs, cached, err = cs.SearchCached(ctx, query, r.settings.K)
 	} else {
 		docs, err = src.Search(ctx, query, r.settings.K)
+	}
+	if embeds {
+		calls, tokens := es.EmbedCounts()
+		r.tally.counts.EmbedCalls += int(calls - calls0)
+		r.tally.counts.EmbedTokens += int(tokens - tokens0)
 	}
 	for _, d := range docs {
 		cached = cached || d.Cached

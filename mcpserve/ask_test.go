@@ -108,6 +108,7 @@ func TestAskCancelledKeepsPartialSession(t *testing.T) {
 	g := newGate(caseStudy())
 	w := newTestWorld(t, g, `web = "auto"`)
 	cs, prog := w.client()
+	t.Cleanup(g.open) // (cleanups run last first: before the client closes)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -123,7 +124,7 @@ func TestAskCancelledKeepsPartialSession(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Fatal("a cancelled call returned no error")
 	}
-	close(g.release)
+	g.open()
 	w.srv.Close() // waits for the run to end
 	rec, err := w.app.Store.GetSession(context.Background(), id)
 	if err != nil || rec.Session.Status != store.StatusCancelled {
@@ -141,6 +142,7 @@ func TestAsksQueueAndSearchRunsBeside(t *testing.T) {
 	g := newGate(answering)
 	w := newTestWorld(t, g, `web = "never"`)
 	cs, prog := w.client()
+	t.Cleanup(g.open) // (cleanups run last first: before the client closes)
 	type done struct {
 		out AskOutput
 		res *mcp.CallToolResult
@@ -166,7 +168,7 @@ func TestAsksQueueAndSearchRunsBeside(t *testing.T) {
 	if n := g.seen(); n != 1 {
 		t.Errorf("the LLM server saw %d calls while the first ask held it, want 1 (the second must wait)", n)
 	}
-	close(g.release)
+	g.open()
 	a, b := <-results, <-results
 	if a.out.SessionID == "" || a.out.SessionID == b.out.SessionID {
 		t.Errorf("session ids %q and %q", a.out.SessionID, b.out.SessionID)

@@ -197,13 +197,21 @@ type gate struct {
 	next    fakellm.Responder
 	release chan struct{}
 	entered chan struct{}
+	once    sync.Once
 	mu      sync.Mutex
 	calls   int
 }
 
+// newGate holds every call of next until open. A test registers
+// t.Cleanup(g.open) after connecting its client, so that a failed test
+// opens it before the client and the server close (both wait for the
+// calls in flight).
 func newGate(next fakellm.Responder) *gate {
 	return &gate{next: next, release: make(chan struct{}), entered: make(chan struct{}, 100)}
 }
+
+// open lets every held and later call through.
+func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
 
 func (g *gate) Respond(c fakellm.Call) fakellm.Reply {
 	g.mu.Lock()

@@ -75,20 +75,27 @@ type KindSpec struct {
 	Rank int
 	// Opens says how a source of this kind is opened.
 	Opens string
+	// Queries names the queries to sources of this kind, as a consent
+	// question words an answer for the whole run ("all of this run's web
+	// queries"): the user's consent is given or refused per kind.
+	Queries string
 }
 
 // kinds is the table. Its order is Kind's.
 var kinds = [...]KindSpec{
 	KindLocal: {Kind: KindLocal, Label: "local", Scheme: "local", Badge: "LOCAL", Role: RoleLocal,
-		Rank: 0, Opens: "a Bleve index under $PREFRAG_HOME/corpora, opened read-only"},
+		Rank: 0, Opens: "a Bleve index under $PREFRAG_HOME/corpora, opened read-only", Queries: "searches of local corpora"},
 	KindWeb: {Kind: KindWeb, Label: "web", Scheme: "web", Badge: "WEB", Role: RoleWeb,
-		Leaves: true, WebPolicy: true, Rank: 2, Opens: "HTTP requests to a search engine (--web-engine), through the web cache"},
+		Leaves: true, WebPolicy: true, Rank: 2, Opens: "HTTP requests to a search engine (--web-engine), through the web cache", Queries: "web queries"},
 	KindRemote: {Kind: KindRemote, Label: "remote", Scheme: "local", Badge: "LOCAL", Role: RoleLocal,
-		Leaves: true, Rank: 0, Opens: "HTTP or MySQL-protocol requests to the registered index, behind a timeout and a circuit breaker"},
+		Leaves: true, Rank: 0, Opens: "HTTP or MySQL-protocol requests to the registered index, behind a timeout and a circuit breaker",
+		Queries: "queries to remote indexes"},
 	KindMCP: {Kind: KindMCP, Label: "mcp", Scheme: "mcp", Badge: "MCP", Role: RoleMCP,
-		Rank: 1, Opens: "the declared command started as a child process (stdio), or a loopback http server declared local"},
+		Rank: 1, Opens: "the declared command started as a child process (stdio), or a loopback http server declared local",
+		Queries: "queries to local MCP servers"},
 	KindMCPRemote: {Kind: KindMCPRemote, Label: "mcp", Scheme: "mcp", Badge: "MCP", Role: RoleMCP,
-		Leaves: true, WebPolicy: true, Rank: 1, Opens: "a streamable-HTTP or SSE connection to the declared URL"},
+		Leaves: true, WebPolicy: true, Rank: 1, Opens: "a streamable-HTTP or SSE connection to the declared URL",
+		Queries: "queries to MCP servers over the network"},
 }
 
 // Kinds is every row of the table, in Kind order.
@@ -97,7 +104,8 @@ func Kinds() []KindSpec { return kinds[:] }
 // Spec is the kind's row; an unknown kind gets a neutral row.
 func (k Kind) Spec() KindSpec {
 	if k < 0 || int(k) >= len(kinds) {
-		return KindSpec{Kind: k, Label: "unknown", Role: RoleNeutral, Leaves: true, WebPolicy: true, Rank: 3}
+		return KindSpec{Kind: k, Label: "unknown", Role: RoleNeutral, Leaves: true, WebPolicy: true, Rank: 3,
+			Queries: "queries that leave the machine"}
 	}
 	return kinds[k]
 }

@@ -78,7 +78,7 @@ func TestKindsTable(t *testing.T) {
 		if int(k.Kind) != i {
 			t.Errorf("row %d is kind %d", i, k.Kind)
 		}
-		if k.Label == "" || k.Scheme == "" || k.Badge == "" || k.Role == RoleNeutral || k.Opens == "" {
+		if k.Label == "" || k.Scheme == "" || k.Badge == "" || k.Role == RoleNeutral || k.Opens == "" || k.Queries == "" {
 			t.Errorf("row %s is incomplete: %+v", k.Label, k)
 		}
 		if k.Badge != strings.ToUpper(k.Scheme) {

@@ -149,6 +149,8 @@ func (d *consentDialog) view(width int) string {
 		b = append(b, truncateTo(strings.Join(buttons, " "), inner))
 	}
 	b = append(b, st.Dim.Render(truncateTo("a allow · s allow for this run · d/esc deny · x deny for this run", inner)))
+	// An answer for the run covers the kind of source asked about only.
+	add("“for this run”: all "+d.req.Kind.Spec().Queries+", until this question is answered", st.Dim.Render)
 	b = append(b, st.Dim.Render(truncateTo("(denied: the run goes on with the local documents)", inner)))
 	return st.Dialog.Width(w).Render(strings.Join(b, "\n"))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/sources"
 )
 
 // withUnpinnedCorpora: corpora exist, none is pinned, none named.
@@ -98,12 +99,12 @@ func TestReflectionConsentDialog(t *testing.T) {
 			Analysis: "no judge decision: the self-evaluation judged the answer weak"},
 			[]string{"Search the web?", "reflection: the self-evaluation judged the answer weak", "no judge decision", "Who signed the contract?"},
 			[]string{"The judge found", "judge's analysis"}},
-		{"judge switch", engine.ConsentRequest{Step: 1, Query: "river Prague", Source: "web:duckduckgo", Analysis: "local lacks it"},
-			[]string{"judge found the local documents not enough", "The judge's analysis", "local lacks it"},
+		{"judge switch", engine.ConsentRequest{Step: 1, Query: "river Prague", Source: "web:duckduckgo", Kind: sources.KindWeb, Analysis: "local lacks it"},
+			[]string{"judge found the local documents not enough", "The judge's analysis", "local lacks it", "“for this run”: all web queries, until"},
 			[]string{"eflection"}},
-		{"an MCP server over the network", engine.ConsentRequest{Step: 1, Query: "Heron lead", Source: "mcp:wiki", Analysis: "local lacks it"},
-			[]string{"Send this query to MCP wiki?", "[MCP wiki]", "Heron lead"},
-			[]string{"Search the web?"}},
+		{"an MCP server over the network", engine.ConsentRequest{Step: 1, Query: "Heron lead", Source: "mcp:wiki", Kind: sources.KindMCPRemote, Analysis: "local lacks it"},
+			[]string{"Send this query to MCP wiki?", "[MCP wiki]", "Heron lead", "“for this run”: all queries to MCP servers over the network, until"},
+			[]string{"Search the web?", "web queries"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -429,6 +429,9 @@ func (c *corporaScreen) indexDone(m indexDoneMsg) tea.Cmd {
 		if r.Files == 0 {
 			sb.WriteString(" No supported files (" + supportedFiles + ") were found there.")
 		}
+		if r.Vectors != "" {
+			sb.WriteString(" " + r.Vectors)
+		}
 	}
 	if n := len(r.Failed); n > 0 {
 		fmt.Fprintf(&sb, " %d could not be read, e.g. %s.", n, oneLine(r.Failed[0]))

@@ -139,6 +139,9 @@ func (c *corporaScreen) indexingView() []string {
 		where = "the bundled user guide"
 	}
 	out := []string{truncateTo(st.Bold.Render(" Indexing into "+oneLine(c.target)+": ")+st.Text.Render(oneLine(where)), c.width), ""}
+	if p.Embedding {
+		return append(out, c.embeddingView(p)...)
+	}
 	frac := 0.0
 	if p.FilesTotal > 0 {
 		frac = float64(p.FilesDone) / float64(p.FilesTotal)
@@ -162,6 +165,29 @@ func (c *corporaScreen) indexingView() []string {
 	}
 	out = append(out, "", " "+st.Dim.Render("esc cancels — files already indexed are kept"))
 	return out
+}
+
+// embeddingView is the progress of the embedding part of an ingest:
+// passages with a vector of those to do, passages embedded per second, the
+// time left at that rate.
+func (c *corporaScreen) embeddingView(p IndexProgress) []string {
+	st := c.sh.st
+	frac := 0.0
+	if p.EmbedTotal > 0 {
+		frac = float64(p.EmbedDone) / float64(p.EmbedTotal)
+	}
+	out := []string{" " + st.Text.Render("Embedding the passages with the embedding model"),
+		" " + progressBar(st, frac, c.barWidth) + fmt.Sprintf(" %3.0f%%", frac*100)}
+	parts := []string{fmt.Sprintf("passages %s/%s", plural.Thousands(p.EmbedDone), plural.Thousands(p.EmbedTotal)), fmt.Sprintf("files %d/%d", p.FilesDone, p.FilesTotal)}
+	if p.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f passages/s", p.Rate))
+		if left := p.EmbedTotal - p.EmbedDone; left > 0 {
+			parts = append(parts, "ETA "+clockText(time.Duration(float64(left)/p.Rate*float64(time.Second))))
+		}
+	}
+	parts = append(parts, "elapsed "+clockText(p.Elapsed))
+	out = append(out, " "+st.Text.Render(truncateTo(strings.Join(parts, " · "), c.width-2)))
+	return append(out, "", " "+st.Dim.Render("esc cancels — passages already embedded are kept; index again to finish"))
 }
 
 // indexETA estimates the time left from the files done so far.

@@ -74,6 +74,10 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 	queries := fs.String("queries", "", "queries file, one a line (query)")
 	samples := fs.Int("samples", 400, "timed queries per GOMAXPROCS setting (query)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the step to this file")
+	dims := fs.Int("dims", 0, "dimensions of the synthetic vectors (vectors, recall, query by meaning)")
+	seed := fs.Uint64("seed", 1, "seed of the synthetic vectors")
+	mode := fs.String("retrieval", "bm25", "query: bm25, hybrid or dense")
+	rerank := fs.Int("rerank", 0, "candidates rescored by the vector leg (0: the default)")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file at the end of the step (query: with the index still open)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -100,7 +104,12 @@ func Child(ctx context.Context, args []string, stdout io.Writer) error {
 	case "build":
 		out, err = childBuild(ctx, *engine, *src, *dir)
 	case "query":
-		out, err = childQuery(ctx, *engine, *dir, *queries, *samples, *memprofile)
+		v := vectorArgs{dims: *dims, seed: *seed, mode: *mode, rerank: *rerank}
+		out, err = childQuery(ctx, *engine, *dir, *queries, *samples, *memprofile, v)
+	case "vectors":
+		out, err = childVectors(ctx, *src, *dir, *dims, *seed)
+	case "recall":
+		out, err = childRecall(*dir, *queries, *dims, *seed, *rerank)
 	default:
 		err = fmt.Errorf("retrieval-child: unknown step %q", args[0])
 	}
@@ -151,7 +160,7 @@ func childBuild(ctx context.Context, engine, src, dir string) (*buildResult, err
 
 // childQuery opens the index cold, times the first query, warms it with
 // every query once, then times top-10 queries at GOMAXPROCS 1 and 2.
-func childQuery(ctx context.Context, engine, dir, queriesFile string, samples int, memprofile string) (*queryResult, error) {
+func childQuery(ctx context.Context, engine, dir, queriesFile string, samples int, memprofile string, v vectorArgs) (*queryResult, error) {
 	qs, err := readQueries(queriesFile)
 	if err != nil {
 		return nil, err
@@ -167,6 +176,7 @@ func childQuery(ctx context.Context, engine, dir, queriesFile string, samples in
 	case ScalePrefrag:
 		opts := local.DefaultOptions()
 		opts.IdleRelease = -1
+		v.apply(&opts)
 		c, err := local.OpenWith(dir, scaleCorpus, opts)
 		if err != nil {
 			return nil, err

@@ -36,6 +36,9 @@ func (r *ScaleReport) WriteText(w io.Writer) error {
 			p("\n")
 		}
 	}
+	if r.Vectors != nil {
+		r.Vectors.writeText(p, r.Rows[0])
+	}
 	p("\nprefrag builds at %.2f× stock Bleve's rate\n", r.BuildRatio)
 	p("(%.0fs, %.0fs generating the corpus)\n", r.Duration, r.GenerateS)
 	return tw.Flush()

@@ -3,14 +3,17 @@ package distinct
 import (
 	_ "embed"
 	"strings"
+	"sync"
 )
 
 //go:embed common.txt
 var commonText string
 
-// common are ordinary English words and well-known names (common.txt);
-// stop are the function words among them.
-var common, stop = loadCommon(commonText)
+// commonWords are ordinary English words and well-known names
+// (common.txt) and, second, the function words among them. They are read
+// the first time a never-leave check needs them, not when the binary
+// starts (TestBinaryLinksNoHeavyInit).
+var commonWords = sync.OnceValues(func() (map[string]bool, map[string]bool) { return loadCommon(commonText) })
 
 // loadCommon reads common.txt: words separated by spaces and lines, "#"
 // starting a comment; the words under the "# function words" heading are
@@ -49,6 +52,7 @@ var endings = []struct{ cut, add string }{
 // well-known name, in any of its common inflections ("states", "played",
 // "running", "cities").
 func isCommon(w string) bool {
+	common, _ := commonWords()
 	if common[w] {
 		return true
 	}

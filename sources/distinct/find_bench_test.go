@@ -13,6 +13,7 @@ import (
 func benchSet(b *testing.B) *Set {
 	b.Helper()
 	var vocab []string
+	common, _ := commonWords()
 	for w := range common {
 		vocab = append(vocab, w)
 	}

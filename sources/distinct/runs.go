@@ -22,6 +22,7 @@ type windows struct {
 // newWindows reads toks; memo, when not nil, remembers isCommon.
 func newWindows(toks []token, memo map[string]bool) windows {
 	w := windows{content: make([]int, len(toks)+1), rare: make([]int, len(toks)+1), toks: toks}
+	_, stop := commonWords()
 	for i, t := range toks {
 		c, r := 0, 0
 		if !stop[t.norm] {

@@ -30,11 +30,12 @@
 package distinct
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // Match is a distinctive string found in a text.
@@ -202,17 +203,17 @@ func isName(w string, st *wordStat) bool {
 
 var (
 	// romanNumeral is a number such as "iii" or "xiv" ("Henry III").
-	romanNumeral = regexp.MustCompile(`^[ivxlcdm]{1,6}$`)
+	romanNumeral = lazyre.New(`^[ivxlcdm]{1,6}$`)
 	// wordEnding is an ending English gives words and seldom names
 	// ("detachment", "vibrations", "restless").
-	wordEnding = regexp.MustCompile(`(tion|tions|sion|sions|ment|ments|ness|ity|ities|ance|ances|ence|ences|less|ful|ism|isms|ous|ive|ives|able|ible|ship|hood|ward|wards|ology|ical|ically|izing|ising|ized|ised)$`)
+	wordEnding = lazyre.New(`(tion|tions|sion|sions|ment|ments|ness|ity|ities|ance|ances|ence|ences|less|ful|ism|isms|ous|ive|ives|able|ible|ship|hood|ward|wards|ology|ical|ically|izing|ising|ized|ised)$`)
 )
 
 // notAName is a capitalised word that is no name by its form: an
 // abbreviation ("U.S"), a Roman numeral, a contraction ("I'd", "Can't"),
 // a word with an ending of English words.
 func notAName(w string) bool {
-	if strings.ContainsAny(w, "./@_") || romanNumeral.MatchString(w) || wordEnding.MatchString(w) {
+	if strings.ContainsAny(w, "./@_") || romanNumeral().MatchString(w) || wordEnding().MatchString(w) {
 		return true
 	}
 	if i := strings.IndexByte(w, '\''); i >= 0 {

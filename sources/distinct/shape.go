@@ -1,8 +1,9 @@
 package distinct
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // Kind says what makes a string distinctive.
@@ -40,13 +41,13 @@ func (k Kind) String() string {
 var (
 	// unitLike is a number with a short ending: an ordinal, a decade, a
 	// unit, a time ("4th", "1990s", "100km", "5pm", "1080p").
-	unitLike = regexp.MustCompile(`^[0-9]+(st|nd|rd|th|s|am|pm|k|m|b|x|p|d|g|h|kg|km|cm|mm|nm|mg|ml|kb|mb|gb|tb|hz|khz|mhz|ghz|kw|mw|gw|kwh|w|v|kv|mph|kph|ft|in|yd|mi|lb|lbs|oz|bc|ad|ce|bce|mins|min|hr|hrs|yr|yrs|sec)$`)
+	unitLike = lazyre.New(`^[0-9]+(st|nd|rd|th|s|am|pm|k|m|b|x|p|d|g|h|kg|km|cm|mm|nm|mg|ml|kb|mb|gb|tb|hz|khz|mhz|ghz|kw|mw|gw|kwh|w|v|kv|mph|kph|ft|in|yd|mi|lb|lbs|oz|bc|ad|ce|bce|mins|min|hr|hrs|yr|yrs|sec)$`)
 	// notAnIdentifier are numbers in common forms: dates, year ranges,
 	// decimals, version numbers.
-	dateLike    = regexp.MustCompile(`^[0-9]{1,4}([-/.])[0-9]{1,2}([-/.])[0-9]{1,4}$`)
-	yearRange   = regexp.MustCompile(`^[0-9]{4}[-/][0-9]{2,4}$`)
-	decimalLike = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
-	domainLike  = regexp.MustCompile(`^[\pL\pN-]{2,}(\.[\pL\pN-]{2,})*\.\pL{2,6}$`)
+	dateLike    = lazyre.New(`^[0-9]{1,4}([-/.])[0-9]{1,2}([-/.])[0-9]{1,4}$`)
+	yearRange   = lazyre.New(`^[0-9]{4}[-/][0-9]{2,4}$`)
+	decimalLike = lazyre.New(`^[0-9]+\.[0-9]+$`)
+	domainLike  = lazyre.New(`^[\pL\pN-]{2,}(\.[\pL\pN-]{2,})*\.\pL{2,6}$`)
 )
 
 // shape is the kind a token is by its form alone (Identifier, Number), or
@@ -55,20 +56,20 @@ func shape(t token) Kind {
 	alnum := t.letters + t.digits
 	switch {
 	case t.digits > 0 && t.letters > 0:
-		if alnum < 4 || unitLike.MatchString(t.norm) {
+		if alnum < 4 || unitLike().MatchString(t.norm) {
 			return 0
 		}
 		return Identifier
 	case t.digits > 0:
-		if t.digits >= 6 && !dateLike.MatchString(t.norm) && !yearRange.MatchString(t.norm) &&
-			!decimalLike.MatchString(t.norm) && !roundFigure(t.norm) {
+		if t.digits >= 6 && !dateLike().MatchString(t.norm) && !yearRange().MatchString(t.norm) &&
+			!decimalLike().MatchString(t.norm) && !roundFigure(t.norm) {
 			return Number
 		}
 	case t.letters > 0 && t.joined:
 		if at := strings.IndexByte(t.norm, '@'); at > 0 && at < len(t.norm)-1 {
 			return Identifier
 		}
-		if domainLike.MatchString(t.norm) {
+		if domainLike().MatchString(t.norm) {
 			return Identifier
 		}
 	}

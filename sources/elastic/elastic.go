@@ -45,6 +45,15 @@ type Config struct {
 	Timeout time.Duration
 	MaxBody int64
 	Client  *http.Client
+	// Search by meaning (knn.go): the index's vector field (a
+	// dense_vector on Elasticsearch 8, a knn_vector on OpenSearch), the
+	// retrieval mode (sources.Retrieval*; "" is hybrid when the index has
+	// the vector field and an Embedder is set), the embedder of queries
+	// and the weights of the fusion.
+	VectorField string
+	Retrieval   string
+	Embedder    Embedder
+	Weights     sources.Weights
 }
 
 // Corpus is an Elasticsearch/OpenSearch index searched as a corpus. It is
@@ -52,6 +61,7 @@ type Config struct {
 type Corpus struct {
 	cfg    Config
 	client *http.Client
+	vec    vectorField
 }
 
 // Open checks the configuration; it does not contact the cluster (Health
@@ -113,8 +123,9 @@ func (c *Corpus) query(q string, k int) []byte {
 	return body
 }
 
-// Search returns the top k hits for query. Hits from a search with failed
-// shards come with a *remote.PartialError (sources.ErrTruncated).
+// Search returns the top k hits for query: by BM25, or with a vector
+// field by meaning too (knn.go). Hits from a search with failed shards
+// come with a *remote.PartialError (sources.ErrTruncated).
 func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Document, error) {
 	if k <= 0 {
 		return nil, nil
@@ -124,8 +135,16 @@ func (c *Corpus) Search(ctx context.Context, query string, k int) ([]sources.Doc
 	}
 	ctx, cancel := c.deadline(ctx)
 	defer cancel()
+	if c.cfg.Retrieval != sources.RetrievalBM25 && (c.cfg.Retrieval != "" || c.cfg.Embedder != nil && c.cfg.VectorField != "") {
+		return c.searchMeaning(ctx, query, k)
+	}
+	return c.searchBody(ctx, c.query(query, k), k)
+}
+
+// searchBody runs one _search request.
+func (c *Corpus) searchBody(ctx context.Context, request []byte, k int) ([]sources.Document, error) {
 	path := "/" + url.PathEscape(c.cfg.Index) + "/_search"
-	body, status, err := c.do(ctx, http.MethodPost, path, c.query(query, k))
+	body, status, err := c.do(ctx, http.MethodPost, path, request)
 	if err != nil {
 		return nil, err
 	}

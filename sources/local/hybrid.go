@@ -18,6 +18,21 @@ import (
 // with the BM25 ranking by reciprocal rank fusion (sources.Fuse). Each
 // passage keeps its rank in each leg.
 
+// VectorsDamagedError says a corpus's vectors cannot be read; its text
+// index is not affected. To the engine it is an unavailable source.
+type VectorsDamagedError struct {
+	Name string
+	Err  error
+}
+
+func (e *VectorsDamagedError) Error() string {
+	return fmt.Sprintf("corpus %q's vectors cannot be read (%v); embed it again with `prefrag index --reembed --corpus %s`", e.Name, e.Err, e.Name)
+}
+
+func (e *VectorsDamagedError) Unwrap() error { return e.Err }
+
+func (e *VectorsDamagedError) Is(target error) bool { return target == sources.ErrUnavailable }
+
 // vectorHandle is a handle's vector index, opened once.
 type vectorHandle struct {
 	once sync.Once
@@ -42,6 +57,15 @@ func (v *vectorHandle) open(path string) (*vector.Index, error) {
 // vector.ErrNone when it has no vectors.
 func (c *Corpus) Vectors() (vector.Status, error) {
 	return vector.ReadStatus(vector.Dir(c.path))
+}
+
+// EmbedCounts are the embedding calls and tokens of the embedder of
+// queries so far (0 without one).
+func (c *Corpus) EmbedCounts() (calls, tokens int64) {
+	if e, ok := c.opts.Embedder.(counted); ok {
+		return e.Counts()
+	}
+	return 0, 0
 }
 
 // CheckEmbedModel refuses, before any search, an embedder of another model
@@ -71,7 +95,12 @@ func (c *Corpus) searchMeaning(ctx context.Context, h *handle, query string, k i
 		return docs, &sources.DegradedError{Source: c.Name(), Reason: fmt.Sprintf("corpus %s has no vectors, so it was searched by words only; embed it with `prefrag index --corpus %s --embed-model MODEL PATH…`", c.name, c.name)}
 	}
 	if err != nil {
-		return nil, &DamagedError{Name: c.name, Reason: err.Error() + "; `prefrag index --reembed --corpus " + c.name + "` embeds it again"}
+		err = &VectorsDamagedError{Name: c.name, Err: err}
+		docs, werr := c.searchWords(ctx, h, query, k)
+		if mode == sources.RetrievalDense || werr != nil {
+			return nil, err
+		}
+		return docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
 	}
 	if mode == "" {
 		mode = sources.RetrievalHybrid
@@ -80,32 +109,48 @@ func (c *Corpus) searchMeaning(ctx context.Context, h *handle, query string, k i
 		return nil, err
 	}
 	depth := max(k, c.opts.Depth, TitleCandidates)
+	// The BM25 leg runs while the query is embedded and the vectors
+	// searched (the embedding is a call to the server).
+	type leg struct {
+		docs []sources.Document
+		err  error
+	}
+	var words chan leg
+	if mode == sources.RetrievalHybrid {
+		words = make(chan leg, 1)
+		go func() {
+			docs, err := c.searchWords(ctx, h, query, depth)
+			words <- leg{docs, err}
+		}()
+	}
 	dense, err := c.vectorLeg(ctx, h, ix, query, depth)
-	if err != nil {
-		if ctx.Err() != nil || mode == sources.RetrievalDense {
+	if mode == sources.RetrievalDense {
+		if err != nil {
 			return nil, err
 		}
-		docs, werr := c.searchWords(ctx, h, query, k)
-		if werr != nil {
-			return nil, werr
-		}
-		return docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
-	}
-	if mode == sources.RetrievalDense {
 		if len(dense) > k {
 			dense = dense[:k]
 		}
 		return sources.Ranked(dense, true), nil
 	}
-	words, err := c.searchWords(ctx, h, query, depth)
+	bm := <-words
+	if bm.err != nil {
+		return nil, bm.err
+	}
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if len(bm.docs) > k {
+			bm.docs = bm.docs[:k]
+		}
+		return bm.docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
 	}
 	w := c.opts.Weights
 	if w == (sources.Weights{}) {
 		w = sources.DefaultWeights
 	}
-	return sources.Fuse(words, dense, k, w), nil
+	return sources.Fuse(bm.docs, dense, k, w), nil
 }
 
 // vectorLeg embeds the query and returns the n passages nearest to it.
@@ -125,7 +170,7 @@ func (c *Corpus) vectorLeg(ctx context.Context, h *handle, ix *vector.Index, que
 	}
 	hits, err := ix.Search(vecs[0], n, c.opts.Rerank)
 	if err != nil {
-		return nil, &DamagedError{Name: c.name, Reason: err.Error()}
+		return nil, &VectorsDamagedError{Name: c.name, Err: err}
 	}
 	ids := make([]string, len(hits))
 	for i, hit := range hits {

@@ -13,11 +13,11 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/sources"
 )
 
@@ -214,7 +214,7 @@ func keysInOrder(raw json.RawMessage) []string {
 	return keys
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var validName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // server checks one declaration and fills in what is missing.
 func (d declaration) server(name string, getenv func(string) (string, bool)) Server {
@@ -226,7 +226,7 @@ func (d declaration) server(name string, getenv func(string) (string, bool)) Ser
 	s.Env = x.expandMap(d.Env)
 	s.Headers = x.expandMap(d.Headers)
 	problem := func(p string) Server { s.Problem = p; return s }
-	if !validName.MatchString(name) || len(name) > 64 {
+	if !validName().MatchString(name) || len(name) > 64 {
 		return problem("its name must be letters, digits, '.', '_' or '-' (at most 64), to be named mcp:NAME")
 	}
 	t, ok := transportOf(d.Type, s.URL, s.Command)
@@ -306,14 +306,14 @@ type expander struct {
 	missing []string
 }
 
-var varRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+var varRef = lazyre.New(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 func (x *expander) expand(s string) string {
 	if x.getenv == nil || !strings.Contains(s, "${") {
 		return s
 	}
-	return varRef.ReplaceAllStringFunc(s, func(m string) string {
-		name := varRef.FindStringSubmatch(m)[1]
+	return varRef().ReplaceAllStringFunc(s, func(m string) string {
+		name := varRef().FindStringSubmatch(m)[1]
 		v, ok := x.getenv(name)
 		if !ok {
 			x.missing = appendOnce(x.missing, "$"+name)

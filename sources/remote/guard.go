@@ -168,7 +168,7 @@ func (g *Guarded) Search(ctx context.Context, query string, k int) ([]sources.Do
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if err == nil || (errors.Is(err, sources.ErrTruncated) && len(docs) > 0) {
+	if err == nil || (errors.Is(err, sources.ErrTruncated) && len(docs) > 0) || errors.Is(err, sources.ErrDegraded) {
 		g.fails, g.openUntil, g.last = 0, time.Time{}, ""
 		return docs, err
 	}

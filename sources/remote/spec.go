@@ -19,9 +19,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/prefrag/prefrag/internal/lazyre"
 )
 
 // SpecFile is the registration file inside a remote corpus's directory. A
@@ -78,6 +79,12 @@ type Spec struct {
 	TextField  string `json:"text_field,omitempty"`
 	URLField   string `json:"url_field,omitempty"`
 	IDField    string `json:"id_field,omitempty"`
+	// VectorField is the index's dense_vector (Elasticsearch) or
+	// knn_vector (OpenSearch) field, searched by meaning; EmbedModel the
+	// embedding model that made its vectors (queries are embedded with it
+	// unless --embed-model says otherwise).
+	VectorField string `json:"vector_field,omitempty"`
+	EmbedModel  string `json:"embed_model,omitempty"`
 	// Names (never values) of the environment variables holding the
 	// credentials, read when the corpus is opened.
 	APIKeyEnv   string `json:"api_key_env,omitempty"`
@@ -119,9 +126,9 @@ func (s Spec) RequestTimeout() time.Duration {
 	return DefaultTimeout
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-var fieldRE = regexp.MustCompile(`^[A-Za-z0-9_@][A-Za-z0-9_.@-]*$`)
-var indexRE = regexp.MustCompile(`^[A-Za-z0-9_.*,-][A-Za-z0-9_.*,:+-]*$`)
+var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var fieldRE = lazyre.New(`^[A-Za-z0-9_@][A-Za-z0-9_.@-]*$`)
+var indexRE = lazyre.New(`^[A-Za-z0-9_.*,-][A-Za-z0-9_.*,:+-]*$`)
 
 // Normalize checks a registration and returns it cleaned (URL without a
 // trailing slash, default timeout spelled out). It refuses a URL that
@@ -140,7 +147,7 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 		return Spec{}, &SpecError{Corpus: corpus, Reason: err.Error()}
 	}
 	s.URL = u
-	if s.Index == "" || len(s.Index) > 255 || !indexRE.MatchString(s.Index) {
+	if s.Index == "" || len(s.Index) > 255 || !indexRE().MatchString(s.Index) {
 		return bad("--index needs the name of an index (letters, digits, '_', '-', '.', ',' or '*')")
 	}
 	for _, part := range strings.Split(s.Index, ",") {
@@ -148,13 +155,16 @@ func (s Spec) Normalize(corpus string) (Spec, error) {
 			return bad("--index %q is not an index name: %q would be read as a path step of the server's address (…/%s/_search), not an index", s.Index, part, part)
 		}
 	}
-	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField} {
-		if f != "" && (len(f) > 200 || !fieldRE.MatchString(f)) {
+	if s.VectorField != "" && s.Kind != KindElasticsearch {
+		return bad("--vector-field is for Elasticsearch and OpenSearch indexes")
+	}
+	for flag, f := range map[string]string{"--title-field": s.TitleField, "--text-field": s.TextField, "--url-field": s.URLField, "--id-field": s.IDField, "--vector-field": s.VectorField} {
+		if f != "" && (len(f) > 200 || !fieldRE().MatchString(f)) {
 			return bad("%s %q is not a field name", flag, f)
 		}
 	}
 	for flag, v := range map[string]string{"--api-key-env": s.APIKeyEnv, "--user-env": s.UserEnv, "--password-env": s.PasswordEnv} {
-		if v != "" && !envNameRE.MatchString(v) {
+		if v != "" && !envNameRE().MatchString(v) {
 			return bad("%s takes the NAME of an environment variable (letters, digits and '_'), not its value", flag)
 		}
 	}

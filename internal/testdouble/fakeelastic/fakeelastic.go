@@ -53,6 +53,10 @@ type Options struct {
 	APIKey, User, Password string
 	// Field names in _source (default title, text, url).
 	TitleField, TextField, URLField string
+	// VectorField, when set, is a vector field of every document (see
+	// knn.go): Vector embeds a document's title and text into it.
+	VectorField string
+	Vector      func(text string) []float32
 }
 
 // Fault is what the server does to the next searches.
@@ -223,6 +227,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "" && r.Method == http.MethodGet:
 		writeJSON(w, 200, s.info())
+	case path == s.opts.Index+"/_mapping" && r.Method == http.MethodGet:
+		writeJSON(w, 200, s.mapping())
 	case path == s.opts.Index+"/_count":
 		writeJSON(w, 200, map[string]any{"count": len(s.opts.Docs), "_shards": map[string]any{"total": 1, "successful": 1, "skipped": 0, "failed": 0}})
 	case isSearch && strings.TrimSuffix(path, "/_search") == s.opts.Index:
@@ -288,6 +294,7 @@ type searchRequest struct {
 	Size   *int            `json:"size"`
 	Query  json.RawMessage `json:"query"`
 	Source json.RawMessage `json:"_source"`
+	Knn    json.RawMessage `json:"knn"`
 }
 
 func (s *Server) search(w http.ResponseWriter, body []byte, f Fault) {
@@ -313,7 +320,14 @@ func (s *Server) search(w http.ResponseWriter, body []byte, f Fault) {
 		writeJSON(w, 400, errorBody(400, "parsing_exception", "request body is not JSON", nil))
 		return
 	}
-	query, fields, err := parseQuery(req.Query, s.opts)
+	scored, isKnn, err := s.knn(req)
+	if !isKnn && err == nil {
+		var query string
+		var fields []string
+		if query, fields, err = parseQuery(req.Query, s.opts); err == nil {
+			scored = s.rank(query, fields)
+		}
+	}
 	if err != nil {
 		writeJSON(w, 400, errorBody(400, "parsing_exception", err.Error(), nil))
 		return
@@ -326,7 +340,6 @@ func (s *Server) search(w http.ResponseWriter, body []byte, f Fault) {
 	if len(req.Source) > 0 {
 		json.Unmarshal(req.Source, &include)
 	}
-	scored := s.rank(query, fields)
 	total := len(scored)
 	shardsTotal, failed := 1, 0
 	if f.ShardsFailed > 0 {

@@ -23,6 +23,8 @@ type Index struct {
 	runs  []liveRun
 	parts map[int]*part
 	n     int
+	// dists are reused distance buffers (n each), one per search at once.
+	dists sync.Pool
 }
 
 // liveRun is a run of live records and the position of its first one in
@@ -42,9 +44,20 @@ func Open(dir string) (*Index, error) {
 	}
 	ix := &Index{meta: m.Meta, mean: m.Mean, words: int(codeWords(m.Meta.Dims)), parts: map[int]*part{}}
 	known := map[int]bool{}
+	total := 0
 	for _, p := range m.Parts {
 		known[p.ID] = true
+		total += max(p.Count, 0)
 	}
+	live := 0
+	for _, r := range m.Live {
+		live += max(r.N, 0)
+	}
+	if live > total {
+		return nil, &DamagedError{Reason: fmt.Sprintf("its manifest uses %d vectors of %d", live, total)}
+	}
+	// The codes are held once, at their exact size.
+	ix.codes = make([]uint64, 0, live*ix.words)
 	for _, r := range m.Live {
 		if !known[r.Part] {
 			ix.Close()
@@ -142,7 +155,11 @@ func (ix *Index) candidates(code []uint64, k int) []int {
 		}
 		return out
 	}
-	dist := make([]uint16, ix.n)
+	dist, _ := ix.dists.Get().([]uint16)
+	if len(dist) != ix.n {
+		dist = make([]uint16, ix.n)
+	}
+	defer ix.dists.Put(dist)
 	workers := max(1, min(runtime.GOMAXPROCS(0), ix.n/(1<<14)))
 	hists := make([][]int, workers)
 	var wg sync.WaitGroup

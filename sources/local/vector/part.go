@@ -277,15 +277,21 @@ func (p *part) hashes() ([]Hash, error) {
 	return out, nil
 }
 
-// readCodes appends the codes of records [start, start+n) to dst.
+// readCodes appends the codes of records [start, start+n) to dst, read in
+// chunks (the whole section is never held twice in memory).
 func (p *part) readCodes(dst []uint64, start, n int) ([]uint64, error) {
 	w := int(p.h.words)
-	b := make([]byte, n*w*8)
-	if _, err := p.f.ReadAt(b, int64(p.h.codes)+int64(start*w*8)); err != nil {
-		return dst, err
-	}
-	for i := 0; i < n*w; i++ {
-		dst = append(dst, binary.LittleEndian.Uint64(b[i*8:]))
+	const chunk = 8192
+	b := make([]byte, min(n, chunk)*w*8)
+	for lo := 0; lo < n; lo += chunk {
+		k := min(chunk, n-lo)
+		buf := b[:k*w*8]
+		if _, err := p.f.ReadAt(buf, int64(p.h.codes)+int64((start+lo)*w*8)); err != nil {
+			return dst, err
+		}
+		for i := 0; i < k*w; i++ {
+			dst = append(dst, binary.LittleEndian.Uint64(buf[i*8:]))
+		}
 	}
 	return dst, nil
 }
