@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/config"
+	"github.com/prefrag/prefrag/store/export"
 )
 
 // completionWords is what the shell completion scripts offer: the
@@ -48,6 +49,10 @@ func dashed(name string) string {
 
 var sessionsSubs = "list show search export import rerun rm"
 
+// exportFormatWords are the values `sessions export --format` takes
+// (store/export's table), for the completion scripts.
+func exportFormatWords() string { return strings.Join(export.FormatNames(), " ") }
+
 func runCompletion(e *env, args []string) error {
 	if len(args) != 1 || (args[0] != "bash" && args[0] != "zsh" && args[0] != "fish") {
 		if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
@@ -79,6 +84,9 @@ _prefrag() {
 	if [ "$prev" = "--corpus" ]; then
 		COMPREPLY=( $(compgen -W "$(_prefrag_corpora)" -- "$cur") ); return 0
 	fi
+	if [ "$cmd" = sessions ] && [ "$prev" = "--format" ]; then
+		COMPREPLY=( $(compgen -W %q -- "$cur") ); return 0
+	fi
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		words=%q
 		case "$cur" in -*) words=%q;; esac
@@ -86,7 +94,7 @@ _prefrag() {
 	fi
 	case "$cur" in -*)
 		case "$cmd" in
-`, strings.Join(cmds, " "), flags["ask"])
+`, exportFormatWords(), strings.Join(cmds, " "), flags["ask"])
 	keys := make([]string, 0, len(flags))
 	for k := range flags {
 		keys = append(keys, k)
@@ -129,6 +137,7 @@ func writeFish(w io.Writer, cmds []string, flags map[string]string) {
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from sources' -a 'check'")
 	fmt.Fprintln(w, "complete -c prefrag -n '__fish_seen_subcommand_from check' -a '(prefrag sources --names 2>/dev/null)'")
 	fmt.Fprintln(w, "complete -c prefrag -l corpus -x -a '(prefrag corpora --names 2>/dev/null)'")
+	fmt.Fprintf(w, "complete -c prefrag -n '__fish_seen_subcommand_from export' -l format -x -a %q\n", exportFormatWords())
 	keys := make([]string, 0, len(flags))
 	for k := range flags {
 		keys = append(keys, k)

@@ -16,21 +16,21 @@ import (
 
 func sessionsExport(e *env, args []string) error {
 	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
-	format := fs.String("format", "md", "md, json, jsonl, pairs (preference pairs of the selection judge) or html (one self-contained page per session)")
+	format := fs.String("format", export.FormatMarkdown, formatFlagHelp())
 	out := fs.String("o", "", "file or folder to write (default: stdout)")
 	force := fs.Bool("force", false, "replace an existing file")
 	all := fs.Bool("all", false, "export every session that matches the filters (default: answered ones)")
 	filter := sessionFilterFlags(fs)
 	ids, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format md|json|jsonl|pairs|html [-o PATH] [--force]")
+		helpFlags(e.stdout, fs, "sessions export ID... | --all [filters] --format "+strings.Join(export.FormatNames(), "|")+" [-o PATH] [--force]")
 		return err
 	}
 	if err != nil {
 		return err
 	}
-	if !validFormat(*format) {
-		return usagef("--format must be one of %s, not %q", strings.Join(export.Formats, ", "), *format)
+	if _, ok := export.LookupFormat(*format); !ok {
+		return usagef("--format must be one of %s, not %q", strings.Join(export.FormatNames(), ", "), *format)
 	}
 	if len(ids) == 0 && !*all {
 		return usagef("name the sessions to export, or pass --all (with --since, --label, --corpus … to filter)")
@@ -115,13 +115,18 @@ func sessionsExport(e *env, args []string) error {
 	return nil
 }
 
-func validFormat(f string) bool {
-	for _, x := range export.Formats {
-		if x == f {
-			return true
+// formatFlagHelp is --format's help: each format of store/export's table
+// with what it writes.
+func formatFlagHelp() string {
+	parts := make([]string, len(export.Formats))
+	for i, f := range export.Formats {
+		parts[i] = f.Name + " (" + f.Help
+		if f.PerSession {
+			parts[i] += "; one file per session"
 		}
+		parts[i] += ")"
 	}
-	return false
+	return strings.Join(parts, ", ")
 }
 
 func sessionsImport(e *env, args []string) error {

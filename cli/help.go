@@ -64,7 +64,7 @@ var helpTexts = map[string]cmdHelp{
 		"prefrag sessions show last"}},
 	"sessions search": {"Find sessions whose question or answer contain the words.", []string{
 		"prefrag sessions search BM25 ranking"}},
-	"sessions export": {"Export sessions as Markdown, JSON, JSON Lines, QA pairs or an HTML page.", []string{
+	"sessions export": {"Export sessions to a file or to stdout, in one of the formats --format lists.", []string{
 		"prefrag sessions export 3f2a --format md -o answer.md",
 		"prefrag sessions export 3f2a --format html -o report.html",
 		"prefrag sessions export --all --status answered --format jsonl -o all.jsonl"}},

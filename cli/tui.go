@@ -129,6 +129,15 @@ func (s tuiSessions) Events(ctx context.Context, id string) ([]engine.Event, err
 	return rec.Events, nil
 }
 
+// Formats are store/export's format table.
+func (s tuiSessions) Formats() []ui.ExportFormat {
+	out := make([]ui.ExportFormat, len(export.Formats))
+	for i, f := range export.Formats {
+		out[i] = ui.ExportFormat{Name: f.Name, Ext: f.Ext, Help: f.Help, PerSession: f.PerSession}
+	}
+	return out
+}
+
 func (s tuiSessions) Export(ctx context.Context, ids []string, format, path string, force bool) (string, error) {
 	var recs []*store.Record
 	for _, id := range ids {

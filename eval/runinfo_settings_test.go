@@ -55,6 +55,7 @@ func TestSetupComparisonFromSchema(t *testing.T) {
 		"web":              func(s *engine.RunConfig) { s.Web = engine.WebAuto },
 		"web_engine":       func(s *engine.RunConfig) { s.WebEngine = "searxng" },
 		"proxy_model":      func(s *engine.RunConfig) { s.ProxyModel = "proxy" },
+		"embed_model":      func(s *engine.RunConfig) { s.EmbedModel = "nomic-embed-text" },
 	}
 	keys := config.SetupKeys()
 	var covered []string

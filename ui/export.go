@@ -12,32 +12,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-var exportFormats = []string{"md", "json", "jsonl", "pairs", "html"}
-
-// exportFormatHelp says what the selected format writes.
-var exportFormatHelp = map[string]string{
-	"md":    "md: a readable report",
-	"json":  "json: the session and its events",
-	"jsonl": "jsonl: one line per session",
-	"pairs": "pairs: one line per judge decision, with your verdicts",
-	"html":  "html: a page to hand on, opens offline in any browser",
-}
-
-// exportExt is a format's file extension: pairs are JSON Lines.
-func exportExt(format string) string {
-	if format == "pairs" {
-		return "pairs.jsonl"
-	}
-	return format
-}
-
-// exportDialog exports the open session or a selection of sessions as
-// Markdown, an HTML page, JSON, JSON Lines or preference pairs to a path
-// the user chooses.
+// exportDialog exports the open session or a selection of sessions to a
+// path the user chooses, in one of the formats Sessions.Formats offers.
 type exportDialog struct {
-	sh   *shared
-	keys formKeys
-	ids  []string
+	sh      *shared
+	keys    formKeys
+	ids     []string
+	formats []ExportFormat
 
 	format int
 	field  int // 0 format, 1 path
@@ -55,7 +36,7 @@ type exportDoneMsg struct {
 }
 
 func newExportDialog(sh *shared, ids []string) *exportDialog {
-	d := &exportDialog{sh: sh, keys: newFormKeys(), ids: ids}
+	d := &exportDialog{sh: sh, keys: newFormKeys(), ids: ids, formats: sh.deps.Sessions.Formats()}
 	d.path = textinput.New()
 	d.path.Prompt = ""
 	d.path.CharLimit = 4096
@@ -65,7 +46,7 @@ func newExportDialog(sh *shared, ids []string) *exportDialog {
 }
 
 // defaultPath is prefrag-<id>.<ext> (or prefrag-<n>-sessions.<ext>, and
-// for HTML, one page per session, the folder prefrag-<n>-sessions/) in the
+// for a format of one file per session, HTML, the folder prefrag-<n>-sessions/) in the
 // exports folder (Options.ExportDir): an export written into a folder the
 // user indexes would come back as a source.
 func (d *exportDialog) defaultPath() string {
@@ -77,11 +58,11 @@ func (d *exportDialog) defaultPath() string {
 	if dir == "" {
 		dir = d.sh.opts.WorkDir
 	}
-	if len(d.ids) > 1 && exportFormats[d.format] == "html" {
-		// HTML is one page per session: the path is a folder.
+	if f := d.formats[d.format]; len(d.ids) > 1 && f.PerSession {
+		// One file per session: the path is a folder.
 		return filepath.Join(dir, name) + string(filepath.Separator)
 	}
-	return filepath.Join(dir, name+"."+exportExt(exportFormats[d.format]))
+	return filepath.Join(dir, name+d.formats[d.format].Ext)
 }
 
 // typing reports whether the path field takes the keys.
@@ -152,14 +133,17 @@ func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case d.field == 0 && (key.Matches(msg, d.keys.Left) || key.Matches(msg, d.keys.Right)):
 		step := 1
 		if key.Matches(msg, d.keys.Left) {
-			step = len(exportFormats) - 1
+			step = len(d.formats) - 1
 		}
-		d.format = (d.format + step) % len(exportFormats)
+		d.format = (d.format + step) % len(d.formats)
 		if !d.edited {
 			d.path.SetValue(d.defaultPath())
 		} else {
-			d.path.SetValue(withExt(d.path.Value(), exportExt(exportFormats[d.format])))
+			d.path.SetValue(withExt(d.path.Value(), d.formats, d.formats[d.format].Ext))
 		}
+		// The path changed length: typing goes on at its end, not where
+		// the cursor stood in the old one.
+		d.path.CursorEnd()
 		return nil, false
 	}
 	if d.field == 1 {
@@ -174,15 +158,20 @@ func (d *exportDialog) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// withExt replaces a known export extension at the end of p.
-func withExt(p, ext string) string {
-	// The longest first: .pairs.jsonl before .jsonl.
-	for _, e := range []string{"pairs.jsonl", "jsonl", "json", "html", "md"} {
-		if strings.HasSuffix(p, "."+e) {
-			return strings.TrimSuffix(p, "."+e) + "." + ext
+// withExt replaces the extension of one of formats at the end of p with
+// ext (both with their dot); the longest matches first (".pairs.jsonl"
+// before ".jsonl").
+func withExt(p string, formats []ExportFormat, ext string) string {
+	known := ""
+	for _, f := range formats {
+		if strings.HasSuffix(p, f.Ext) && len(f.Ext) > len(known) {
+			known = f.Ext
 		}
 	}
-	return p
+	if known == "" {
+		return p
+	}
+	return strings.TrimSuffix(p, known) + ext
 }
 
 func (d *exportDialog) export(force bool) tea.Cmd {
@@ -196,7 +185,7 @@ func (d *exportDialog) export(force bool) tea.Cmd {
 		path = filepath.Join(d.sh.opts.WorkDir, path)
 	}
 	d.busy, d.err = true, nil
-	src, ctx, ids, format := d.sh.deps.Sessions, d.sh.ctx, d.ids, exportFormats[d.format]
+	src, ctx, ids, format := d.sh.deps.Sessions, d.sh.ctx, d.ids, d.formats[d.format].Name
 	return func() tea.Msg {
 		written, err := src.Export(ctx, ids, format, path, force)
 		return exportDoneMsg{path: written, err: err}
@@ -214,12 +203,12 @@ func (d *exportDialog) view(width int) string {
 	}
 	lines := []string{st.DialogTitle.Render(title), ""}
 	var fmts []string
-	for i, f := range exportFormats {
+	for i, f := range d.formats {
 		s := st.Button
 		if i == d.format {
 			s = st.ButtonActive
 		}
-		fmts = append(fmts, s.Render(f))
+		fmts = append(fmts, s.Render(f.Name))
 	}
 	label := func(text string, focused bool) string {
 		if focused {
@@ -241,7 +230,7 @@ func (d *exportDialog) view(width int) string {
 				lines = append(lines, st.Error.Render(l))
 			}
 		}
-		lines = append(lines, st.Dim.Render(truncateTo(exportFormatHelp[exportFormats[d.format]], inner)))
+		lines = append(lines, st.Dim.Render(truncateTo(d.formats[d.format].Name+": "+d.formats[d.format].Help, inner)))
 		lines = append(lines, st.Dim.Render(truncateTo("enter export · tab field · ←/→ format · esc cancel", inner)))
 	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))

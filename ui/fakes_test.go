@@ -11,6 +11,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/testdouble/scripted"
 	"github.com/prefrag/prefrag/sources"
+	"github.com/prefrag/prefrag/store/export"
 )
 
 // testStart is the fixed time every test clock starts at.
@@ -127,6 +128,8 @@ type fakeSessions struct {
 	verdicts map[int]string
 	// events are the stored events of sessions other than the scripted one.
 	events map[string][]engine.Event
+	// formats, when set, replace store/export's table.
+	formats []ExportFormat
 }
 
 type exportCall struct {
@@ -176,6 +179,20 @@ func (f *fakeSessions) Events(_ context.Context, id string) ([]engine.Event, err
 		return nil, fmt.Errorf("session %s not found", id)
 	}
 	return scripted.Stored(testStart), nil
+}
+
+// Formats is store/export's table, as cli/tui.go passes it.
+func (f *fakeSessions) Formats() []ExportFormat {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.formats != nil {
+		return f.formats
+	}
+	out := make([]ExportFormat, len(export.Formats))
+	for i, x := range export.Formats {
+		out[i] = ExportFormat{Name: x.Name, Ext: x.Ext, Help: x.Help, PerSession: x.PerSession}
+	}
+	return out
 }
 
 func (f *fakeSessions) Export(_ context.Context, ids []string, format, path string, force bool) (string, error) {

@@ -29,14 +29,14 @@ func guidePage(t *testing.T, name string) string {
 // it shows once the file is written.
 func TestGuideTellsTheExportDialogsTruth(t *testing.T) {
 	page := guidePage(t, "sessions.md")
-	sh := newShared(context.Background(), Deps{}, Options{ExportDir: filepath.FromSlash("/data/prefrag/exports"), WorkDir: filepath.FromSlash("/work/notes")})
+	sh := newShared(context.Background(), Deps{Sessions: newFakeSessions()}, Options{ExportDir: filepath.FromSlash("/data/prefrag/exports"), WorkDir: filepath.FromSlash("/work/notes")})
 	one := newExportDialog(sh, []string{"0123456789abcdef"})
 	if got, want := one.defaultPath(), filepath.FromSlash("/data/prefrag/exports/prefrag-01234567.md"); got != want {
 		t.Fatalf("proposed path %q, want %q", got, want)
 	}
 	several := newExportDialog(sh, []string{"0123456789abcdef", "fedcba9876543210"})
-	several.format = len(exportFormats) - 1 // html
-	if got, want := several.defaultPath(), filepath.FromSlash("/data/prefrag/exports/prefrag-2-sessions")+string(filepath.Separator); exportFormats[several.format] != "html" || got != want {
+	several.format = len(several.formats) - 1 // html
+	if got, want := several.defaultPath(), filepath.FromSlash("/data/prefrag/exports/prefrag-2-sessions")+string(filepath.Separator); several.formats[several.format].Name != "html" || got != want {
 		t.Fatalf("proposed path for several as HTML %q, want %q", got, want)
 	}
 	for _, want := range []string{
@@ -51,9 +51,9 @@ func TestGuideTellsTheExportDialogsTruth(t *testing.T) {
 	if strings.Contains(page, "in the current directory)") {
 		t.Error("sessions.md still says the dialog proposes the current directory")
 	}
-	for _, f := range exportFormats {
-		if !strings.Contains(page, "| `"+f+"` |") {
-			t.Errorf("sessions.md's format table lacks %s, which the dialog offers", f)
+	for _, f := range one.formats {
+		if !strings.Contains(page, "| `"+f.Name+"` |") {
+			t.Errorf("sessions.md's format table lacks %s, which the dialog offers", f.Name)
 		}
 	}
 	if !strings.Contains(guidePage(t, "getting-started.md"), "`$PREFRAG_HOME/exports/`") {

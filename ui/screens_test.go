@@ -105,6 +105,50 @@ func TestExportMarkedSessions(t *testing.T) {
 	}
 }
 
+// TestExportDialogNewFormat: a format added to the table Sessions.Formats
+// passes on (store/export's) is offered by the dialog with its help line,
+// names the proposed file with its extension (a folder for a format of one
+// file per session), replaces its extension in a path the user typed, and
+// reaches Export by name. The dialog knows no format of its own.
+func TestExportDialogNewFormat(t *testing.T) {
+	h := newHarness(t)
+	h.sessions.mu.Lock()
+	h.sessions.formats = []ExportFormat{
+		{Name: "md", Ext: ".md", Help: "a readable report"},
+		{Name: "questions", Ext: ".q.txt", Help: "only the questions"},
+		{Name: "pages", Ext: ".page.txt", Help: "one page per session", PerSession: true},
+	}
+	h.sessions.mu.Unlock()
+	h.keys("tab", "2")
+	h.waitFor("Sessions (3)")
+	h.keys("space", "space")
+	h.waitFor("2 marked")
+	h.keys("x")
+	h.waitFor("Export 2 sessions", "prefrag-2-sessions.md", "md: a readable report")
+	if strings.Contains(h.plain(), "jsonl") {
+		t.Error("the dialog offers a format the table does not hold")
+	}
+	h.keys("left")
+	h.waitFor("prefrag-2-sessions"+string(filepath.Separator), "pages: one page per session")
+	h.keys("left")
+	h.waitFor("prefrag-2-sessions.q.txt", "questions: only the questions")
+	h.keys("tab")
+	for range len("prefrag-2-sessions.q.txt") {
+		h.keys("backspace")
+	}
+	h.typeText("both.q.txt")
+	h.keys("shift+tab", "right")
+	h.waitFor("both.page.txt")
+	h.keys("left")
+	h.waitFor("both.q.txt")
+	h.keys("enter")
+	want := filepath.Join(testWorkDir, "both.q.txt")
+	h.waitFor("Written to " + want)
+	if c := h.sessions.calls(); len(c) != 1 || c[0].format != "questions" || c[0].path != want {
+		t.Fatalf("export calls %+v", c)
+	}
+}
+
 func TestCorporaScreen(t *testing.T) {
 	h := newHarness(t)
 	h.keys("tab", "3")

@@ -41,14 +41,27 @@ type Sessions interface {
 	List(ctx context.Context, filter string) ([]SessionSummary, error)
 	// Events returns a session's stored events in order (no token events).
 	Events(ctx context.Context, id string) ([]engine.Event, error)
-	// Export writes the sessions to path in format "md", "json" or "jsonl"
-	// and returns the path written. An existing path is not overwritten
-	// unless force is set: the error then matches fs.ErrExist.
+	// Formats are the export formats, in the order the dialog offers them
+	// (store/export's table); there is at least one.
+	Formats() []ExportFormat
+	// Export writes the sessions to path in format (the Name of one of
+	// Formats) and returns the path written. An existing path is not
+	// overwritten unless force is set: the error then matches fs.ErrExist.
 	Export(ctx context.Context, ids []string, format, path string, force bool) (string, error)
 	// Verdict records the analyst's verdict ("correct" or "incorrect") on
 	// the selection judge's decision stored as event seq of session id; it
 	// goes with the judge's inputs into the preference-pair export.
 	Verdict(ctx context.Context, id string, seq int, verdict string) error
+}
+
+// ExportFormat is one format the export dialog offers.
+type ExportFormat struct {
+	Name string // what Export takes
+	Ext  string // the file extension, dot included
+	Help string // a few words on what the file holds
+	// PerSession: several sessions are written one file each, into a
+	// folder (the path the dialog proposes is then a folder).
+	PerSession bool
 }
 
 // Verdicts on a judge decision.

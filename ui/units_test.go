@@ -60,14 +60,17 @@ func TestIndexETA(t *testing.T) {
 }
 
 func TestWithExt(t *testing.T) {
+	formats := newFakeSessions().Formats()
 	tests := []struct{ in, ext, want string }{
-		{"/x/a.md", "json", "/x/a.json"},
-		{"/x/a.jsonl", "md", "/x/a.md"},
-		{"/x/a.json", "jsonl", "/x/a.jsonl"},
-		{"/x/report.txt", "md", "/x/report.txt"},
+		{"/x/a.md", ".json", "/x/a.json"},
+		{"/x/a.jsonl", ".md", "/x/a.md"},
+		{"/x/a.json", ".jsonl", "/x/a.jsonl"},
+		{"/x/a.pairs.jsonl", ".html", "/x/a.html"},
+		{"/x/a.jsonl", ".pairs.jsonl", "/x/a.pairs.jsonl"},
+		{"/x/report.txt", ".md", "/x/report.txt"},
 	}
 	for _, tt := range tests {
-		if got := withExt(tt.in, tt.ext); got != tt.want {
+		if got := withExt(tt.in, formats, tt.ext); got != tt.want {
 			t.Errorf("withExt(%q, %q) = %q, want %q", tt.in, tt.ext, got, tt.want)
 		}
 	}

@@ -1,7 +1,7 @@
-// Package export writes stored sessions out as Markdown reports, HTML
-// pages, JSON documents, JSON Lines and selection-judge preference pairs, reads JSON
-// exports back in, and writes export files without overwriting or escaping
-// the chosen folder.
+// Package export writes stored sessions out in the formats of its table
+// Formats (formats.go) — Markdown reports, HTML pages, JSON documents, JSON
+// Lines and selection-judge preference pairs —, reads JSON exports back in,
+// and writes export files without overwriting or escaping the chosen folder.
 package export
 
 import (
@@ -18,55 +18,9 @@ import (
 	"github.com/prefrag/prefrag/store"
 )
 
-// Formats accepted by `sessions export --format`.
-const (
-	FormatMarkdown = "md"
-	FormatJSON     = "json"
-	FormatJSONL    = "jsonl"
-	FormatPairs    = "pairs"
-	FormatHTML     = "html"
-)
-
-// Formats lists the export formats.
-var Formats = []string{FormatMarkdown, FormatJSON, FormatJSONL, FormatPairs, FormatHTML}
-
 // ErrFormat is matched when a format name or an import file is not one this
 // package knows.
 var ErrFormat = errors.New("unknown export format")
-
-// Write writes recs in format. Markdown documents of several sessions are
-// separated by a horizontal rule. Every format carries the export mark
-// (internal/exportmark) that keeps `prefrag index` from taking the file in:
-// a comment on the first line of Markdown, the key "prefrag_export" first in
-// every JSON object.
-func Write(w io.Writer, format string, recs ...*store.Record) error {
-	switch format {
-	case FormatMarkdown:
-		if _, err := io.WriteString(w, exportmark.Comment+"\n\n"); err != nil {
-			return err
-		}
-		for i, rec := range recs {
-			if i > 0 {
-				if _, err := io.WriteString(w, "\n---\n\n"); err != nil {
-					return err
-				}
-			}
-			if err := Markdown(w, rec); err != nil {
-				return err
-			}
-		}
-		return nil
-	case FormatJSON:
-		return JSON(w, recs...)
-	case FormatJSONL:
-		return JSONL(w, recs...)
-	case FormatPairs:
-		return PreferencePairs(w, recs...)
-	case FormatHTML:
-		return HTML(w, recs...)
-	}
-	return fmt.Errorf("%w %q (one of md, json, jsonl, pairs, html)", ErrFormat, format)
-}
 
 // document is one session of a JSON export.
 type document struct {

@@ -161,17 +161,11 @@ func randomHex() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Extension is the file extension of a format.
+// Extension is the file extension of a format (".json" for a name that is
+// none).
 func Extension(format string) string {
-	switch format {
-	case FormatMarkdown:
-		return ".md"
-	case FormatPairs:
-		return ".pairs.jsonl"
-	case FormatJSONL:
-		return ".jsonl"
-	case FormatHTML:
-		return ".html"
+	if f, ok := LookupFormat(format); ok {
+		return f.Ext
 	}
 	return ".json"
 }
@@ -226,7 +220,7 @@ func Save(out, format string, force bool, recs ...*store.Record) (string, error)
 	if len(recs) == 0 {
 		return "", errors.New("no session to export")
 	}
-	if format == FormatHTML && len(recs) > 1 {
+	if f, ok := LookupFormat(format); ok && f.PerSession && len(recs) > 1 {
 		return saveEach(out, format, force, recs)
 	}
 	var buf bytes.Buffer
@@ -242,7 +236,7 @@ func Save(out, format string, force bool, recs ...*store.Record) (string, error)
 }
 
 // ErrNotFolder is matched when several sessions are exported one file
-// each (HTML) and the output names a file rather than a folder.
+// each (a PerSession format: HTML) and the output names a file rather than a folder.
 var ErrNotFolder = errors.New("export of several sessions needs a folder")
 
 // saveEach writes every session to its own file (its default name) in the
