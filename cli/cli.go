@@ -55,7 +55,7 @@ func commands() []command {
 		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", runDemo},
 		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
 		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
-		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
+		{"search", "[--corpus NAME] [-k N] [--retrieval M] [--json] QUERY", "search a corpus, no LLM, no web: by words (BM25), and by meaning when it has vectors", runSearch},
 		{"sources", "[--json] | check NAME", "every source in preference order (corpora, MCP servers, the web); check one", runSources},
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
