@@ -10,6 +10,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/golang/snappy"
+
+	"github.com/prefrag/prefrag/sources"
 )
 
 // snapshotSegments returns the segments of an open corpus's index.
@@ -65,7 +67,7 @@ func TestStoredPassagesMatchBleve(t *testing.T) {
 	if len(segs) < 2 {
 		t.Fatalf("%d segments", len(segs))
 	}
-	read := 0
+	read, located, linked := 0, 0, 0
 	for si, s := range segs {
 		zs, ok := s.Segment().(storedSegment)
 		if !ok || !readable(zs) {
@@ -80,14 +82,23 @@ func TestStoredPassagesMatchBleve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if bleve := bleveStored(t, s, num); want != bleve {
+				t.Fatalf("segment %d passage %d through Bleve:\n got %+v\nwant %+v", si, num, want, bleve)
+			}
 			if got != want {
 				t.Fatalf("segment %d passage %d:\n got %+v\nwant %+v", si, num, got, want)
 			}
 			read++
+			if got.Locator != "" {
+				located++
+			}
+			if got.URL != "" {
+				linked++
+			}
 		}
 	}
-	if read < 300 {
-		t.Fatalf("only %d passages compared", read)
+	if read < 300 || located == 0 || linked == 0 {
+		t.Fatalf("only %d passages compared (%d with a locator, %d with a URL)", read, located, linked)
 	}
 	if len(h.stored.files) != len(segs) {
 		t.Errorf("%d files open for %d segments", len(h.stored.files), len(segs))
@@ -95,6 +106,33 @@ func TestStoredPassagesMatchBleve(t *testing.T) {
 	if _, err := h.stored.passage(segs[0], uint64(segs[0].FullSize())); err == nil {
 		t.Error("a passage past the segment's end was read")
 	}
+}
+
+// bleveStored reads a passage's stored fields with Bleve's visitor and
+// this test's own names of the fields.
+func bleveStored(t *testing.T, s *scorch.SegmentSnapshot, num uint64) sources.Document {
+	t.Helper()
+	var d sources.Document
+	err := s.VisitDocument(num, func(field string, _ byte, value []byte, _ []uint64) bool {
+		v := string(value)
+		switch field {
+		case "_id":
+			d.ID = v
+		case "title":
+			d.Title = v
+		case "text":
+			d.Text = v
+		case "loc":
+			d.Locator = v
+		case "url":
+			d.URL = v
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // record builds a stored record as zap v17 writes one.
