@@ -84,18 +84,22 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 	long := opts.tuning.resolved().blockMaxMin
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
-		dicts := make([]segment.TermDictionary, len(segs))
-		for i, s := range segs {
-			d, err := s.Segment().Dictionary(field)
-			if err != nil {
-				return err
-			}
-			dicts[i] = d
+		// The segments' dictionaries are read on every core.
+		bySeg := make([][]segmentList, len(segs))
+		err := forEach(len(segs), func(i int) (err error) {
+			bySeg[i], err = segmentPostings(segs[i], field, terms)
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		for _, t := range terms {
-			pls, df, longest, err := termPostings(segs, dicts, t.term)
-			if err != nil {
-				return err
+		for ti, t := range terms {
+			var df, longest uint64
+			pls := make([]segmentList, len(segs))
+			for i := range segs {
+				pls[i] = bySeg[i][ti]
+				df += pls[i].count
+				longest = max(longest, pls[i].count)
 			}
 			if df == 0 {
 				continue
@@ -129,23 +133,53 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 	return lists, nil
 }
 
-// termPostings looks term up in every segment's dictionary: its postings
-// (none where the segment lacks it), its document frequency (live
-// passages) and the length of its longest list.
-func termPostings(segs []*scorch.SegmentSnapshot, dicts []segment.TermDictionary, term string) (pls []segmentList, df, longest uint64, err error) {
-	pls = make([]segmentList, len(segs))
-	for i, s := range segs {
-		pl, err := dicts[i].PostingsList([]byte(term), s.Deleted(), nil)
+// segmentPostings looks every term up in one segment's dictionary of
+// field: the postings of each (none where the segment lacks it) and their
+// count of live passages.
+func segmentPostings(s *scorch.SegmentSnapshot, field string, terms []queryTerm) ([]segmentList, error) {
+	d, err := s.Segment().Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]segmentList, len(terms))
+	for i, t := range terms {
+		pl, err := d.PostingsList([]byte(t.term), s.Deleted(), nil)
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, err
 		}
 		if count := pl.Count(); count > 0 {
-			df += count
-			longest = max(longest, count)
-			pls[i] = segmentList{pl: pl, count: count}
+			out[i] = segmentList{pl: pl, count: count}
 		}
 	}
-	return pls, df, longest, nil
+	return out, nil
+}
+
+// forEach runs f for 0 … n−1 on up to GOMAXPROCS goroutines and returns
+// the errors it returned.
+func forEach(n int, f func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			if err := f(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n && errs[w] == nil; i = int(next.Add(1) - 1) {
+				errs[w] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // rankTask is a range of one segment's document numbers.
@@ -396,14 +430,17 @@ func topHits(stored *storedFiles, segs []*scorch.SegmentSnapshot, cols []*collec
 	}
 	hits := make([]hit, 0, k)
 	for _, c := range all {
-		if c.score < kth {
-			continue
+		if c.score >= kth {
+			hits = append(hits, hit{candidate: c})
 		}
-		p, err := stored.passage(segs[c.seg], c.doc)
-		if err != nil {
-			return nil, err
-		}
-		hits = append(hits, hit{candidate: c, passage: p})
+	}
+	// The passages are read (and uncompressed) on every core.
+	err := forEach(len(hits), func(i int) (err error) {
+		hits[i].passage, err = stored.passage(segs[hits[i].seg], hits[i].doc)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].score != hits[j].score {
