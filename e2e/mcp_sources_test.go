@@ -268,7 +268,8 @@ func TestSourcesCheckRealServers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sources: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"local:wiki", "mcp:memory", "search_nodes", "mcp:everything ", "mcp:everything-http", "echo", "web:duckduckgo"} {
+	declared := "MCP servers (declared in " + filepath.Join(w.home, "config", "prefrag", "mcp.json") + ";"
+	for _, want := range []string{"local:wiki", "mcp:memory", "search_nodes", "mcp:everything ", "mcp:everything-http", "echo", "web:duckduckgo", declared} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sources lacks %q:\n%s", want, out)
 		}
