@@ -88,15 +88,5 @@ func (c *Client) chat(ctx context.Context, req llm.Request, f structured.Format,
 	if resp.OutputTokens == 0 {
 		resp.OutputTokens = limit.Chunks()
 	}
-	if err != nil {
-		return resp, err
-	}
-	if limit.Over() {
-		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
-		return resp, nil
-	}
-	if !finished {
-		return resp, errEndedEarly()
-	}
-	return resp, nil
+	return ended(resp, err, limit, finished)
 }

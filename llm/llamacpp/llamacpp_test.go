@@ -473,25 +473,6 @@ func TestModelMatches(t *testing.T) {
 	}
 }
 
-func TestParseErrorBody(t *testing.T) {
-	tests := []struct {
-		body string
-		want apiError
-	}{
-		{`{"error":{"code":400,"message":"Invalid slot ID","type":"invalid_request_error"}}`, apiError{Code: 400, Message: "Invalid slot ID", Type: "invalid_request_error"}},
-		{`{"error":"plain message"}`, apiError{Message: "plain message"}},
-		{`{"code":503,"message":"Loading model","type":"unavailable_error"}`, apiError{Code: 503, Message: "Loading model", Type: "unavailable_error"}},
-		{"<html>Bad Gateway</html>", apiError{Message: "<html>Bad Gateway</html>"}},
-		{`{"error":{"code":400,"message":"request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}`,
-			apiError{Code: 400, Message: "request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it", Type: "exceed_context_size_error", NPromptTokens: 5000, NCtx: 4096}},
-	}
-	for _, tt := range tests {
-		if got := parseErrorBody([]byte(tt.body)); got != tt.want {
-			t.Errorf("parseErrorBody(%s) = %+v, want %+v", tt.body, got, tt.want)
-		}
-	}
-}
-
 // FuzzReadEvents parses arbitrary event streams: no panic, fields never
 // contain the separator, and every event decodes or fails cleanly.
 func FuzzReadEvents(f *testing.F) {
