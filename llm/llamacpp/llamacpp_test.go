@@ -15,6 +15,7 @@ import (
 
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/sse"
 )
 
 var judgeSchema = json.RawMessage(`{"type":"object","properties":{"analysis":{"type":"string"},"status":{"type":"boolean"}},"required":["analysis","status"]}`)
@@ -482,7 +483,7 @@ func FuzzReadEvents(f *testing.F) {
 	f.Add([]byte(":comment\r\ndata:{}\r\n\r\n"))
 	f.Add([]byte("data: {\"timings\":{\"cache_n\":null}}\n"))
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		err := readEvents(strings.NewReader(string(stream)), func(ev sseLine) (bool, error) {
+		err := sse.ReadEvents(strings.NewReader(string(stream)), func(ev sseLine) (bool, error) {
 			if strings.Contains(ev.Field, ":") {
 				t.Fatalf("field %q contains ':'", ev.Field)
 			}

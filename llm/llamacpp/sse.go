@@ -3,7 +3,6 @@ package llamacpp
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/prefrag/prefrag/llm"
@@ -18,10 +17,6 @@ type (
 	timings   = sse.Timings
 	chatEvent = sse.ChatChunk
 )
-
-func readEvents(r io.Reader, fn func(ev sseLine) (done bool, err error)) error {
-	return sse.ReadEvents(r, fn)
-}
 
 func parseChatEvent(data []byte) (chatEvent, error) { return sse.ParseChatChunk(data) }
 
