@@ -128,31 +128,10 @@ func (e *DeadlineError) Unwrap() error { return e.Err }
 
 func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	s := req.Settings
-	// Every never-leave name names a corpus (its callers resolved it
-	// already and showed the notes; this is the guard for any that did
-	// not): one that names none is refused before anything runs.
-	nl, _, err := a.ResolveNeverLeave(s.NeverLeave, "")
+	m, err := a.askModels(ctx, req, &s)
 	if err != nil {
 		return AskResult{}, err
 	}
-	s.NeverLeave = nl
-	step, judge, err := a.Models(s)
-	if err != nil {
-		return AskResult{}, err
-	}
-	if !req.SkipCheck {
-		if err := CheckModels(ctx, step, judge); err != nil {
-			return AskResult{}, err
-		}
-	} else if s.Model == "" || llm.BackendOf(s.LLM).NamesItsModel {
-		// The server names its model and slot context only when asked.
-		_ = step.Check(ctx)
-	}
-	proxy, err := a.Proxy(ctx, s, step, judge)
-	if err != nil {
-		return AskResult{}, err
-	}
-	ResolveServed(&s, step, judge)
 	id := req.SessionID
 	if id == "" {
 		id = NewSessionID()
@@ -170,11 +149,11 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	defer srcs.Close()
 	s.Corpora, s.CorpusChoice, s.MCP = srcs.Corpora, srcs.Choice, srcs.MCPNames()
 	s.LLMURL = llm.WithoutCredentials(s.LLMURL) // settings are stored and exported
-	eng, err := engine.New(engine.Config{LLM: step, Judge: judge, Proxy: proxy, Sources: srcs.List, Prompts: a.Prompts})
+	eng, err := engine.New(engine.Config{LLM: m.step, Judge: m.judge, Proxy: m.proxy, Sources: srcs.List, Prompts: a.Prompts})
 	if err != nil {
 		return AskResult{}, err
 	}
-	manifest := a.manifest(ctx, s, step, judge, srcs)
+	manifest := a.manifest(ctx, s, m.step, m.judge, srcs)
 	manifest.Rerun = req.Rerun
 	cfgJSON, _ := json.Marshal(s)
 	manJSON, _ := json.Marshal(manifest)
@@ -183,6 +162,49 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 	if err := a.openSession(ctx, sess, thread); err != nil {
 		return AskResult{}, err
 	}
+	res, err := a.runRecorded(ctx, eng, req, s, srcs, id, thread)
+	return AskResult{SessionID: id, Result: res}, err
+}
+
+// askModels are the models a question runs with.
+type askModels struct{ step, judge, proxy Model }
+
+// askModels opens the step and judge models the settings name (checked
+// unless the caller did it) and the proxy. It resolves the never-leave
+// names and what the servers serve into s.
+func (a *App) askModels(ctx context.Context, req AskRequest, s *engine.RunConfig) (askModels, error) {
+	// Every never-leave name names a corpus (its callers resolved it
+	// already and showed the notes; this is the guard for any that did
+	// not): one that names none is refused before anything runs.
+	nl, _, err := a.ResolveNeverLeave(s.NeverLeave, "")
+	if err != nil {
+		return askModels{}, err
+	}
+	s.NeverLeave = nl
+	step, judge, err := a.Models(*s)
+	if err != nil {
+		return askModels{}, err
+	}
+	if !req.SkipCheck {
+		if err := CheckModels(ctx, step, judge); err != nil {
+			return askModels{}, err
+		}
+	} else if s.Model == "" || llm.BackendOf(s.LLM).NamesItsModel {
+		// The server names its model and slot context only when asked.
+		_ = step.Check(ctx)
+	}
+	proxy, err := a.Proxy(ctx, *s, step, judge)
+	if err != nil {
+		return askModels{}, err
+	}
+	ResolveServed(s, step, judge)
+	return askModels{step, judge, proxy}, nil
+}
+
+// runRecorded runs the question of the opened session id (a turn of thread
+// when not nil) and records it: every event is stored as it comes, then the
+// session is finished with the run's status and answer.
+func (a *App) runRecorded(ctx context.Context, eng *engine.Engine, req AskRequest, s engine.RunConfig, srcs *Sources, id string, thread *engine.Thread) (engine.Result, error) {
 	// engine → persist (batched commits) → req.Emit, off the engine's
 	// goroutine: an event is shown only after the commit that stored it,
 	// and token deltas never hold the engine up (see app/delivery).
@@ -202,9 +224,9 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		}
 	}
 	a.Log.Info("ask", "session", id, "strategy", s.Strategy, "model", s.Model, "corpora", srcs.Corpora, "web", s.Web)
-	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring, Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit, Notices: srcs.Notices,
-		Distinctive: a.Distinctive,
-		Calibration: a.calibrationKeeper(s.LLM, s.Model)})
+	res, runErr := eng.Run(ctx, engine.Request{SessionID: id, Question: req.Question, Settings: s.Settings, Wiring: s.Wiring,
+		Emit: pipe.Emit, Consent: consent, Thread: thread, Explicit: req.Explicit, Notices: srcs.Notices,
+		Distinctive: a.Distinctive, Calibration: a.calibrationKeeper(s.LLM, s.Model)})
 	// Everything emitted (the final event of a cancelled run included) is
 	// stored and delivered before the session is finished.
 	storeErr := pipe.Close()
@@ -224,7 +246,7 @@ func (a *App) ask(ctx context.Context, req AskRequest) (AskResult, error) {
 		runErr = fmt.Errorf("the session could not be fully saved: %w", storeErr)
 	}
 	a.Log.Info("done", "session", id, "status", status, "err", runErr)
-	return AskResult{SessionID: id, Result: res}, runErr
+	return res, runErr
 }
 
 func (a *App) manifest(ctx context.Context, s engine.RunConfig, step, judge Model, srcs *Sources) Manifest {

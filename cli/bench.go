@@ -7,18 +7,18 @@ import (
 	"github.com/prefrag/prefrag/internal/suggest"
 )
 
-// runBench dispatches the benchmark commands.
-func runBench(e *env, args []string) error {
+// benchCommand is `prefrag bench SUBCOMMAND`.
+func benchCommand(e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef("usage: prefrag bench retrieval|engine|evidence [flags] (-h for each)")
 	}
 	switch args[0] {
 	case "retrieval":
-		return runBenchRetrieval(e, args[1:])
+		return newCmd(parseBenchRetrieval, runBenchRetrieval)(e, args[1:])
 	case "engine":
-		return runBenchEngine(e, args[1:])
+		return newCmd(parseBenchEngine, runBenchEngine)(e, args[1:])
 	case "evidence":
-		return runBenchEvidence(e, args[1:])
+		return newCmd(parseBenchEvidence, runBenchEvidence)(e, args[1:])
 	case retrieval.ChildCommand: // hidden: one process of --scale
 		return retrieval.Child(e.ctx, args[1:], e.stdout)
 	case "-h", "--help", "help":

@@ -16,81 +16,76 @@ import (
 
 const benchEngineUsage = "bench engine [--data FILE] [--limit N] [--strategies a,b] [--hops N] [--holdout F] [--no-tokens] [--json]"
 
+// benchEngineOptions are `prefrag bench engine`'s.
+type benchEngineOptions struct {
+	Data       string // QA file with paragraphs; "": synthetic two-hop questions
+	Limit      int
+	Strategies []string
+	Hops       int
+	Holdout    float64
+	K          int
+	MaxSteps   int
+	NoTokens   bool
+	Out        outputFlags
+	Know       int // the scripted model knows every Know-th answer
+}
+
+func parseBenchEngine(e *env, args []string) (*benchEngineOptions, error) {
+	fs := flag.NewFlagSet("bench engine", flag.ContinueOnError)
+	o := &benchEngineOptions{}
+	fs.StringVar(&o.Data, "data", "", "QA file with paragraphs (e.g. the HotpotQA pool); default: synthetic two-hop questions")
+	fs.IntVar(&o.Limit, "limit", 0, "use only the first N questions (0: all; synthetic: 200)")
+	strategies := fs.String("strategies", engine.StrategyPrefRAG, "comma-separated strategies to measure")
+	fs.IntVar(&o.Hops, "hops", 2, "searches the scripted model makes before answering")
+	fs.Float64Var(&o.Holdout, "holdout", 0.5, "fraction of supporting paragraphs moved from the local source to the in-memory web source")
+	fs.IntVar(&o.K, "k", 5, "documents per retrieval")
+	fs.IntVar(&o.MaxSteps, "max-steps", 3, "soft step limit")
+	fs.BoolVar(&o.NoTokens, "no-tokens", false, "do not stream token deltas into the engine")
+	out := bindJSON(fs, "print one JSON object per strategy")
+	fs.IntVar(&o.Know, "oracle-knows", 0, "the scripted model knows every N-th answer without documents (the retrieval gate's direct answers); 0: none")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpFlags(e.stdout, fs, benchEngineUsage)
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	o.Out = *out
+	if len(pos) > 0 {
+		return nil, usagef("bench engine takes no positional arguments (got %q)", pos[0])
+	}
+	if o.Holdout < 0 || o.Holdout > 1 {
+		return nil, usagef("--holdout must be between 0 and 1")
+	}
+	o.Strategies, err = evalStrategiesList(*strategies)
+	return o, err
+}
+
 // runBenchEngine measures the engine's own cost per question with a
 // zero-latency in-process model and in-memory BM25 sources: overhead per
 // LLM call and per question, allocations, and how much of each reasoning
 // prompt repeats the previous one (prompt-cache reuse).
-func runBenchEngine(e *env, args []string) error {
-	fs := flag.NewFlagSet("bench engine", flag.ContinueOnError)
-	data := fs.String("data", "", "QA file with paragraphs (e.g. the HotpotQA pool); default: synthetic two-hop questions")
-	limit := fs.Int("limit", 0, "use only the first N questions (0: all; synthetic: 200)")
-	strategies := fs.String("strategies", engine.StrategyPrefRAG, "comma-separated strategies to measure")
-	hops := fs.Int("hops", 2, "searches the scripted model makes before answering")
-	holdout := fs.Float64("holdout", 0.5, "fraction of supporting paragraphs moved from the local source to the in-memory web source")
-	k := fs.Int("k", 5, "documents per retrieval")
-	maxSteps := fs.Int("max-steps", 3, "soft step limit")
-	noTokens := fs.Bool("no-tokens", false, "do not stream token deltas into the engine")
-	asJSON := fs.Bool("json", false, "print one JSON object per strategy")
-	know := fs.Int("oracle-knows", 0, "the scripted model knows every N-th answer without documents (the retrieval gate's direct answers); 0: none")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		helpFlags(e.stdout, fs, benchEngineUsage)
-		return err
-	}
+func runBenchEngine(e *env, o *benchEngineOptions) error {
+	qs, source, err := benchEngineQuestions(o)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usagef("bench engine takes no positional arguments (got %q)", pos[0])
-	}
-	if *holdout < 0 || *holdout > 1 {
-		return usagef("--holdout must be between 0 and 1")
-	}
-	var qs []eval.Question
-	source := "synthetic two-hop questions"
-	if *data != "" {
-		ds, err := eval.LoadFile(*data)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		for _, q := range ds.Questions {
-			if len(q.Paragraphs) > 0 {
-				qs = append(qs, q)
-			}
-		}
-		if len(qs) == 0 {
-			return usagef("%s has no questions with paragraphs to build the in-memory sources from", *data)
-		}
-		source = ds.Name
-	} else {
-		n := 200
-		if *limit > 0 {
-			n = *limit
-		}
-		qs = enginebench.Synthetic(n, 1)
-	}
-	if *limit > 0 && *limit < len(qs) {
-		qs = qs[:*limit]
-	}
-	names, err := evalStrategiesList(*strategies)
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
+	for _, name := range o.Strategies {
 		s := engine.DefaultRunConfig()
-		s.Model, s.Strategy, s.K, s.MaxSteps = "oracle", name, *k, *maxSteps
+		s.Model, s.Strategy, s.K, s.MaxSteps = "oracle", name, o.K, o.MaxSteps
 		if err := s.Validate(); err != nil {
 			return err
 		}
-		h := *holdout
+		h := o.Holdout
 		if h == 0 {
 			h = -1 // enginebench: 0 means its default
 		}
-		r, err := enginebench.Measure(e.ctx, enginebench.Config{Questions: qs, Settings: s, Hops: *hops, Holdout: h, NoTokens: *noTokens, Know: *know})
+		r, err := enginebench.Measure(e.ctx, enginebench.Config{Questions: qs, Settings: s, Hops: o.Hops, Holdout: h, NoTokens: o.NoTokens, Know: o.Know})
 		if err != nil {
 			return err
 		}
-		if *asJSON {
+		if o.Out.JSON {
 			b, _ := json.Marshal(struct {
 				Data string `json:"data"`
 				enginebench.Result
@@ -101,6 +96,39 @@ func runBenchEngine(e *env, args []string) error {
 		printBenchEngine(e, source, r)
 	}
 	return nil
+}
+
+// benchEngineQuestions are the questions the engine benchmark asks (--limit
+// applied) and what they are: those of --data that carry paragraphs, or
+// synthetic two-hop ones.
+func benchEngineQuestions(o *benchEngineOptions) ([]eval.Question, string, error) {
+	var qs []eval.Question
+	source := "synthetic two-hop questions"
+	if o.Data != "" {
+		ds, err := eval.LoadFile(o.Data)
+		if err != nil {
+			return nil, "", usagef("%v", err)
+		}
+		for _, q := range ds.Questions {
+			if len(q.Paragraphs) > 0 {
+				qs = append(qs, q)
+			}
+		}
+		if len(qs) == 0 {
+			return nil, "", usagef("%s has no questions with paragraphs to build the in-memory sources from", o.Data)
+		}
+		source = ds.Name
+	} else {
+		n := 200
+		if o.Limit > 0 {
+			n = o.Limit
+		}
+		qs = enginebench.Synthetic(n, 1)
+	}
+	if o.Limit > 0 && o.Limit < len(qs) {
+		qs = qs[:o.Limit]
+	}
+	return qs, source, nil
 }
 
 // evalStrategiesList parses a comma-separated list of strategy names,

@@ -25,7 +25,7 @@ func benchEnv(t *testing.T) (*env, *bytes.Buffer) {
 
 func TestBenchEngineReportsTheFigures(t *testing.T) {
 	e, out := benchEnv(t)
-	if err := runBenchEngine(e, []string{"--limit", "12", "--strategies", "prefrag,react-mix", "--json"}); err != nil {
+	if err := benchCommand(e, []string{"engine", "--limit", "12", "--strategies", "prefrag,react-mix", "--json"}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -47,7 +47,7 @@ func TestBenchEngineReportsTheFigures(t *testing.T) {
 
 	for _, data := range qaFiles(t) {
 		out.Reset()
-		if err := runBenchEngine(e, []string{"--data", data, "--limit", "10"}); err != nil {
+		if err := benchCommand(e, []string{"engine", "--data", data, "--limit", "10"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"prefrag on " + eval.DatasetName(data) + " (10 questions)", "engine overhead", "per LLM call", "prompt reuse     1.0000", "allocations"} {
@@ -62,7 +62,7 @@ func TestBenchEngineUsage(t *testing.T) {
 	e, _ := benchEnv(t)
 	for _, args := range [][]string{{"--strategies", "nope"}, {"--holdout", "3"}, {"extra"}} {
 		var ue *usageError
-		if err := runBenchEngine(e, args); !errors.As(err, &ue) {
+		if err := benchCommand(e, append([]string{"engine"}, args...)); !errors.As(err, &ue) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}

@@ -28,7 +28,7 @@ func TestBenchEvidenceUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _, _ := benchRetrievalEnv()
-			err := runBench(e, append([]string{"evidence"}, tt.args...))
+			err := benchCommand(e, append([]string{"evidence"}, tt.args...))
 			var ue *usageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want a usage error containing %q", err, tt.want)
@@ -39,7 +39,7 @@ func TestBenchEvidenceUsageErrors(t *testing.T) {
 
 func TestBenchEvidenceJSON(t *testing.T) {
 	e, out, _ := benchRetrievalEnv()
-	if err := runBench(e, []string{"evidence", "--file", tinyEvidence, "--json"}); err != nil {
+	if err := benchCommand(e, []string{"evidence", "--file", tinyEvidence, "--json"}); err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
@@ -56,7 +56,7 @@ func TestBenchEvidenceJSON(t *testing.T) {
 
 func TestBenchEvidenceTable(t *testing.T) {
 	e, out, _ := benchRetrievalEnv()
-	if err := runBench(e, []string{"evidence", "--file", tinyEvidence, "--systems", "aligner", "--limit", "2"}); err != nil {
+	if err := benchCommand(e, []string{"evidence", "--file", tinyEvidence, "--systems", "aligner", "--limit", "2"}); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()

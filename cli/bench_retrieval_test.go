@@ -11,11 +11,16 @@ import (
 	"testing"
 
 	"github.com/prefrag/prefrag/bench/retrieval"
+	"github.com/prefrag/prefrag/config"
 )
 
 func benchRetrievalEnv() (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	return &env{stdout: &out, stderr: &errOut, ctx: context.Background()}, &out, &errOut
+	cfg, err := config.Load(func(string) (string, bool) { return "", false })
+	if err != nil {
+		panic(err)
+	}
+	return &env{stdout: &out, stderr: &errOut, ctx: context.Background(), cfg: cfg}, &out, &errOut
 }
 
 func TestBenchRetrievalUsageErrors(t *testing.T) {
@@ -37,7 +42,7 @@ func TestBenchRetrievalUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _, _ := benchRetrievalEnv()
-			err := runBenchRetrieval(e, tt.args)
+			err := benchCommand(e, append([]string{"retrieval"}, tt.args...))
 			var ue *usageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want a usage error containing %q", err, tt.want)
@@ -54,7 +59,7 @@ func TestBenchRetrievalRunsASlice(t *testing.T) {
 	}
 	work := t.TempDir()
 	e, out, errOut := benchRetrievalEnv()
-	if err := runBenchRetrieval(e, []string{"--data", data, "--datasets", "cranfield", "--max-docs", "300", "--latency-samples", "20", "--work", work, "--json"}); err != nil {
+	if err := benchCommand(e, []string{"retrieval", "--data", data, "--datasets", "cranfield", "--max-docs", "300", "--latency-samples", "20", "--work", work, "--json"}); err != nil {
 		t.Fatal(err)
 	}
 	var rep retrieval.Report

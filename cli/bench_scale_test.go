@@ -32,7 +32,7 @@ func TestBenchRetrievalScale(t *testing.T) {
 		if asJSON {
 			args = append(args, "--json")
 		}
-		if err := runBenchRetrieval(e, args); err != nil {
+		if err := benchCommand(e, append([]string{"retrieval"}, args...)); err != nil {
 			t.Fatalf("%v\nstderr: %s", err, errOut)
 		}
 		if !asJSON {

@@ -36,32 +36,61 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-// env is what a command runs with.
+// env is what every command runs with (gh's Factory): the streams, the
+// configuration (defaults, file and environment, before the command's
+// flags), the environment lookup and the context.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cfg            *config.Config
 	ctx            context.Context
+	// getenv reads the process environment (os.Getenv in Main).
+	getenv func(string) string
 }
 
+// A command is its options struct and two functions, after gh's
+// NewCmdX(f, runF) with an XOptions, on the flag package:
+//
+//   - parseX(e, args) fills the options from the flags (before or after
+//     the positional arguments), the configuration and the environment;
+//     it prints the help for -h (flag.ErrHelp, exit 0) and returns every
+//     usage error it can see without doing the work (exit 2);
+//   - runX(e, o) does the work with the options alone (exit 1 when it
+//     fails).
+//
+// newCmd joins them for the command table; a test calls parseX to check
+// the flags and runX to run a command without a command line, and
+// dispatch for the exit status of a whole command line.
 type command struct {
 	name, args, help string
 	run              func(e *env, args []string) error
 }
 
+// newCmd is the command that parses its arguments with parse and, when
+// they are good, runs run with the options.
+func newCmd[O any](parse func(*env, []string) (*O, error), run func(*env, *O) error) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		o, err := parse(e, args)
+		if err != nil {
+			return err
+		}
+		return run(e, o)
+	}
+}
+
 func commands() []command {
 	return []command{
-		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", runAsk},
-		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", runDemo},
-		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", runIndex},
-		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", runCorpora},
-		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", runSearch},
-		{"sources", "[--json] | check NAME", "every source in preference order (corpora, MCP servers, the web); check one", runSources},
-		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", runSessions},
-		{"eval", "--data FILE [flags]", "QA evaluation of strategies", runEval},
-		{"bench", "retrieval|engine|evidence [flags]", "retrieval, engine and evidence benchmarks", runBench},
-		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", runConfig},
-		{"mcp", "[--http ADDR] [--token T] [ask flags]", "serve MCP to agents (Claude Desktop, VS Code, Cursor, crush): search, fetch, ask, sessions", runMCP},
+		{"ask", "[flags] QUESTION", "answer one question headless, streaming steps to stdout", askCommand},
+		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", newCmd(parseDemo, runDemo)},
+		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", newCmd(parseIndex, runIndex)},
+		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", corporaCommand},
+		{"search", "[--corpus NAME] [-k N] [--retrieval M] [--json] QUERY", "search a corpus, no LLM, no web: by words (BM25), and by meaning when it has vectors", newCmd(parseSearch, runSearch)},
+		{"sources", "[--json] | check NAME", "every source in preference order (corpora, MCP servers, the web); check one", sourcesCommand},
+		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", sessionsCommand},
+		{"eval", "--data FILE [flags]", "QA evaluation of strategies", newCmd(parseEval, runEval)},
+		{"bench", "retrieval|engine|evidence [flags]", "retrieval, engine and evidence benchmarks", benchCommand},
+		{"config", "[ask flags]", "print the config file path and every effective setting with its origin", newCmd(parseConfig, runConfig)},
+		{"mcp", "[--http ADDR] [--token T] [ask flags]", "serve MCP to agents (Claude Desktop, VS Code, Cursor, crush): search, fetch, ask, sessions", newCmd(parseMCP, runMCP)},
 	}
 }
 
@@ -78,7 +107,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "prefrag: warning:", textsafe.OneLine(w))
 	}
 	routeLibraryLog(cfg.LogPath())
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx}
+	return dispatch(&env{stdin: stdin, stdout: stdout, stderr: stderr, cfg: cfg, ctx: ctx, getenv: os.Getenv}, args)
+}
+
+// dispatch runs one command line with e and returns its exit status
+// (CONTRACT.md): Main without the process — the signals, the loading of the
+// configuration and the library log.
+func dispatch(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) > 0 {
 		switch args[0] {
 		case "-h", "--help", "-help":
@@ -102,7 +138,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return ExitUsage
 		}
 	}
-	return exitCode(stderr, runTUI(e, args))
+	return exitCode(stderr, newCmd(parseTUI, runTUI)(e, args))
 }
 
 // unknownCommand is the sentence for a command prefrag does not have, with

@@ -21,7 +21,7 @@ func completionWords(cfg *config.Config) (cmds []string, flags map[string]string
 	}
 	cmds = append(cmds, "help", "version", "completion")
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
-	config.BindRunFlags(fs, cfg)
+	bindRunFlags(fs, cfg)
 	var ask []string
 	fs.VisitAll(func(f *flag.Flag) { ask = append(ask, dashed(f.Name)) })
 	sort.Strings(ask)

@@ -7,33 +7,42 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/sources/catalog"
 )
 
-// runConfig prints the config file path and every effective setting with
-// where it came from (default, file, env, flag); the run flags may be
-// given to see their effect. Invalid settings are printed, then reported
-// (exit 2).
-func runConfig(e *env, args []string) error {
+// configOptions are `prefrag config`'s: the run flags are applied to the
+// configuration to show their effect; invalid settings are printed, then
+// reported.
+type configOptions struct {
+	invalid error // the settings' validation error (exit 2 after printing)
+}
+
+func parseConfig(e *env, args []string) (*configOptions, error) {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	rf := config.BindRunFlags(fs, e.cfg)
+	rf, _ := bindRunFlags(fs, e.cfg)
 	markOutputFlags(fs, "config")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "config [ask flags]")
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) > 0 {
-		return usagef("config takes no positional arguments, not %q", pos[0])
+		return nil, usagef("config takes no positional arguments, not %q", pos[0])
 	}
-	verr := rf.Apply()
+	o := &configOptions{invalid: rf.Apply()}
 	if err := refuseOutputFlags(rf, "`prefrag config`", "prints the settings as text"); err != nil {
-		return err
+		return nil, err
 	}
+	return o, nil
+}
+
+// runConfig prints the config file path and every effective setting with
+// where it came from (default, file, env, flag). Invalid settings are
+// printed, then reported (exit 2).
+func runConfig(e *env, o *configOptions) error {
 	out := e.cfg.Describe()
 	lines := strings.SplitAfter(out, "\n")
 	for i, l := range lines {
@@ -50,8 +59,8 @@ func runConfig(e *env, args []string) error {
 	}
 	out = strings.Join(lines, "")
 	fmt.Fprint(e.stdout, out)
-	if verr != nil {
-		return verr
+	if o.invalid != nil {
+		return o.invalid
 	}
 	// A never-leave name that names no corpus protects nothing: refused
 	// here as `ask` refuses it.

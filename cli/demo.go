@@ -36,36 +36,49 @@ const demoLabel = "scripted demo: sample corpus, web stand-in, nothing leaves th
 // someone watches (the workspace, a terminal).
 const demoPace = 25 * time.Millisecond
 
-func runDemo(e *env, args []string) error {
+// demoOptions are `prefrag demo`'s.
+type demoOptions struct {
+	Ask      bool // one question headless
+	Out      outputFlags
+	Home     string // where the demo keeps its corpus and sessions
+	Question string // "": the first sample question
+}
+
+func parseDemo(e *env, args []string) (*demoOptions, error) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	ask := fs.Bool("ask", false, "ask one question headless and print its steps (the first sample question unless one is given)")
-	asJSON := fs.Bool("json", false, "JSON Lines events instead of text (implies --ask)")
-	home := fs.String("home", "", "where the demo keeps its corpus and sessions (default $PREFRAG_HOME/demo)")
+	o := &demoOptions{}
+	fs.BoolVar(&o.Ask, "ask", false, "ask one question headless and print its steps (the first sample question unless one is given)")
+	out := bindJSON(fs, "JSON Lines events instead of text (implies --ask)")
+	fs.StringVar(&o.Home, "home", "", "where the demo keeps its corpus and sessions (default $PREFRAG_HOME/demo)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpDemo(e, fs)
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	question := strings.TrimSpace(strings.Join(pos, " "))
-	headless := *ask || *asJSON || question != ""
+	o.Out, o.Question = *out, strings.TrimSpace(strings.Join(pos, " "))
+	o.Ask = o.Ask || o.Out.JSON || o.Question != ""
+	if o.Home == "" {
+		o.Home = filepath.Join(e.cfg.Home, "demo")
+	}
+	return o, nil
+}
+
+func runDemo(e *env, o *demoOptions) error {
+	headless := o.Ask
 	if !headless && needTerminal(e.stdin, e.stdout) != nil {
 		fmt.Fprintln(e.stderr, "prefrag: demo: no terminal for the workspace, so one sample question is asked here instead (prefrag demo --ask)")
 		headless = true
 	}
-	dir := *home
-	if dir == "" {
-		dir = filepath.Join(e.cfg.Home, "demo")
-	}
-	a, s, err := openDemo(e, dir, !*asJSON)
+	a, s, err := openDemo(e, o.Home, !o.Out.JSON)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	if headless {
-		return demoAsk(e, a, s, question, *asJSON)
+		return demoAsk(e, a, s, o.Question, o.Out.JSON)
 	}
 	s.AnswerStyle = engine.StyleReport
 	deps := ui.Deps{Runner: tuiRunner{a}, Sessions: tuiSessions{a}, Corpora: tuiCorpora{a}, Health: tuiHealth{a}}
@@ -151,7 +164,7 @@ func demoAsk(e *env, a *app.App, s engine.RunConfig, question string, asJSON boo
 		question = demo.Questions()[0]
 	}
 	out := newEventWriter(e.stdout, asJSON, false)
-	out.attachTerminal(e.stdout, os.Getenv)
+	out.attachTerminal(e.stdout, e.getenv)
 	_, err := a.Ask(e.ctx, app.AskRequest{Question: question, Settings: s, Emit: out.write})
 	out.flush()
 	if !asJSON && err == nil {

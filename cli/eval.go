@@ -31,9 +31,11 @@ var defaultEvalStrategies = func() []string {
 
 const evalUsage = "eval --data FILE [--corpus NAME] [--strategies a,b,c] [--limit N] [--parallel P] [--out DIR] [--holdout-supporting F] [ask flags]"
 
-// evalOptions are eval's flags.
+// evalOptions are eval's: the run settings are applied to the
+// configuration (by load); rf says which flags were given.
 type evalOptions struct {
 	rf                *config.RunFlags
+	Out               outputFlags
 	data, dataset     string
 	strategies, out   string
 	limit, parallel   int
@@ -41,10 +43,11 @@ type evalOptions struct {
 	store, reportOnly bool
 }
 
-// parseEvalFlags reads eval's flags (flag.ErrHelp after printing the help).
-func parseEvalFlags(e *env, args []string) (*evalOptions, error) {
+// parseEval reads eval's flags (flag.ErrHelp after printing the help).
+func parseEval(e *env, args []string) (*evalOptions, error) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	o := &evalOptions{rf: config.BindRunFlags(fs, e.cfg)}
+	o := &evalOptions{}
+	rf, out := bindRunFlags(fs, e.cfg)
 	fs.StringVar(&o.data, "data", "", "QA file: IRCoT or MuSiQue JSONL, HotpotQA/2Wiki JSON Lines, or JSON/JSONL with question and answer(s)")
 	fs.StringVar(&o.dataset, "dataset", "", "dataset name in the reports (default: from the file name)")
 	fs.StringVar(&o.strategies, "strategies", "", "comma-separated strategies (default: --strategy when given, else "+strings.Join(defaultEvalStrategies, ",")+")")
@@ -66,19 +69,16 @@ func parseEvalFlags(e *env, args []string) (*evalOptions, error) {
 	if len(pos) > 0 {
 		return nil, usagef("eval takes no positional arguments (got %q): give the QA file with --data", pos[0])
 	}
+	o.rf, o.Out = rf, *out
 	return o, nil
 }
 
-func runEval(e *env, args []string) error {
-	o, err := parseEvalFlags(e, args)
-	if err != nil {
-		return err
-	}
+func runEval(e *env, o *evalOptions) error {
 	if o.reportOnly {
 		if st, err := os.Stat(o.out); err != nil || !st.IsDir() {
 			return usagef("--report: no results folder %s; give the --out of an earlier run", o.out)
 		}
-		return writeEvalSummary(e, o.out, o.rf.JSON)
+		return writeEvalSummary(e, o.out, o.Out.JSON)
 	}
 	names, ds, all, err := o.load(e)
 	if err != nil {
@@ -164,7 +164,7 @@ func (o *evalOptions) run(e *env, r *eval.Runner) error {
 		return err
 	}
 	rep, runErr := r.Run(e.ctx)
-	if err := writeEvalSummary(e, o.out, o.rf.JSON); err != nil && runErr == nil {
+	if err := writeEvalSummary(e, o.out, o.Out.JSON); err != nil && runErr == nil {
 		runErr = err
 	}
 	switch {

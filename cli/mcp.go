@@ -8,49 +8,60 @@ import (
 	"net"
 	"os"
 
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/mcpserve"
 )
+
+// mcpOptions are `prefrag mcp`'s: the run settings are applied to the
+// configuration.
+type mcpOptions struct {
+	Addr  string // --http: serve streamable HTTP there; "": stdio
+	Token string // the bearer token; default: mcp_token from the config file or PREFRAG_MCP_TOKEN
+}
+
+func parseMCP(e *env, args []string) (*mcpOptions, error) {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	o := &mcpOptions{}
+	rf, _ := bindRunFlags(fs, e.cfg)
+	markOutputFlags(fs, "mcp")
+	fs.StringVar(&o.Addr, "http", "", "serve streamable HTTP at http://`ADDR`/mcp (HOST:PORT) instead of stdio; an address beyond loopback needs a token")
+	fs.StringVar(&o.Token, "token", "", "the bearer `TOKEN` every HTTP request must carry (Authorization: Bearer …); default: mcp_token in the config file or PREFRAG_MCP_TOKEN")
+	pos, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		helpRunFlags(e, fs, "mcp [--http ADDR] [--token T] [ask flags]")
+		fmt.Fprint(e.stdout, mcpClientHelp)
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) > 0 {
+		return nil, usagef("mcp takes no arguments (got %q): the client sends the questions", pos[0])
+	}
+	if err := rf.Apply(); err != nil {
+		return nil, err
+	}
+	if err := refuseOutputFlags(rf, "`prefrag mcp`", "answers in the protocol"); err != nil {
+		return nil, err
+	}
+	if err := resolveNeverLeave(e); err != nil {
+		return nil, err
+	}
+	if o.Token == "" {
+		o.Token = e.cfg.MCPToken
+	}
+	if o.Addr != "" {
+		if err := mcpserve.CheckListen(o.Addr, o.Token); err != nil {
+			return nil, &usageError{msg: err.Error()}
+		}
+	}
+	return o, nil
+}
 
 // runMCP is `prefrag mcp`: serve MCP over stdio (the client starts
 // prefrag as a command), or over streamable HTTP with --http. On stdio,
 // stdout carries the protocol only: everything else goes to the log file
 // or, before the server starts, to stderr.
-func runMCP(e *env, args []string) error {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	rf := config.BindRunFlags(fs, e.cfg)
-	markOutputFlags(fs, "mcp")
-	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp (HOST:PORT) instead of stdio; an address beyond loopback needs a token")
-	token := fs.String("token", "", "the bearer `TOKEN` every HTTP request must carry (Authorization: Bearer …); default: mcp_token in the config file or PREFRAG_MCP_TOKEN")
-	pos, err := parseFlags(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		helpRunFlags(e, fs, "mcp [--http ADDR] [--token T] [ask flags]")
-		fmt.Fprint(e.stdout, mcpClientHelp)
-		return err
-	}
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("mcp takes no arguments (got %q): the client sends the questions", pos[0])
-	}
-	if err := rf.Apply(); err != nil {
-		return err
-	}
-	if err := refuseOutputFlags(rf, "`prefrag mcp`", "answers in the protocol"); err != nil {
-		return err
-	}
-	if err := resolveNeverLeave(e); err != nil {
-		return err
-	}
-	if *token == "" {
-		*token = e.cfg.MCPToken
-	}
-	if *addr != "" {
-		if err := mcpserve.CheckListen(*addr, *token); err != nil {
-			return &usageError{msg: err.Error()}
-		}
-	}
+func runMCP(e *env, o *mcpOptions) error {
 	a, err := openApp(e)
 	if err != nil {
 		return err
@@ -60,15 +71,15 @@ func runMCP(e *env, args []string) error {
 	s.WebChosen = e.cfg.WebChosen()
 	srv := mcpserve.New(a, mcpserve.Options{Settings: s, Version: versionString(), WebAllowHint: e.cfg.WebAllowHint()})
 	defer srv.Close()
-	if *addr == "" {
+	if o.Addr == "" {
 		return srv.ServeStdio(e.ctx, readCloser(e.stdin), nopWriteCloser{e.stdout})
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
+		return fmt.Errorf("cannot listen on %s: %w", o.Addr, err)
 	}
 	fmt.Fprintf(e.stderr, "prefrag mcp: serving MCP at http://%s%s (Ctrl-C stops)\n", ln.Addr(), mcpserve.Path)
-	return srv.ServeHTTP(e.ctx, ln, *token)
+	return srv.ServeHTTP(e.ctx, ln, o.Token)
 }
 
 // readCloser is r with a Close that ends a blocked read when r is a file

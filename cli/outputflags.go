@@ -6,11 +6,47 @@ import (
 	"github.com/prefrag/prefrag/config"
 )
 
-// The run flags (config.BindRunFlags) include two output flags, --json and
-// --tokens, that only `ask` (and `eval`, --json) has output for. `config`
-// prints settings as text and the interactive app has no event stream:
-// there they would do nothing, so they are refused (exit 2) with where
-// they apply, and their help says so.
+// outputFlags are the output flags of every command, declared here and
+// nowhere else: --json (each command says what it prints then) and, where
+// events stream, --tokens.
+type outputFlags struct {
+	JSON   bool
+	Tokens bool
+}
+
+// The help of the output flags of an event stream (ask, the run flags).
+const (
+	jsonEventsHelp = "JSON Lines events on stdout"
+	tokensHelp     = "with --json: also print streamed token events"
+)
+
+// bindJSON declares --json on fs; usage says what the command prints with it.
+func bindJSON(fs *flag.FlagSet, usage string) *outputFlags {
+	o := &outputFlags{}
+	fs.BoolVar(&o.JSON, "json", false, usage)
+	return o
+}
+
+// bindEventOutput declares --json and --tokens on fs, for a command that
+// streams events.
+func bindEventOutput(fs *flag.FlagSet) *outputFlags {
+	o := bindJSON(fs, jsonEventsHelp)
+	fs.BoolVar(&o.Tokens, "tokens", false, tokensHelp)
+	return o
+}
+
+// bindRunFlags declares the flags of `ask` on fs — the settings of the
+// schema (config.BindRunFlags) and the output flags — for the commands
+// that take ask's flags (ask, the TUI, eval, config, sources, mcp).
+func bindRunFlags(fs *flag.FlagSet, c *config.Config) (*config.RunFlags, *outputFlags) {
+	return config.BindRunFlags(fs, c), bindEventOutput(fs)
+}
+
+// The run flags include the two output flags, --json and --tokens, that
+// only `ask` (and `eval`, --json) has output for. `config` prints settings
+// as text and the interactive app has no event stream: there they would
+// do nothing, so they are refused (exit 2) with where they apply, and
+// their help says so.
 
 // outputFlagsWhere says where the output flags apply.
 const outputFlagsWhere = "--json applies to `prefrag ask` (and to search, corpora, sessions, eval), --tokens to `prefrag ask --json`"

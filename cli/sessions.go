@@ -15,26 +15,27 @@ import (
 	"github.com/prefrag/prefrag/store"
 )
 
-func runSessions(e *env, args []string) error {
+// sessionsCommand is `prefrag sessions SUBCOMMAND`.
+func sessionsCommand(e *env, args []string) error {
 	if len(args) == 0 {
 		args = []string{"list"}
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
 	case "list", "ls":
-		return sessionsList(e, rest)
+		return newCmd(parseSessionsList, runSessionsList)(e, rest)
 	case "show":
-		return sessionsShow(e, rest)
+		return newCmd(parseSessionsShow, runSessionsShow)(e, rest)
 	case "search":
-		return sessionsSearch(e, rest)
+		return newCmd(parseSessionsSearch, runSessionsSearch)(e, rest)
 	case "export":
-		return sessionsExport(e, rest)
+		return newCmd(parseSessionsExport, runSessionsExport)(e, rest)
 	case "import":
-		return sessionsImport(e, rest)
+		return newCmd(parseSessionsImport, runSessionsImport)(e, rest)
 	case "rerun":
-		return sessionsRerun(e, rest)
+		return newCmd(parseSessionsRerun, runSessionsRerun)(e, rest)
 	case "rm":
-		return sessionsRm(e, rest)
+		return newCmd(parseSessionsRm, runSessionsRm)(e, rest)
 	case "-h", "--help", "help":
 		sessionsHelp(e.stdout)
 		return nil
@@ -67,30 +68,40 @@ func sessionFilterFlags(fs *flag.FlagSet) func() (store.Filter, error) {
 	}
 }
 
-func sessionsList(e *env, args []string) error {
+// sessionsListOptions are `prefrag sessions list`'s.
+type sessionsListOptions struct {
+	Out    outputFlags
+	Filter store.Filter
+}
+
+func parseSessionsList(e *env, args []string) (*sessionsListOptions, error) {
 	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	out := bindJSON(fs, "one JSON object per line")
 	filter := sessionFilterFlags(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			helpFlags(e.stdout, fs, "sessions list [flags]")
 		}
-		return err
+		return nil, err
 	}
 	f, err := filter()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return &sessionsListOptions{Out: *out, Filter: f}, nil
+}
+
+func runSessionsList(e *env, o *sessionsListOptions) error {
 	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	list, err := a.Store.ListSessions(e.ctx, f)
+	list, err := a.Store.ListSessions(e.ctx, o.Filter)
 	if err != nil {
 		return err
 	}
-	return printSessions(e, a.Store, list, *asJSON)
+	return printSessions(e, a.Store, list, o.Out.JSON)
 }
 
 func printSessions(e *env, st *store.Store, list []store.Session, asJSON bool) error {
@@ -138,28 +149,38 @@ func oneLineTrunc(s string, n int) string {
 	return clean(textsafe.Truncate(strings.Join(strings.Fields(s), " "), n))
 }
 
-func sessionsShow(e *env, args []string) error {
+// sessionsShowOptions are `prefrag sessions show`'s.
+type sessionsShowOptions struct {
+	ID  string // an id, a unique prefix, or "last"
+	Out outputFlags
+}
+
+func parseSessionsShow(e *env, args []string) (*sessionsShowOptions, error) {
 	fs := flag.NewFlagSet("sessions show", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the events exactly as `ask --json` did")
+	out := bindJSON(fs, "print the events exactly as `ask --json` did")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "sessions show ID|last [--json]")
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag sessions show ID|last [--json]")
+		return nil, usagef("usage: prefrag sessions show ID|last [--json]")
 	}
+	return &sessionsShowOptions{ID: pos[0], Out: *out}, nil
+}
+
+func runSessionsShow(e *env, o *sessionsShowOptions) error {
 	// A session with undecodable event rows is shown without them; the
 	// error naming them comes last (exit 1).
-	a, rec, err := openSession(e, pos[0])
+	a, rec, err := openSession(e, o.ID)
 	if a == nil {
 		return err
 	}
 	defer a.Close()
 	bad := err
-	if *asJSON {
+	if o.Out.JSON {
 		return errors.Join(writeJSONLines(e.stdout, safeLines(rec.Lines)), bad)
 	}
 	s := rec.Session
@@ -210,27 +231,37 @@ func threadTimes(rec *store.Record) string {
 	return out
 }
 
-func sessionsSearch(e *env, args []string) error {
+// sessionsSearchOptions are `prefrag sessions search`'s.
+type sessionsSearchOptions struct {
+	Words string
+	Out   outputFlags
+}
+
+func parseSessionsSearch(e *env, args []string) (*sessionsSearchOptions, error) {
 	fs := flag.NewFlagSet("sessions search", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	out := bindJSON(fs, "one JSON object per line")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "sessions search WORDS [--json]")
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) == 0 {
-		return usagef("usage: prefrag sessions search WORDS")
+		return nil, usagef("usage: prefrag sessions search WORDS")
 	}
+	return &sessionsSearchOptions{Words: strings.Join(pos, " "), Out: *out}, nil
+}
+
+func runSessionsSearch(e *env, o *sessionsSearchOptions) error {
 	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	list, err := a.Store.SearchSessions(e.ctx, strings.Join(pos, " "))
+	list, err := a.Store.SearchSessions(e.ctx, o.Words)
 	if err != nil {
 		return err
 	}
-	return printSessions(e, a.Store, list, *asJSON)
+	return printSessions(e, a.Store, list, o.Out.JSON)
 }

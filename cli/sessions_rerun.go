@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/prefrag/prefrag/app"
@@ -18,12 +17,14 @@ import (
 
 const rerunUsage = "sessions rerun ID|last [--offline] [--web auto|ask|never] [--never-leave NAME] [--llm B] [--llm-url URL] [--model M] [--json]"
 
-// rerunFlags are the flags of `sessions rerun`.
-type rerunFlags struct {
+// sessionsRerunOptions are `prefrag sessions rerun`'s: the overrides of
+// the recorded settings, and the flags they were given with.
+type sessionsRerunOptions struct {
+	ID         string // an id, a unique prefix, or "last"
 	o          config.RerunOverrides
 	neverLeave stringsFlag
-	offline    *bool
-	asJSON     *bool
+	offline    bool
+	Out        outputFlags
 }
 
 // stringsFlag is a repeatable string flag.
@@ -32,10 +33,9 @@ type stringsFlag []string
 func (l *stringsFlag) String() string     { return strings.Join(*l, ",") }
 func (l *stringsFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-func bindRerunFlags(fs *flag.FlagSet) *rerunFlags {
-	f := &rerunFlags{}
-	f.offline = fs.Bool("offline", false, "use only the cached web results; send no web request")
-	f.asJSON = fs.Bool("json", false, "JSON Lines events on stdout")
+func bindRerunFlags(fs *flag.FlagSet) *sessionsRerunOptions {
+	f := &sessionsRerunOptions{}
+	fs.BoolVar(&f.offline, "offline", false, "use only the cached web results; send no web request")
 	fs.StringVar(&f.o.LLM, "llm", "", "LLM backend: ollama, llamacpp or openai (default: the recorded one; an imported session's: the configured one)")
 	fs.StringVar(&f.o.LLMURL, "llm-url", "", "LLM server address (default: llm_url from the config file or OLLAMA_HOST when set for the same backend, else the recorded one; never an imported session's)")
 	fs.StringVar(&f.o.Web, "web", "", "web policy: auto, ask or never (default: the stricter of the recorded one, when it was chosen, and the configured one)")
@@ -58,43 +58,50 @@ func refuseEmpty(fs *flag.FlagSet) error {
 	return err
 }
 
-func sessionsRerun(e *env, args []string) error {
+func parseSessionsRerun(e *env, args []string) (*sessionsRerunOptions, error) {
 	fs := flag.NewFlagSet("sessions rerun", flag.ContinueOnError)
 	f := bindRerunFlags(fs)
+	out := bindJSON(fs, jsonEventsHelp)
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, rerunUsage)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag %s", rerunUsage)
+		return nil, usagef("usage: prefrag %s", rerunUsage)
 	}
 	if err := refuseEmpty(fs); err != nil {
-		return err
+		return nil, err
 	}
-	f.o.OllamaHost = os.Getenv("OLLAMA_HOST")
+	f.ID, f.Out = pos[0], *out
+	fs.Visit(func(fl *flag.Flag) { f.o.NeverLeaveSet = f.o.NeverLeaveSet || fl.Name == "never-leave" })
+	f.o.OllamaHost = e.getenv("OLLAMA_HOST")
+	return f, nil
+}
+
+func runSessionsRerun(e *env, f *sessionsRerunOptions) error {
 	// A re-run needs the question and the settings, not the stored events.
-	a, rec, err := openSession(e, pos[0])
+	a, rec, err := openSession(e, f.ID)
 	if a == nil {
 		return err
 	}
 	defer a.Close()
-	s, changed, err := rerunSettings(e, a, rec, fs, f)
+	s, changed, err := rerunSettings(e, a, rec, f)
 	if err != nil {
 		return err
 	}
 	// The same corpora, in the same order, and the same web engine as the
 	// recorded run; an imported session's web engine address is not used.
-	a.Cfg.Offline = *f.offline
+	a.Cfg.Offline = f.offline
 	configured, _ := a.Cfg.WebEndpoint(s.WebEngine)
 	if !f.o.Imported {
 		a.RestoreWeb(s, rec.Session.Manifest)
 	}
 	reportRerun(e, a, s, changed, f.o.Imported)
 	reportWebAddress(e, a, s, configured != "")
-	if *f.offline {
+	if f.offline {
 		fmt.Fprintln(e.stderr, "prefrag: offline re-run: web searches are answered from the cache only")
 	}
 	var diff []config.RerunChange
@@ -103,7 +110,7 @@ func sessionsRerun(e *env, args []string) error {
 			diff = append(diff, c)
 		}
 	}
-	out := newEventWriter(e.stdout, *f.asJSON, false)
+	out := newEventWriter(e.stdout, f.Out.JSON, false)
 	res, err := a.Ask(e.ctx, app.AskRequest{Question: rec.Session.Question, Settings: s, Emit: out.write,
 		Rerun: &app.Rerun{Of: rec.Session.ID, Changed: diff}})
 	if err == nil {
@@ -126,7 +133,7 @@ func sessionsRerun(e *env, args []string) error {
 // the recording or today's configuration without a flag (config.Rerun),
 // with every never-leave name — recorded, configured or given —
 // resolved to today's corpora or refused.
-func rerunSettings(e *env, a *app.App, rec *store.Record, fs *flag.FlagSet, f *rerunFlags) (engine.RunConfig, []config.RerunChange, error) {
+func rerunSettings(e *env, a *app.App, rec *store.Record, f *sessionsRerunOptions) (engine.RunConfig, []config.RerunChange, error) {
 	var recorded engine.RunConfig
 	if err := json.Unmarshal(rec.Session.Config, &recorded); err != nil {
 		return recorded, nil, fmt.Errorf("session %s has no readable settings: %w", rec.Session.ID, err)
@@ -145,7 +152,6 @@ func rerunSettings(e *env, a *app.App, rec *store.Record, fs *flag.FlagSet, f *r
 	if err := resolveNeverLeave(e); err != nil {
 		return recorded, nil, err
 	}
-	fs.Visit(func(fl *flag.Flag) { f.o.NeverLeaveSet = f.o.NeverLeaveSet || fl.Name == "never-leave" })
 	if f.o.NeverLeave, err = resolveNames(e, a, f.neverLeave, "--never-leave"); err != nil {
 		return recorded, nil, err
 	}

@@ -29,61 +29,57 @@ func parseAge(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// sessionsRm is `prefrag sessions rm ID... | --older-than DURATION`: it
-// deletes sessions with their events and verdicts (the shared web cache
-// stays); it asks on a terminal and needs --yes otherwise; a session
-// running in a live process is refused.
-func sessionsRm(e *env, args []string) error {
+// sessionsRmOptions are `prefrag sessions rm`'s: the sessions named, or
+// those older than an age.
+type sessionsRmOptions struct {
+	IDs       []string
+	ByAge     bool // --older-than was given
+	OlderThan time.Duration
+	Yes       bool // delete without asking
+}
+
+func parseSessionsRm(e *env, args []string) (*sessionsRmOptions, error) {
 	fs := flag.NewFlagSet("sessions rm", flag.ContinueOnError)
+	o := &sessionsRmOptions{}
 	older := fs.String("older-than", "", "delete the sessions started more than this long ago (30d, 12h)")
-	yes := fs.Bool("yes", false, "delete without asking (needed when not on a terminal)")
+	fs.BoolVar(&o.Yes, "yes", false, "delete without asking (needed when not on a terminal)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, "sessions rm ID... | --older-than DURATION [--yes]")
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if (len(pos) == 0) == (*older == "") {
-		return usagef("usage: prefrag sessions rm ID... | --older-than DURATION [--yes]")
+		return nil, usagef("usage: prefrag sessions rm ID... | --older-than DURATION [--yes]")
 	}
-	var age time.Duration
-	if *older != "" {
-		if age, err = parseAge(*older); err != nil {
-			return usagef("--older-than takes a duration like 30d or 12h, not %q", *older)
+	o.IDs, o.ByAge = pos, *older != ""
+	if o.ByAge {
+		if o.OlderThan, err = parseAge(*older); err != nil {
+			return nil, usagef("--older-than takes a duration like 30d or 12h, not %q", *older)
 		}
 	}
+	return o, nil
+}
+
+// runSessionsRm deletes sessions with their events and verdicts (the
+// shared web cache stays); it asks on a terminal and needs --yes
+// otherwise; a session running in a live process is refused.
+func runSessionsRm(e *env, o *sessionsRmOptions) error {
 	a, err := openSessionsApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	var ids []string
-	if *older != "" {
-		list, err := a.Store.ListSessions(e.ctx, store.Filter{})
-		if err != nil {
-			return err
-		}
-		cut := time.Now().Add(-age)
-		for _, s := range list {
-			if s.Started.Before(cut) {
-				ids = append(ids, s.ID)
-			}
-		}
-	} else {
-		for _, p := range pos {
-			id, err := a.Store.ResolveID(e.ctx, p)
-			if err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
+	ids, err := rmIDs(e, a.Store, o)
+	if err != nil {
+		return err
 	}
 	if len(ids) == 0 {
 		fmt.Fprintln(e.stdout, "no session to delete")
 		return nil
 	}
-	if !*yes {
+	if !o.Yes {
 		in, ok := terminalIn(e.stdin)
 		if !ok {
 			return usagef("sessions rm deletes %s for good: pass --yes to confirm (there is no terminal to ask on)", plural.N(len(ids), "session"))
@@ -108,4 +104,31 @@ func sessionsRm(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "deleted %d of %s\n", n, plural.N(len(ids), "session"))
 	}
 	return failed
+}
+
+// rmIDs are the ids of the sessions an rm names: those started before
+// the age, or those given (resolved from unique prefixes).
+func rmIDs(e *env, st *store.Store, o *sessionsRmOptions) ([]string, error) {
+	var ids []string
+	if o.ByAge {
+		list, err := st.ListSessions(e.ctx, store.Filter{})
+		if err != nil {
+			return nil, err
+		}
+		cut := time.Now().Add(-o.OlderThan)
+		for _, s := range list {
+			if s.Started.Before(cut) {
+				ids = append(ids, s.ID)
+			}
+		}
+		return ids, nil
+	}
+	for _, p := range o.IDs {
+		id, err := st.ResolveID(e.ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/prefrag/prefrag/app"
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/internal/plural"
 	"github.com/prefrag/prefrag/internal/textsafe"
 )
@@ -21,47 +20,63 @@ var sourcesSubcommands = [][2]string{
 	{"check NAME [--query Q]", "connect to one source, list an MCP server's tools, run one search, say what came back"},
 }
 
-// runSources lists the sources a question would search (the run flags
-// change which and in what order), or checks one.
-func runSources(e *env, args []string) error {
+// sourcesCommand is `prefrag sources`: it lists the sources a question
+// would search (the run flags change which and in what order), or checks
+// one.
+func sourcesCommand(e *env, args []string) error {
 	if len(args) > 0 && args[0] == "check" {
-		return runSourcesCheck(e, args[1:])
+		return newCmd(parseSourcesCheck, runSourcesCheck)(e, args[1:])
 	}
+	return newCmd(parseSources, runSources)(e, args)
+}
+
+// sourcesOptions are `prefrag sources`'s: the run settings are applied to
+// the configuration.
+type sourcesOptions struct {
+	Out       outputFlags
+	NoConnect bool // do not connect to the MCP servers
+	Names     bool // only the names, for shell completion
+}
+
+func parseSources(e *env, args []string) (*sourcesOptions, error) {
 	fs := flag.NewFlagSet("sources", flag.ContinueOnError)
-	rf := config.BindRunFlags(fs, e.cfg)
+	o := &sourcesOptions{}
+	rf, out := bindRunFlags(fs, e.cfg)
 	fs.Lookup("json").Usage = "one JSON object per source"
 	fs.Lookup("tokens").Usage = "does nothing here"
-	noConnect := fs.Bool("no-connect", false, "do not connect to the MCP servers (their state and search tool are then unknown)")
-	names := fs.Bool("names", false, "only the source names, one a line (for shell completion; connects to nothing)")
+	fs.BoolVar(&o.NoConnect, "no-connect", false, "do not connect to the MCP servers (their state and search tool are then unknown)")
+	fs.BoolVar(&o.Names, "names", false, "only the source names, one a line (for shell completion; connects to nothing)")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "sources [--json] [--no-connect] [ask flags] | sources check NAME [--query Q]")
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) > 0 {
-		return usagef("unknown sources command %q (check)", pos[0])
+		return nil, usagef("unknown sources command %q (check)", pos[0])
 	}
-	if err := rf.Apply(); err != nil {
-		return err
-	}
+	o.Out = *out
+	return o, rf.Apply()
+}
+
+func runSources(e *env, o *sourcesOptions) error {
 	a, err := openApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	rows, err := a.ListSources(e.ctx, e.cfg.Settings, !*noConnect && !*names)
+	rows, err := a.ListSources(e.ctx, e.cfg.Settings, !o.NoConnect && !o.Names)
 	if err != nil {
 		return err
 	}
 	switch {
-	case *names:
+	case o.Names:
 		for _, r := range rows {
 			fmt.Fprintln(e.stdout, r.Name)
 		}
-	case rf.JSON:
+	case o.Out.JSON:
 		enc := json.NewEncoder(e.stdout)
 		for _, r := range rows {
 			enc.Encode(r)
@@ -102,32 +117,42 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// runSourcesCheck connects to one source and runs one search; exit 1 when
-// it fails.
-func runSourcesCheck(e *env, args []string) error {
+// sourcesCheckOptions are `prefrag sources check`'s: the run settings
+// are applied to the configuration.
+type sourcesCheckOptions struct {
+	Name  string // a corpus, mcp:NAME or web
+	Query string
+}
+
+func parseSourcesCheck(e *env, args []string) (*sourcesCheckOptions, error) {
 	fs := flag.NewFlagSet("sources check", flag.ContinueOnError)
-	rf := config.BindRunFlags(fs, e.cfg)
-	query := fs.String("query", "test", "the `QUERY` to search for")
+	o := &sourcesCheckOptions{}
+	rf, _ := bindRunFlags(fs, e.cfg)
+	fs.StringVar(&o.Query, "query", "test", "the `QUERY` to search for")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "sources check NAME [--query Q] [ask flags]")
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag sources check NAME (a corpus, mcp:NAME or web; `prefrag sources` lists them)")
+		return nil, usagef("usage: prefrag sources check NAME (a corpus, mcp:NAME or web; `prefrag sources` lists them)")
 	}
-	if err := rf.Apply(); err != nil {
-		return err
-	}
+	o.Name = pos[0]
+	return o, rf.Apply()
+}
+
+// runSourcesCheck connects to one source and runs one search; exit 1 when
+// it fails.
+func runSourcesCheck(e *env, o *sourcesCheckOptions) error {
 	a, err := openApp(e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	rep, err := a.CheckSource(e.ctx, e.cfg.Settings, pos[0], *query)
+	rep, err := a.CheckSource(e.ctx, e.cfg.Settings, o.Name, o.Query)
 	if errors.Is(err, app.ErrNoSource) {
 		return usagef("%s", strings.TrimPrefix(err.Error(), app.ErrNoSource.Error()+": "))
 	}

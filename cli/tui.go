@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/prefrag/prefrag/app"
-	"github.com/prefrag/prefrag/config"
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/guide"
 	"github.com/prefrag/prefrag/internal/textsafe"
@@ -23,33 +22,38 @@ import (
 	"github.com/prefrag/prefrag/ui"
 )
 
-// runTUI opens the interactive workspace with the settings of `ask`.
-func runTUI(e *env, args []string) error {
+// tuiOptions are the interactive workspace's: the run settings are
+// applied to the configuration, with the workspace's answer style.
+type tuiOptions struct{}
+
+// parseTUI reads `prefrag [ask flags]`.
+func parseTUI(e *env, args []string) (*tuiOptions, error) {
 	fs := flag.NewFlagSet("prefrag", flag.ContinueOnError)
-	answerStyle := e.cfg.TUIAnswerStyle
-	e.cfg.Settings.AnswerStyle = answerStyle
-	rf := config.BindRunFlags(fs, e.cfg)
+	e.cfg.Settings.AnswerStyle = e.cfg.TUIAnswerStyle
+	rf, _ := bindRunFlags(fs, e.cfg)
 	markOutputFlags(fs, "the interactive app")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpRunFlags(e, fs, "[ask flags]")
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) > 0 {
-		return usagef("unexpected argument %q: to ask from the command line use `prefrag ask %q`", pos[0], pos[0])
+		return nil, usagef("unexpected argument %q: to ask from the command line use `prefrag ask %q`", pos[0], pos[0])
 	}
 	if err := rf.Apply(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := refuseOutputFlags(rf, "the interactive app (`prefrag` alone)", "has no event output"); err != nil {
-		return err
+		return nil, err
 	}
-	if err := resolveNeverLeave(e); err != nil {
-		return err
-	}
+	return &tuiOptions{}, resolveNeverLeave(e)
+}
+
+// runTUI opens the interactive workspace with the settings of `ask`.
+func runTUI(e *env, _ *tuiOptions) error {
 	if err := needTerminal(e.stdin, e.stdout); err != nil {
 		return err
 	}
@@ -204,20 +208,18 @@ func (c tuiCorpora) Index(ctx context.Context, name string, paths []string, prog
 }
 
 func (c tuiCorpora) Search(ctx context.Context, name, query string, k int) ([]sources.Document, error) {
-	if catalog.IsRemote(c.a.Cfg.CorporaDir(), name) {
-		g, err := c.a.OpenRemote(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		defer g.Close()
-		return g.Search(ctx, query, k)
-	}
-	corpus, err := local.Open(c.a.Cfg.CorporaDir(), name)
+	// The same search a question does: by meaning too for a corpus with
+	// vectors.
+	corpus, err := c.a.OpenCorpus(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	defer corpus.Close()
-	return corpus.Search(ctx, query, k)
+	docs, err := corpus.Search(ctx, query, k)
+	if errors.Is(err, sources.ErrDegraded) {
+		return docs, nil
+	}
+	return docs, err
 }
 
 // IndexGuide writes the embedded user guide to a folder under the home and

@@ -15,8 +15,6 @@ type RunFlags struct {
 	// finish applies the flags whose value is collected apart (lists,
 	// the seed), by flag name.
 	finish map[string]func()
-	JSON   bool
-	Tokens bool
 }
 
 type stringList []string
@@ -24,7 +22,8 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// BindRunFlags registers the run flags of the schema on fs.
+// BindRunFlags registers the run flags of the schema on fs (the settings;
+// the command line adds its output flags, --json and --tokens).
 func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 	rf := &RunFlags{c: c, fs: fs, finish: map[string]func(){}}
 	for _, st := range schema {
@@ -32,14 +31,12 @@ func BindRunFlags(fs *flag.FlagSet, c *Config) *RunFlags {
 			rf.bind(st)
 		}
 	}
-	fs.BoolVar(&rf.JSON, "json", false, "JSON Lines events on stdout")
-	fs.BoolVar(&rf.Tokens, "tokens", false, "with --json: also print streamed token events")
 	return rf
 }
 
 // BindSettingFlags registers the flags of the named settings only, for a
 // command that takes a few of them (index, search); call Apply after
-// parsing. Its JSON and Tokens are not flags.
+// parsing.
 func BindSettingFlags(fs *flag.FlagSet, c *Config, keys ...string) *RunFlags {
 	rf := &RunFlags{c: c, fs: fs, finish: map[string]func(){}}
 	for _, k := range keys {

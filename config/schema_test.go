@@ -222,11 +222,13 @@ func TestSchemaKeysAreJSONNames(t *testing.T) {
 	}
 }
 
-// Every flag and key that existed before the schema still works.
+// Every flag and key that existed before the schema still works. (The
+// output flags of ask, --json and --tokens, are the command line's:
+// cli's TestRunFlagsKeepTheContract checks them.)
 func TestContractNamesKept(t *testing.T) {
 	flags := strings.Fields("corpus never-leave web web-only web-engine searxng-url llm llm-url model judge-model k max-steps max-reflections " +
 		"judge-first strategy num-ctx max-output-tokens llm-timeout run-timeout temperature top-p max-doc-chars seed answer-style " +
-		"per-source-tools prompts-dir offline json tokens")
+		"per-source-tools prompts-dir offline")
 	keys := strings.Fields("model judge_model llm llm_url web web_engine searxng_url duckduckgo_url brave_url brave_api_key corpora k " +
 		"max_steps max_reflections judge_first strategy num_ctx temperature top_p seed answer_style tui_answer_style per_source_tools " +
 		"prompts_dir web_cache_ttl web_allow web_deny web_timeout llm_timeout run_timeout max_output_tokens never_leave web_only max_doc_chars")

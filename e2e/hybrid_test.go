@@ -76,6 +76,9 @@ func TestHybridFindsParaphrase(t *testing.T) {
 		!strings.Contains(out, "corpus garage has vectors for 3 passages (all of them)") {
 		t.Fatalf("index output:\n%s", out)
 	}
+	if list := w.mustRun("corpora"); !strings.Contains(list, "garage: vectors of 3 passages by nomic-embed-text (64 dimensions)") {
+		t.Errorf("corpora:\n%s", list)
+	}
 	const q = "how do I mend an automobile?"
 	if hits := searchJSON(t, w, "--retrieval", "bm25", q); len(hits) != 0 {
 		t.Errorf("bm25 found %+v", hits)

@@ -117,36 +117,7 @@ func (a *Aligner) AlignClaim(c Claim) Result {
 			cited = append(cited, p)
 		}
 	}
-	first := make([][]int, len(cited))
-	named := make([]bool, len(cited))
-	for k, p := range cited {
-		named[k] = mentions(claimIDs, p.title)
-		first[k] = a.selectIn(p, ct, named[k], nil, nil)
-	}
-	chosen := map[*passage][]int{}
-	linked := map[*passage]bool{}
-	for k, p := range cited {
-		link := named[k]
-		var others, elsewhere []int32
-		for k2, q := range cited {
-			if q == p {
-				continue
-			}
-			others = append(others, q.title...)
-			for _, i := range first[k2] {
-				elsewhere = append(elsewhere, q.sents[i].terms...)
-				link = link || mentions(q.sents[i].terms, p.title)
-			}
-		}
-		chosen[p] = a.selectIn(p, ct, link, distinct(others), distinct(elsewhere))
-		linked[p] = link
-	}
-	for _, p := range cited {
-		if ct.compares {
-			chosen[p] = a.withValue(p, chosen[p], ct, linked[p])
-		}
-		chosen[p] = a.withNext(p, chosen[p], ct)
-	}
+	chosen, linked := a.choose(cited, ct, claimIDs)
 	best := Unsupported
 	for _, n := range c.Citations {
 		p := a.byN[n]
@@ -180,6 +151,44 @@ func (a *Aligner) AlignClaim(c Claim) Result {
 	}
 	r.Verdict = best
 	return r
+}
+
+// choose makes the two passes of AlignClaim over the cited passages: each
+// passage's best sentences for the claim alone, then again knowing what
+// the co-cited passages' first choices said. It returns the sentences
+// chosen in each passage and whether the passage is linked to the claim.
+func (a *Aligner) choose(cited []*passage, ct claimTerms, claimIDs []int32) (map[*passage][]int, map[*passage]bool) {
+	first := make([][]int, len(cited))
+	named := make([]bool, len(cited))
+	for k, p := range cited {
+		named[k] = mentions(claimIDs, p.title)
+		first[k] = a.selectIn(p, ct, named[k], nil, nil)
+	}
+	chosen := map[*passage][]int{}
+	linked := map[*passage]bool{}
+	for k, p := range cited {
+		link := named[k]
+		var others, elsewhere []int32
+		for k2, q := range cited {
+			if q == p {
+				continue
+			}
+			others = append(others, q.title...)
+			for _, i := range first[k2] {
+				elsewhere = append(elsewhere, q.sents[i].terms...)
+				link = link || mentions(q.sents[i].terms, p.title)
+			}
+		}
+		chosen[p] = a.selectIn(p, ct, link, distinct(others), distinct(elsewhere))
+		linked[p] = link
+	}
+	for _, p := range cited {
+		if ct.compares {
+			chosen[p] = a.withValue(p, chosen[p], ct, linked[p])
+		}
+		chosen[p] = a.withNext(p, chosen[p], ct)
+	}
+	return chosen, linked
 }
 
 func rank(v Verdict) int {
@@ -257,6 +266,36 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 	if len(p.sents) == 0 {
 		return nil
 	}
+	w, total := a.passageTerms(p, ct, linked, others, elsewhere)
+	if total <= 0 {
+		return nil
+	}
+	scores := sentenceScores(p, w, total, linked)
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	// The first sentence's bonus needs a word of the claim besides the
+	// subject's name: naming the subject alone, which every sentence does
+	// when the passage is linked, says nothing of the claim. A claim about
+	// a nationality or a country is the exception.
+	if scores[0] > 0 && (ct.nation || saysMore(p, &p.sents[0], w)) {
+		scores[0] += leadBonus
+	}
+	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
+	if scores[order[0]] <= 0 {
+		return nil
+	}
+	chosen := a.addQuotes(p, w, linked, scores, order)
+	sort.Ints(chosen)
+	return chosen
+}
+
+// passageTerms are the claim's terms weighted for passage p, and their
+// total: terms other passages' quotes carry are discounted (unless p's
+// title has them), p's title terms are added when linked, and the co-cited
+// passages' title terms, weighted down. They come sorted (sortTerms).
+func (a *Aligner) passageTerms(p *passage, ct claimTerms, linked bool, others, elsewhere []int32) ([]wterm, float64) {
 	w := append(make([]wterm, 0, len(ct.w)+len(p.title)+len(others)), ct.w...)
 	total := ct.total
 	for k, t := range w {
@@ -290,9 +329,12 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 		}
 	}
 	sortTerms(w)
-	if total <= 0 {
-		return nil
-	}
+	return w, total
+}
+
+// sentenceScores is the share of the weight of w each sentence of p
+// carries.
+func sentenceScores(p *passage, w []wterm, total float64, linked bool) []float64 {
 	scores := make([]float64, len(p.sents))
 	for i := range p.sents {
 		for _, t := range w {
@@ -302,22 +344,14 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 		}
 		scores[i] /= total
 	}
-	order := make([]int, len(scores))
-	for i := range order {
-		order[i] = i
-	}
-	// The first sentence's bonus needs a word of the claim besides the
-	// subject's name: naming the subject alone, which every sentence does
-	// when the passage is linked, says nothing of the claim. A claim about
-	// a nationality or a country is the exception.
-	if scores[0] > 0 && (ct.nation || saysMore(p, &p.sents[0], w)) {
-		scores[0] += leadBonus
-	}
-	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
+	return scores
+}
+
+// addQuotes chooses the best sentence (order[0]), then, in order, each
+// other one that scores near it and carries enough of the claim the chosen
+// ones do not, up to the maximum number of quotes.
+func (a *Aligner) addQuotes(p *passage, w []wterm, linked bool, scores []float64, order []int) []int {
 	best := order[0]
-	if scores[best] <= 0 {
-		return nil
-	}
 	// reach is the weight of the claim this passage can carry at all: a
 	// further quote's gain is measured against it.
 	reach := 0.0
@@ -352,6 +386,5 @@ func (a *Aligner) selectIn(p *passage, ct claimTerms, linked bool, others, elsew
 			covered[k] = covered[k] || speaks(p, &p.sents[i], t.id, linked)
 		}
 	}
-	sort.Ints(chosen)
 	return chosen
 }

@@ -44,79 +44,19 @@ func (m *Model) statusSig() string {
 	return sig
 }
 
+// renderStatus draws the status line: the segments that fit the width,
+// those with the highest keep dropped first.
 func (m *Model) renderStatus() string {
-	sh, st := m.sh, m.sh.st
-	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.StatusValue.Render(v) }
-	var segs []statusSegment
-	model := sh.settings.Model
+	st := m.sh.st
 	r, shown := m.statusRun()
-	if shown && r.traj.Config != nil && r.traj.Config.Model != "" && !r.running {
-		model = r.traj.Config.Model // the model the session on screen used
-	}
-	if model == "" {
-		model = "—"
-	}
-	segs = append(segs, statusSegment{kv("model", oneLine(model)), 4})
-	pref := sh.preferred()
-	if pref == "" {
-		pref = "none"
-	}
-	segs = append(segs, statusSegment{kv("pref", oneLine(pref)), 3})
-	web := sh.webPolicy()
-	webText := kv("web", web)
-	if web != "auto" {
-		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(web)
-	}
-	if eff := effectiveWeb(r, shown, web); eff != web {
-		// A thread turn running under its thread's stricter policy: the
-		// policy that holds for it, not the app's.
-		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(eff+" (thread)")
-	}
-	if sh.webNeedsOptIn() {
-		// No corpus to search first: nothing leaves without --web-only.
-		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
-	}
-	segs = append(segs, statusSegment{webText, 1})
-	if sh.flash != "" {
+	segs := m.settingSegments(r, shown)
+	if m.sh.flash != "" {
 		// A one-off message (an export written): it outlasts every
 		// figure but the web policy.
-		segs = append(segs, statusSegment{st.OK.Render(truncateTo(sh.flash, max(m.width-24, 24))), 0})
+		segs = append(segs, statusSegment{st.OK.Render(truncateTo(m.sh.flash, max(m.width-24, 24))), 0})
 	}
-	if shown && r.failed != "" {
-		// Why the run failed; a run that never started has no counts.
-		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
-	}
-	if shown && r.claim != "" {
-		// The claim the keys ] [ e act on, and whose answer it is in.
-		segs = append(segs, statusSegment{st.StatusValue.Render(r.claim), 1})
-	}
-	if shown && !r.notRun {
-		elapsed, tps, local, webN, used := r.elapsed, r.tps, r.local, r.web, r.used
-		maxSteps := sh.settings.MaxSteps
-		if r.traj.Config != nil {
-			maxSteps = r.traj.Config.MaxSteps
-		}
-		final := turnFinal(r.traj, r.turn)
-		stepText := stepsText(r.step, maxSteps, final != nil && final.Forced && !r.running)
-		if r.turns > 1 {
-			// In a thread every figure after this is the turn's own,
-			// and the status line says which turn that is.
-			segs = append(segs, statusSegment{kv("turn", fmt.Sprintf("%d/%d", r.turn, r.turns)), 2})
-		}
-		if r.running {
-			segs = append(segs, statusSegment{kv("step", stepText), 2})
-		} else {
-			segs = append(segs, statusSegment{kv("steps", stepText), 6})
-		}
-		segs = append(segs, statusSegment{st.StatusValue.Render(clockText(elapsed)), 5})
-		if tps > 0 {
-			segs = append(segs, statusSegment{st.StatusValue.Render(fmt.Sprintf("%.1f", tps)) + st.StatusKey.Render(" tok/s"), 7})
-		}
-		mcp := ""
-		if r.mcp > 0 {
-			mcp = fmt.Sprintf("%d mcp · ", r.mcp)
-		}
-		segs = append(segs, statusSegment{kv("searches", fmt.Sprintf("%d local · %s%d web · %d used", local, mcp, webN, used)), 8})
+	if shown {
+		segs = append(segs, m.runSegments(r)...)
 	}
 	sep := st.Status.Render(" │ ")
 	for {
@@ -136,6 +76,94 @@ func (m *Model) renderStatus() string {
 		}
 		segs = append(segs[:drop], segs[drop+1:]...)
 	}
+}
+
+// statusKV is a status line figure: its name, then its value.
+func (m *Model) statusKV(k, v string) string {
+	st := m.sh.st
+	return st.StatusKey.Render(k+" ") + st.StatusValue.Render(v)
+}
+
+// settingSegments are the status line's model, preferred source and web
+// policy: those of the run on screen (r, when shown) where they differ
+// from the app's.
+func (m *Model) settingSegments(r statusRunView, shown bool) []statusSegment {
+	sh, st := m.sh, m.sh.st
+	model := sh.settings.Model
+	if shown && r.traj.Config != nil && r.traj.Config.Model != "" && !r.running {
+		model = r.traj.Config.Model // the model the session on screen used
+	}
+	if model == "" {
+		model = "—"
+	}
+	pref := sh.preferred()
+	if pref == "" {
+		pref = "none"
+	}
+	web := sh.webPolicy()
+	webText := m.statusKV("web", web)
+	if web != "auto" {
+		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(web)
+	}
+	if eff := effectiveWeb(r, shown, web); eff != web {
+		// A thread turn running under its thread's stricter policy: the
+		// policy that holds for it, not the app's.
+		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render(eff+" (thread)")
+	}
+	if sh.webNeedsOptIn() {
+		// No corpus to search first: nothing leaves without --web-only.
+		webText = st.StatusKey.Render("web ") + st.StatusAlert.Render("off: no corpus")
+	}
+	return []statusSegment{
+		{m.statusKV("model", oneLine(model)), 4},
+		{m.statusKV("pref", oneLine(pref)), 3},
+		{webText, 1},
+	}
+}
+
+// runSegments are the status line's figures of the run on screen: why it
+// failed, the claim the keys act on, and, once it ran, its turn, steps,
+// time, speed and searches.
+func (m *Model) runSegments(r statusRunView) []statusSegment {
+	st := m.sh.st
+	var segs []statusSegment
+	if r.failed != "" {
+		// Why the run failed; a run that never started has no counts.
+		segs = append(segs, statusSegment{st.Error.Render(truncateTo("✗ "+oneLine(r.failed), max(m.width/2, 24))), 0})
+	}
+	if r.claim != "" {
+		// The claim the keys ] [ e act on, and whose answer it is in.
+		segs = append(segs, statusSegment{st.StatusValue.Render(r.claim), 1})
+	}
+	if r.notRun {
+		return segs
+	}
+	maxSteps := m.sh.settings.MaxSteps
+	if r.traj.Config != nil {
+		maxSteps = r.traj.Config.MaxSteps
+	}
+	final := turnFinal(r.traj, r.turn)
+	stepText := stepsText(r.step, maxSteps, final != nil && final.Forced && !r.running)
+	if r.turns > 1 {
+		// In a thread every figure after this is the turn's own,
+		// and the status line says which turn that is.
+		segs = append(segs, statusSegment{m.statusKV("turn", fmt.Sprintf("%d/%d", r.turn, r.turns)), 2})
+	}
+	if r.running {
+		segs = append(segs, statusSegment{m.statusKV("step", stepText), 2})
+	} else {
+		segs = append(segs, statusSegment{m.statusKV("steps", stepText), 6})
+	}
+	segs = append(segs, statusSegment{st.StatusValue.Render(clockText(r.elapsed)), 5})
+	if r.tps > 0 {
+		segs = append(segs, statusSegment{st.StatusValue.Render(fmt.Sprintf("%.1f", r.tps)) + st.StatusKey.Render(" tok/s"), 7})
+	}
+	mcp := ""
+	if r.mcp > 0 {
+		mcp = fmt.Sprintf("%d mcp · ", r.mcp)
+	}
+	segs = append(segs, statusSegment{m.statusKV("searches", fmt.Sprintf("%d local · %s%d web · %d used", r.local, mcp, r.web, r.used)), 8})
+	return segs
 }
 
 // effectiveWeb is the web policy that holds for the run on the status

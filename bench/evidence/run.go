@@ -105,11 +105,12 @@ func Run(ctx context.Context, ds *Dataset, systems []string) ([]Row, error) {
 	return rows, nil
 }
 
+// measure runs one system on every question of ds: the claim (question
+// and answer) against its gold paragraphs, then against each distractor
+// cited beside them.
 func measure(ctx context.Context, ds *Dataset, name string, sys system) (Row, error) {
 	row := Row{System: name}
-	var tp, fp, fn int
-	var goldParas, goldSup, goldWeak, distSup, distWeak int
-	var times []time.Duration
+	var t tally
 	for _, q := range ds.Questions {
 		if err := ctx.Err(); err != nil {
 			return row, err
@@ -123,31 +124,8 @@ func measure(ctx context.Context, ds *Dataset, name string, sys system) (Row, er
 		}
 		start := time.Now()
 		res := sys(q, claim, gold)
-		times = append(times, time.Since(start))
-		qtp, qfp, qfn := 0, 0, 0
-		for _, n := range gold {
-			p := q.Paragraphs[n-1]
-			c := res[n]
-			switch c.verdict {
-			case ev.Supported:
-				goldSup++
-			case ev.Weak:
-				goldWeak++
-			}
-			goldParas++
-			pred := sentencesOf(p, c.spans)
-			for i := range p.Sentences {
-				g, pr := containsInt(p.Gold, i), pred[i]
-				switch {
-				case g && pr:
-					qtp++
-				case pr:
-					qfp++
-				case g:
-					qfn++
-				}
-			}
-		}
+		t.times = append(t.times, time.Since(start))
+		qtp, qfp, qfn := t.gold(q, res, gold)
 		p, r, f := prf(qtp, qfp, qfn)
 		row.Precision += p
 		row.Recall += r
@@ -155,43 +133,93 @@ func measure(ctx context.Context, ds *Dataset, name string, sys system) (Row, er
 		if qfp == 0 && qfn == 0 {
 			row.ExactMatch++
 		}
-		tp, fp, fn = tp+qtp, fp+qfp, fn+qfn
-		// Each distractor cited next to the gold paragraphs.
-		for i, p := range q.Paragraphs {
-			if p.IsGold() {
-				continue
-			}
-			cites := append(append([]int(nil), gold...), i+1)
-			sort.Ints(cites)
-			switch sys(q, claim, cites)[i+1].verdict {
-			case ev.Supported:
-				distSup++
-			case ev.Weak:
-				distWeak++
-			}
-			row.Distractors++
-		}
+		t.tp, t.fp, t.fn = t.tp+qtp, t.fp+qfp, t.fn+qfn
+		row.Distractors += t.distractors(q, claim, gold, sys)
 	}
-	n := float64(len(ds.Questions))
-	row.Questions = len(ds.Questions)
-	row.Precision, row.Recall, row.F1, row.ExactMatch = row.Precision/n, row.Recall/n, row.F1/n, row.ExactMatch/n
-	row.MicroP, row.MicroR, row.MicroF1 = prf(tp, fp, fn)
-	row.GoldSupported, row.GoldWeak = share(goldSup, goldParas), share(goldWeak, goldParas)
-	row.DistractorSupported, row.DistractorWeak = share(distSup, row.Distractors), share(distWeak, row.Distractors)
-	var sum, max time.Duration
-	for _, t := range times {
-		sum += t
-		if t > max {
-			max = t
-		}
-	}
-	if len(times) > 0 {
-		row.MeanUS = float64(sum.Nanoseconds()) / float64(len(times)) / 1e3
-		row.MaxUS = float64(max.Nanoseconds()) / 1e3
-		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-		row.MedianUS = float64(times[len(times)/2].Nanoseconds()) / 1e3
-	}
+	t.into(&row, len(ds.Questions))
 	return row, nil
+}
+
+// tally is what measure counts over the questions.
+type tally struct {
+	tp, fp, fn                   int // supporting sentences, pooled
+	goldParas, goldSup, goldWeak int
+	distSup, distWeak            int
+	times                        []time.Duration
+}
+
+// gold counts one question's gold paragraphs by verdict and returns its
+// true positive, false positive and false negative supporting sentences.
+func (t *tally) gold(q Question, res map[int]cited, gold []int) (tp, fp, fn int) {
+	for _, n := range gold {
+		p := q.Paragraphs[n-1]
+		c := res[n]
+		switch c.verdict {
+		case ev.Supported:
+			t.goldSup++
+		case ev.Weak:
+			t.goldWeak++
+		}
+		t.goldParas++
+		pred := sentencesOf(p, c.spans)
+		for i := range p.Sentences {
+			g, pr := containsInt(p.Gold, i), pred[i]
+			switch {
+			case g && pr:
+				tp++
+			case pr:
+				fp++
+			case g:
+				fn++
+			}
+		}
+	}
+	return tp, fp, fn
+}
+
+// distractors cites each distractor of q next to the gold paragraphs and
+// counts the verdicts it gets; it returns how many it cited.
+func (t *tally) distractors(q Question, claim string, gold []int, sys system) int {
+	n := 0
+	for i, p := range q.Paragraphs {
+		if p.IsGold() {
+			continue
+		}
+		cites := append(append([]int(nil), gold...), i+1)
+		sort.Ints(cites)
+		switch sys(q, claim, cites)[i+1].verdict {
+		case ev.Supported:
+			t.distSup++
+		case ev.Weak:
+			t.distWeak++
+		}
+		n++
+	}
+	return n
+}
+
+// into completes row from the tally of its questions: the means, the
+// pooled scores, the verdict shares and the times.
+func (t *tally) into(row *Row, questions int) {
+	n := float64(questions)
+	row.Questions = questions
+	row.Precision, row.Recall, row.F1, row.ExactMatch = row.Precision/n, row.Recall/n, row.F1/n, row.ExactMatch/n
+	row.MicroP, row.MicroR, row.MicroF1 = prf(t.tp, t.fp, t.fn)
+	row.GoldSupported, row.GoldWeak = share(t.goldSup, t.goldParas), share(t.goldWeak, t.goldParas)
+	row.DistractorSupported, row.DistractorWeak = share(t.distSup, row.Distractors), share(t.distWeak, row.Distractors)
+	var sum, max time.Duration
+	for _, d := range t.times {
+		sum += d
+		if d > max {
+			max = d
+		}
+	}
+	if len(t.times) > 0 {
+		row.MeanUS = float64(sum.Nanoseconds()) / float64(len(t.times)) / 1e3
+		row.MaxUS = float64(max.Nanoseconds()) / 1e3
+		sort.Slice(t.times, func(i, j int) bool { return t.times[i] < t.times[j] })
+		row.MedianUS = float64(t.times[len(t.times)/2].Nanoseconds()) / 1e3
+	}
 }
 
 // sentencesOf maps quoted spans to the file's sentences: a sentence is

@@ -13,7 +13,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, eb := range availableBuilders() {
+	for _, eb := range availableBuilders(nil) {
 		idx, err := eb.build(ctx, b.TempDir(), ds, false)
 		if err != nil {
 			b.Fatal(err)
@@ -41,7 +41,7 @@ func BenchmarkIndex(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, eb := range availableBuilders() {
+	for _, eb := range availableBuilders(nil) {
 		b.Run(eb.name, func(b *testing.B) {
 			for b.Loop() {
 				idx, err := eb.build(ctx, b.TempDir(), ds, false)

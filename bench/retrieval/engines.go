@@ -22,7 +22,53 @@ var ErrFTS5NotBuilt = errors.New("FTS5 reference not built in: run with -tags sq
 const (
 	EngineBleve = "bleve"
 	EngineFTS5  = "fts5"
+	// EngineHybrid is the product's corpus embedded with the user's
+	// embedding model (Config.Embedder), searched hybrid and dense.
+	EngineHybrid = "bleve+vectors"
 )
+
+// buildHybrid indexes ds as buildBleve does, then embeds it with e (the
+// build time covers both), and ranks it hybrid (the product's default for
+// a corpus with vectors) and dense.
+func buildHybrid(e local.Embedder) builder {
+	return func(ctx context.Context, dir string, ds *Dataset, _ bool) (*built, error) {
+		src := filepath.Join(dir, "src", ds.Name)
+		if err := os.MkdirAll(src, 0o755); err != nil {
+			return nil, err
+		}
+		file := filepath.Join(src, ds.Name+".jsonl")
+		if err := writeJSONL(file, ds.Docs); err != nil {
+			return nil, err
+		}
+		corpora := filepath.Join(dir, "hybrid")
+		start := time.Now()
+		rep, err := local.Index(ctx, corpora, ds.Name, []string{file}, local.IndexOptions{Embed: e})
+		if err != nil {
+			return nil, fmt.Errorf("indexing and embedding %s: %w", ds.Name, err)
+		}
+		b := &built{engine: EngineHybrid, duration: time.Since(start), passages: int(rep.Passages), size: rep.Stats.SizeBytes}
+		var opened []*local.Corpus
+		b.close = func() error {
+			var errs []error
+			for _, c := range opened {
+				errs = append(errs, c.Close())
+			}
+			return errors.Join(errs...)
+		}
+		for _, mode := range []string{"hybrid", "dense"} {
+			opts := local.DefaultOptions()
+			opts.IdleRelease, opts.Retrieval, opts.Embedder = -1, mode, e
+			c, err := local.OpenWith(corpora, ds.Name, opts)
+			if err != nil {
+				b.close()
+				return nil, err
+			}
+			opened = append(opened, c)
+			b.rankers = append(b.rankers, ranker{system: EngineBleve + " " + mode, search: bleveSearch(c)})
+		}
+		return b, nil
+	}
+}
 
 // ranker is one way of ranking an index: the engine's default, or a title
 // variant.

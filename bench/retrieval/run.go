@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/prefrag/prefrag/sources/local"
 )
 
 // Dataset names, in the order they run.
@@ -50,6 +52,10 @@ type Config struct {
 	LatencySamples int
 	// Seed drives the synthetic corpus.
 	Seed uint64
+	// Embedder, when set (an embedding model of the user's server), adds
+	// the hybrid engine: each dataset indexed and embedded, searched
+	// hybrid and dense (engines.go).
+	Embedder local.Embedder
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
 }
@@ -137,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if !fts5Available {
 		rep.Notes = append(rep.Notes, ErrFTS5NotBuilt.Error())
 	}
-	builders := availableBuilders()
+	builders := availableBuilders(cfg.Embedder)
 	var loaded []*Dataset
 	for _, name := range names {
 		ds, err := loadDataset(cfg.DataDir, name, cfg.MaxDocs)
@@ -180,8 +186,11 @@ type engineBuilder struct {
 }
 
 // availableBuilders are Bleve, then FTS5 when it is built in.
-func availableBuilders() []engineBuilder {
+func availableBuilders(e local.Embedder) []engineBuilder {
 	out := []engineBuilder{{EngineBleve, buildBleve}}
+	if e != nil {
+		out = append(out, engineBuilder{EngineHybrid, buildHybrid(e)})
+	}
 	if fts5Available {
 		out = append(out, engineBuilder{EngineFTS5, buildFTS5})
 	}

@@ -155,30 +155,10 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 			}
 		}
 	}
-	for i, engine := range []string{ScalePrefrag, ScaleStock} {
-		var q queryResult
-		fmt.Fprintf(cfg.Log, "%s: timing queries\n", engine)
-		// "Cold" is a fresh process over files in the page cache. The
-		// kernel may have reclaimed the pages of the index built first
-		// while the other was built (proactive reclaim of idle pages):
-		// each index is read once before its queries, so that both start
-		// alike.
-		if _, err := readAll(filepath.Join(cfg.WorkDir, engine)); err != nil {
-			return nil, fmt.Errorf("%s queries: %w", engine, err)
+	for i := range rep.Rows {
+		if err := timeScaleQueries(ctx, cfg, &rep.Rows[i], qfile); err != nil {
+			return nil, err
 		}
-		usage, err := runChild(ctx, cfg, &q, "query", "--engine", engine, "--dir", filepath.Join(cfg.WorkDir, engine),
-			"--queries", qfile, "--samples", strconv.Itoa(cfg.Samples))
-		if err != nil {
-			return nil, fmt.Errorf("%s queries: %w", engine, err)
-		}
-		row := &rep.Rows[i]
-		row.ColdMs, row.Samples = q.ColdMs, q.Samples
-		row.P50ms1, row.P99ms1 = q.Latency[1][0], q.Latency[1][1]
-		row.P50ms2, row.P99ms2 = q.Latency[2][0], q.Latency[2][1]
-		row.QueryRSSMiB, row.QueryProcCPU = mib(usage.rss), usage.cpu
-		row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB = mib(q.AnonRSS), mib(q.FileRSS), mib(int64(q.HeapBytes))
-		fmt.Fprintf(cfg.Log, "%s: cold %.0f ms, p50/p99 %.1f/%.1f ms (GOMAXPROCS 1), %.1f/%.1f ms (2), peak RSS %.0f MiB (anon %.0f, files %.0f), live heap %.0f MiB\n",
-			engine, row.ColdMs, row.P50ms1, row.P99ms1, row.P50ms2, row.P99ms2, row.QueryRSSMiB, row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB)
 	}
 	if s := rep.Rows[1].PassagesPerSec; s > 0 {
 		rep.BuildRatio = rep.Rows[0].PassagesPerSec / s
@@ -193,6 +173,35 @@ func RunScale(ctx context.Context, cfg ScaleConfig) (*ScaleReport, error) {
 		rep.Load = fmt.Sprintf("load average %s at start, %s at end", loadAtStart, loadAverage())
 	}
 	return rep, nil
+}
+
+// timeScaleQueries times the queries of qfile on row's index, in a fresh
+// child process, and keeps its latencies and memory in row.
+func timeScaleQueries(ctx context.Context, cfg ScaleConfig, row *ScaleRow, qfile string) error {
+	engine := row.System
+	var q queryResult
+	fmt.Fprintf(cfg.Log, "%s: timing queries\n", engine)
+	// "Cold" is a fresh process over files in the page cache. The
+	// kernel may have reclaimed the pages of the index built first
+	// while the other was built (proactive reclaim of idle pages):
+	// each index is read once before its queries, so that both start
+	// alike.
+	if _, err := readAll(filepath.Join(cfg.WorkDir, engine)); err != nil {
+		return fmt.Errorf("%s queries: %w", engine, err)
+	}
+	usage, err := runChild(ctx, cfg, &q, "query", "--engine", engine, "--dir", filepath.Join(cfg.WorkDir, engine),
+		"--queries", qfile, "--samples", strconv.Itoa(cfg.Samples))
+	if err != nil {
+		return fmt.Errorf("%s queries: %w", engine, err)
+	}
+	row.ColdMs, row.Samples = q.ColdMs, q.Samples
+	row.P50ms1, row.P99ms1 = q.Latency[1][0], q.Latency[1][1]
+	row.P50ms2, row.P99ms2 = q.Latency[2][0], q.Latency[2][1]
+	row.QueryRSSMiB, row.QueryProcCPU = mib(usage.rss), usage.cpu
+	row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB = mib(q.AnonRSS), mib(q.FileRSS), mib(int64(q.HeapBytes))
+	fmt.Fprintf(cfg.Log, "%s: cold %.0f ms, p50/p99 %.1f/%.1f ms (GOMAXPROCS 1), %.1f/%.1f ms (2), peak RSS %.0f MiB (anon %.0f, files %.0f), live heap %.0f MiB\n",
+		engine, row.ColdMs, row.P50ms1, row.P99ms1, row.P50ms2, row.P99ms2, row.QueryRSSMiB, row.QueryAnonMiB, row.QueryFileMiB, row.QueryHeapMiB)
+	return nil
 }
 
 type usage struct {

@@ -36,20 +36,8 @@ const minRoom = 16
 // chatOnce streams one POST /chat/completions.
 func (c *Client) chatOnce(ctx context.Context, req llm.Request, model string, f format, onToken llm.TokenFunc) (llm.Response, error) {
 	body := c.body(req, model, f)
-	resp := llm.Response{Model: model}
-	var text strings.Builder
-	finished, stopped, usage := false, false, false
-	limit := transport.NewOutputLimit(c.maxTokens(req))
-	cut := newStopCutter(req.Stop)
-	emit := func(d string) {
-		if d == "" {
-			return
-		}
-		text.WriteString(d)
-		if onToken != nil {
-			onToken(d)
-		}
-	}
+	rd := chatReader{resp: llm.Response{Model: model}, limit: transport.NewOutputLimit(c.maxTokens(req)),
+		cut: newStopCutter(req.Stop), onToken: onToken}
 	err := c.stream(ctx, "/chat/completions", body, func(ev sse.Line) (bool, error) {
 		if ev.Field == "error" {
 			return true, c.streamError(ev.Value)
@@ -68,59 +56,91 @@ func (c *Client) chatOnce(ctx context.Context, req llm.Request, model string, f 
 			}
 			return true, c.streamError(raw)
 		}
-		if chunk.Model != "" {
-			resp.Model = chunk.Model
-		}
-		for _, ch := range chunk.Choices {
-			d := ch.Delta.Content
-			if ch.Message != nil && ch.Message.Content != nil {
-				d = ch.Message.Content // a server that answered without streaming
-			}
-			if d != nil && *d != "" {
-				kept, hit := cut.Add(limit.Add(*d))
-				emit(kept)
-				if hit {
-					stopped = true
-					return true, nil // stop reading: the stream is closed on return
-				}
-				if limit.Over() {
-					return true, nil
-				}
-			}
-			if ch.FinishReason != nil && *ch.FinishReason != "" {
-				finished = true
-				resp.DoneReason = doneReason(*ch.FinishReason)
-			}
-		}
-		if u := chunk.Usage; u != nil {
-			resp.PromptTokens, resp.OutputTokens = u.PromptTokens, u.CompletionTokens
-			resp.CachedPromptTokens = u.Cached()
-			usage = true
-		}
-		// Finished and counted: nothing more is needed, "[DONE]" or not.
-		return finished && usage, nil
+		return rd.add(chunk), nil
 	})
-	if !stopped {
-		emit(cut.Flush())
+	if !rd.stopped {
+		rd.emit(rd.cut.Flush())
 	}
-	resp.Text = text.String()
+	resp := rd.resp
+	resp.Text = rd.text.String()
 	if resp.OutputTokens == 0 {
-		resp.OutputTokens = limit.Chunks()
+		resp.OutputTokens = rd.limit.Chunks()
 	}
 	if err != nil {
 		return resp, err
 	}
 	switch {
-	case stopped:
+	case rd.stopped:
 		resp.DoneReason = "stop"
 		return resp, nil
-	case limit.Over():
+	case rd.limit.Over():
 		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
 		return resp, nil
-	case !finished:
+	case !rd.finished:
 		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no finish_reason) — the server may have crashed"}
 	}
 	return resp, nil
+}
+
+// chatReader gathers a chat completion stream's chunks into a response,
+// cut at the output limit and at the first stop sequence.
+type chatReader struct {
+	resp llm.Response
+	text strings.Builder
+	// finished: a finish_reason came; stopped: a stop sequence cut the
+	// reply; usage: the counts came.
+	finished, stopped, usage bool
+	limit                    *transport.OutputLimit
+	cut                      *stopCutter
+	onToken                  llm.TokenFunc
+}
+
+// emit keeps a delta of the reply and streams it.
+func (rd *chatReader) emit(d string) {
+	if d == "" {
+		return
+	}
+	rd.text.WriteString(d)
+	if rd.onToken != nil {
+		rd.onToken(d)
+	}
+}
+
+// add reads one chunk: its text (a streamed delta, or the message of a
+// server that answered without streaming), finish reason and counts. It
+// reports whether reading stops here.
+func (rd *chatReader) add(chunk sse.ChatChunk) (done bool) {
+	if chunk.Model != "" {
+		rd.resp.Model = chunk.Model
+	}
+	for _, ch := range chunk.Choices {
+		d := ch.Delta.Content
+		if ch.Message != nil && ch.Message.Content != nil {
+			d = ch.Message.Content // a server that answered without streaming
+		}
+		if d != nil && *d != "" {
+			kept, hit := rd.cut.Add(rd.limit.Add(*d))
+			rd.emit(kept)
+			if hit {
+				rd.stopped = true
+				return true // stop reading: the stream is closed on return
+			}
+			if rd.limit.Over() {
+				return true
+			}
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			rd.finished = true
+			rd.resp.DoneReason = doneReason(*ch.FinishReason)
+		}
+	}
+	if u := chunk.Usage; u != nil {
+		rd.resp.PromptTokens, rd.resp.OutputTokens = u.PromptTokens, u.CompletionTokens
+		rd.resp.CachedPromptTokens = u.Cached()
+		rd.usage = true
+	}
+	// Finished and counted: nothing more is needed, "[DONE]" or not.
+	return rd.finished && rd.usage
 }
 
 // doneReason maps finish_reason onto the llm vocabulary: "length" is

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/prefrag/prefrag/sources/local"
+	"github.com/prefrag/prefrag/sources/local/vector"
 	"github.com/prefrag/prefrag/sources/remote"
 )
 
@@ -41,6 +42,9 @@ type Info struct {
 	// "manticore"): a registration (remote.json) with no local index, whose
 	// statistics are its cluster's (see package remote).
 	Remote string `json:"remote,omitempty"`
+	// Vectors describes a local corpus's vectors (hybrid retrieval), nil
+	// when it has none.
+	Vectors *vector.Status `json:"vectors,omitempty"`
 }
 
 // registered reports whether <dir>/<name> is a corpus: a local index or a
@@ -82,6 +86,9 @@ func List(dir string) ([]Info, error) {
 			continue
 		}
 		info := Info{Name: name, Pinned: name == pinned}
+		if vs, err := vector.ReadStatus(vector.Dir(filepath.Join(dir, name))); err == nil {
+			info.Vectors = &vs
+		}
 		st, err := local.ReadStats(dir, name)
 		switch {
 		case err == nil:

@@ -215,6 +215,9 @@ func (w *Writer) vectorWork(vw *vector.Writer, rep *VectorReport) (map[string]*f
 		}
 		if st, ok := vw.Files()[f]; !ok || st.Hash != e.Hash {
 			todo[f] = e
+			// A changed file has no vectors until its new version is
+			// embedded, never the vectors of an older one.
+			vw.RemoveFile(f)
 		}
 	}
 	for f := range vw.Files() {

@@ -2,10 +2,8 @@ package local
 
 import (
 	"context"
+	"sort"
 	"time"
-
-	"github.com/RoaringBitmap/roaring/v2"
-	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/prefrag/prefrag/sources/local/vector"
 )
@@ -50,13 +48,10 @@ func (e *embedRun) run(ctx context.Context) error {
 	for f, entry := range e.todo {
 		e.left[f] = entry.Passages
 		e.total += entry.Passages
-		// A file being (re)embedded has no vectors until it is done,
-		// never the vectors of an older version.
-		e.vw.RemoveFile(f)
 	}
 	e.rep.Files = len(e.todo)
 	e.progress()
-	err := e.w.visitPassages(e.todo, e.total, func(file, id, title, text string) error {
+	err := e.w.visitPassages(e.todo, func(file, id, title, text string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -202,86 +197,48 @@ func (e *embedRun) progress() {
 		EmbedDone: e.done, EmbedTotal: e.total, Embedded: e.rep.Embedded, Elapsed: el, Rate: rate})
 }
 
-// visitPassages calls fn with every passage of the files: by a scan of
-// every stored passage when they are a large part of the corpus, else
-// file by file.
-func (w *Writer) visitPassages(files map[string]*fileEntry, passages int64, fn func(file, id, title, text string) error) error {
+// visitPassages calls fn with every live passage of the files: in each
+// segment, the passages the file field's postings name, read as a search
+// reads them (stored.go: pread, not the index's memory map, so a large
+// corpus's stored text does not fill the process's resident memory).
+func (w *Writer) visitPassages(files map[string]*fileEntry, fn func(file, id, title, text string) error) error {
 	snap, err := w.snapshot()
 	if err != nil {
 		return err
 	}
-	n, err := snap.DocCount()
-	if err != nil {
-		return err
+	var sf storedFiles
+	defer sf.close()
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
 	}
-	if passages*8 < int64(n) {
-		return w.visitByFile(files, fn)
-	}
+	sort.Strings(names)
 	for _, s := range snap.Segments() {
-		live := s.DocNumbersLive()
-		if live == nil {
-			live = roaring.New()
-			live.AddRange(0, uint64(s.FullSize()))
-		}
-		it := live.Iterator()
-		for it.HasNext() {
-			num := uint64(it.Next())
-			var file, title, text string
-			err := s.VisitDocument(num, func(field string, _ byte, value []byte, _ []uint64) bool {
-				switch field {
-				case fieldFile:
-					file = string(value)
-				case fieldTitle:
-					title = string(value)
-				case fieldText:
-					text = string(value)
-				}
-				return true
-			})
-			if err != nil {
-				return err
-			}
-			if files[file] == nil {
-				continue
-			}
-			id, err := s.DocID(num)
-			if err != nil {
-				return err
-			}
-			if err := fn(file, string(id), title, text); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// visitByFile reads the passages of each file by their ids.
-func (w *Writer) visitByFile(files map[string]*fileEntry, fn func(file, id, title, text string) error) error {
-	for file := range files {
-		ids, err := w.committedIDs(file)
+		dict, err := s.Segment().Dictionary(fieldFile)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			doc, err := w.reader.Document(id)
+		for _, file := range names {
+			pl, err := dict.PostingsList([]byte(file), s.Deleted(), nil)
 			if err != nil {
 				return err
 			}
-			if doc == nil {
-				continue
-			}
-			var title, text string
-			doc.VisitFields(func(f index.Field) {
-				switch f.Name() {
-				case fieldTitle:
-					title = string(f.Value())
-				case fieldText:
-					text = string(f.Value())
+			it := pl.Iterator(false, false, false, nil)
+			for {
+				p, err := it.Next()
+				if err != nil {
+					return err
 				}
-			})
-			if err := fn(file, id, title, text); err != nil {
-				return err
+				if p == nil {
+					break
+				}
+				d, err := sf.passage(s, p.Number())
+				if err != nil {
+					return err
+				}
+				if err := fn(file, d.ID, d.Title, d.Text); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -18,6 +18,21 @@ import (
 // with the BM25 ranking by reciprocal rank fusion (sources.Fuse). Each
 // passage keeps its rank in each leg.
 
+// VectorsDamagedError says a corpus's vectors cannot be read; its text
+// index is not affected. To the engine it is an unavailable source.
+type VectorsDamagedError struct {
+	Name string
+	Err  error
+}
+
+func (e *VectorsDamagedError) Error() string {
+	return fmt.Sprintf("corpus %q's vectors cannot be read (%v); embed it again with `prefrag index --reembed --corpus %s`", e.Name, e.Err, e.Name)
+}
+
+func (e *VectorsDamagedError) Unwrap() error { return e.Err }
+
+func (e *VectorsDamagedError) Is(target error) bool { return target == sources.ErrUnavailable }
+
 // vectorHandle is a handle's vector index, opened once.
 type vectorHandle struct {
 	once sync.Once
@@ -80,7 +95,12 @@ func (c *Corpus) searchMeaning(ctx context.Context, h *handle, query string, k i
 		return docs, &sources.DegradedError{Source: c.Name(), Reason: fmt.Sprintf("corpus %s has no vectors, so it was searched by words only; embed it with `prefrag index --corpus %s --embed-model MODEL PATH…`", c.name, c.name)}
 	}
 	if err != nil {
-		return nil, &DamagedError{Name: c.name, Reason: err.Error() + "; `prefrag index --reembed --corpus " + c.name + "` embeds it again"}
+		err = &VectorsDamagedError{Name: c.name, Err: err}
+		docs, werr := c.searchWords(ctx, h, query, k)
+		if mode == sources.RetrievalDense || werr != nil {
+			return nil, err
+		}
+		return docs, &sources.DegradedError{Source: c.Name(), Reason: "searched by words only: " + err.Error()}
 	}
 	if mode == "" {
 		mode = sources.RetrievalHybrid
@@ -150,7 +170,7 @@ func (c *Corpus) vectorLeg(ctx context.Context, h *handle, ix *vector.Index, que
 	}
 	hits, err := ix.Search(vecs[0], n, c.opts.Rerank)
 	if err != nil {
-		return nil, &DamagedError{Name: c.name, Reason: err.Error()}
+		return nil, &VectorsDamagedError{Name: c.name, Err: err}
 	}
 	ids := make([]string, len(hits))
 	for i, hit := range hits {

@@ -141,11 +141,17 @@ func TestEmbedIncremental(t *testing.T) {
 			t.Error("the removed file is still found by meaning")
 		}
 	}
+	// A file changed without a server keeps no vectors of its old text.
+	writeFiles(t, src, map[string]string{"bakery.md": "# Bread\n\nBaguettes are long."})
+	rep, err = Index(ctx, dir, "notes", []string{src}, IndexOptions{})
+	if err != nil || rep.Vectors.Stale != 1 || rep.Vectors.Vectors != 1 || rep.Vectors.Complete {
+		t.Fatalf("a change without a server: %+v %v", rep.Vectors, err)
+	}
 	// The same text under two files: embedded once, found under both.
 	writeFiles(t, src, map[string]string{"copy.md": meaningFiles["garage.md"]})
 	before := e.embedded()
 	rep, err = Index(ctx, dir, "notes", []string{src}, IndexOptions{Embed: e})
-	if err != nil || e.embedded() != before || rep.Vectors.Reused != 1 || rep.Vectors.Vectors != 3 {
+	if err != nil || e.embedded() != before+1 || rep.Vectors.Reused != 1 || rep.Vectors.Vectors != 3 {
 		t.Fatalf("a copy: %+v %v, %d embedded", rep.Vectors, err, e.embedded()-before)
 	}
 }
@@ -225,5 +231,36 @@ func TestEmbedCutShortResumes(t *testing.T) {
 	}
 	if e2.embedded() != 900-done {
 		t.Errorf("the re-run embedded %d passages, want the %d not embedded before", e2.embedded(), 900-done)
+	}
+}
+
+// Damaged vectors: a hybrid search answers by words with a note that says
+// how to embed again; a dense search fails with that sentence.
+func TestDamagedVectors(t *testing.T) {
+	dir, src := t.TempDir(), t.TempDir()
+	writeFiles(t, src, meaningFiles)
+	e := &conceptEmbedder{model: "m", dims: 16}
+	if _, err := Index(context.Background(), dir, "notes", []string{src}, IndexOptions{Embed: e}); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "notes", "vectors", "g-*", "p-*.vec"))
+	for _, p := range parts {
+		os.Truncate(p, 70)
+	}
+	for _, mode := range []string{sources.RetrievalHybrid, sources.RetrievalDense} {
+		opts := DefaultOptions()
+		opts.Retrieval, opts.Embedder = mode, e
+		c, err := OpenWith(dir, "notes", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := c.Search(context.Background(), "brake pads", 3)
+		c.Close()
+		if err == nil || !strings.Contains(err.Error(), "prefrag index --reembed --corpus notes") {
+			t.Errorf("%s: %v", mode, err)
+		}
+		if mode == sources.RetrievalHybrid && (!errors.Is(err, sources.ErrDegraded) || len(docs) == 0) {
+			t.Errorf("hybrid: %v, %d documents", err, len(docs))
+		}
 	}
 }

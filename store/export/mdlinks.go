@@ -145,81 +145,98 @@ func inlineText(s string) string {
 // inlineLink parses "[text](dest "title")" at s[i] == '['. The text holds
 // no brackets (escaped ones aside) and no line break; the title is dropped.
 func inlineLink(s string, i int) (text, dest string, end int, ok bool) {
-	j := i + 1
+	j, ok := linkTextEnd(s, i+1)
+	if !ok || j+1 >= len(s) || s[j+1] != '(' {
+		return "", "", 0, false
+	}
+	dest, k, ok := linkDest(s, skipBlanks(s, j+2))
+	if !ok {
+		return "", "", 0, false
+	}
+	k, ok = skipLinkTitle(s, skipBlanks(s, k))
+	if !ok || k >= len(s) || s[k] != ')' {
+		return "", "", 0, false
+	}
+	return s[i+1 : j], dest, k + 1, true
+}
+
+// linkTextEnd finds the "]" that closes a link's text starting at s[j]; a
+// bracket or a line break before it means no link.
+func linkTextEnd(s string, j int) (int, bool) {
 	for ; j < len(s); j++ {
 		switch s[j] {
 		case '\\':
 			if j+1 < len(s) && isASCIIPunct(s[j+1]) {
 				j++
 			}
-			continue
 		case '[', '\n':
-			return "", "", 0, false
-		}
-		if s[j] == ']' {
-			break
+			return 0, false
+		case ']':
+			return j, true
 		}
 	}
-	if j+1 >= len(s) || s[j] != ']' || s[j+1] != '(' {
-		return "", "", 0, false
-	}
-	text = s[i+1 : j]
-	k := skipBlanks(s, j+2)
+	return 0, false
+}
+
+// linkDest parses a link's destination at s[k]: "<…>" (no "<" or line
+// break inside), or bare up to a blank or the ")" that balances the
+// parentheses it opened. end is the index after it.
+func linkDest(s string, k int) (dest string, end int, ok bool) {
 	if k < len(s) && s[k] == '<' {
 		e := k + 1
 		for ; e < len(s) && s[e] != '>'; e++ {
 			if s[e] == '<' || s[e] == '\n' {
-				return "", "", 0, false
+				return "", 0, false
 			}
 			if s[e] == '\\' && e+1 < len(s) && isASCIIPunct(s[e+1]) {
 				e++
 			}
 		}
 		if e >= len(s) {
-			return "", "", 0, false
+			return "", 0, false
 		}
-		dest, k = s[k+1:e], e+1
-	} else {
-		depth, e := 0, k
-	loop:
-		for ; e < len(s); e++ {
-			switch c := s[e]; {
-			case c == '\\' && e+1 < len(s) && isASCIIPunct(s[e+1]):
-				e++
-			case c == '(':
-				depth++
-			case c == ')':
-				if depth == 0 {
-					break loop
-				}
-				depth--
-			case c <= ' ':
+		return s[k+1 : e], e + 1, true
+	}
+	depth, e := 0, k
+loop:
+	for ; e < len(s); e++ {
+		switch c := s[e]; {
+		case c == '\\' && e+1 < len(s) && isASCIIPunct(s[e+1]):
+			e++
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 {
 				break loop
 			}
+			depth--
+		case c <= ' ':
+			break loop
 		}
-		dest, k = s[k:e], e
 	}
-	k = skipBlanks(s, k)
-	if k < len(s) && (s[k] == '"' || s[k] == '\'' || s[k] == '(') {
-		closing := s[k]
-		if closing == '(' {
-			closing = ')'
-		}
-		e := k + 1
-		for ; e < len(s) && s[e] != closing; e++ {
-			if s[e] == '\\' && e+1 < len(s) {
-				e++
-			}
-		}
-		if e >= len(s) {
-			return "", "", 0, false
-		}
-		k = skipBlanks(s, e+1)
+	return s[k:e], e, true
+}
+
+// skipLinkTitle skips a link's title at s[k] ("…", '…' or (…)) and the
+// blanks after it; ok is false for a title never closed.
+func skipLinkTitle(s string, k int) (int, bool) {
+	if k >= len(s) || (s[k] != '"' && s[k] != '\'' && s[k] != '(') {
+		return k, true
 	}
-	if k >= len(s) || s[k] != ')' {
-		return "", "", 0, false
+	closing := s[k]
+	if closing == '(' {
+		closing = ')'
 	}
-	return text, dest, k + 1, true
+	e := k + 1
+	for ; e < len(s) && s[e] != closing; e++ {
+		if s[e] == '\\' && e+1 < len(s) {
+			e++
+		}
+	}
+	if e >= len(s) {
+		return 0, false
+	}
+	return skipBlanks(s, e+1), true
 }
 
 func skipBlanks(s string, i int) int {

@@ -92,30 +92,7 @@ type Styles struct {
 // New builds the styles for a dark or light background; noColor drops every
 // colour (NO_COLOR) but keeps the text attributes.
 func New(isDark, noColor bool) *Styles {
-	ld := lipgloss.LightDark(isDark)
-	c := func(light, dark string) color.Color {
-		if noColor {
-			return lipgloss.NoColor{}
-		}
-		return ld(lipgloss.Color(light), lipgloss.Color(dark))
-	}
-	var (
-		fg = c("#1F1F1F", "#E4E4E4")
-		// dim and key carry the key hints: at least 4.5:1 against common
-		// terminal backgrounds (styles_test.go measures it).
-		dim     = c("#5E5E5E", "#A0A0A0")
-		key     = c("#2E2E2E", "#D0D0D0")
-		faint   = c("#B8B8B8", "#4A4A4A")
-		accent  = c("#5A3FD1", "#A594FF")
-		red     = c("#B3261E", "#FF6B6B")
-		yellow  = c("#8A5A00", "#F2C94C")
-		green   = c("#1B7A3A", "#5FD38D")
-		blue    = c("#1558B0", "#6CB6FF")
-		magenta = c("#A0307A", "#F08BD0")
-		teal    = c("#00695C", "#4DD0C4")
-		onBadge = c("#FFFFFF", "#101010")
-	)
-	n := lipgloss.NewStyle
+	p := newPalette(isDark, noColor)
 	s := &Styles{IsDark: isDark, NoColor: noColor, Glamour: "dark"}
 	if !isDark {
 		s.Glamour = "light"
@@ -123,92 +100,159 @@ func New(isDark, noColor bool) *Styles {
 	if noColor {
 		s.Glamour = "notty"
 	}
+	s.setText(p)
+	s.setTrajectory(p)
+	s.setPanels(p)
+	s.setHelp(p)
+	s.setBadges(p)
+	return s
+}
 
+// palette is the colours of one background; every one is lipgloss.NoColor
+// under NO_COLOR (noColor).
+type palette struct {
+	noColor bool
+
+	fg color.Color
+	// dim and key carry the key hints: at least 4.5:1 against common
+	// terminal backgrounds (styles_test.go measures it).
+	dim, key                                color.Color
+	faint, accent                           color.Color
+	red, yellow, green, blue, magenta, teal color.Color
+	onBadge                                 color.Color
+}
+
+func newPalette(isDark, noColor bool) palette {
+	ld := lipgloss.LightDark(isDark)
+	c := func(light, dark string) color.Color {
+		if noColor {
+			return lipgloss.NoColor{}
+		}
+		return ld(lipgloss.Color(light), lipgloss.Color(dark))
+	}
+	return palette{
+		noColor: noColor,
+		fg:      c("#1F1F1F", "#E4E4E4"),
+		dim:     c("#5E5E5E", "#A0A0A0"),
+		key:     c("#2E2E2E", "#D0D0D0"),
+		faint:   c("#B8B8B8", "#4A4A4A"),
+		accent:  c("#5A3FD1", "#A594FF"),
+		red:     c("#B3261E", "#FF6B6B"),
+		yellow:  c("#8A5A00", "#F2C94C"),
+		green:   c("#1B7A3A", "#5FD38D"),
+		blue:    c("#1558B0", "#6CB6FF"),
+		magenta: c("#A0307A", "#F08BD0"),
+		teal:    c("#00695C", "#4DD0C4"),
+		onBadge: c("#FFFFFF", "#101010"),
+	}
+}
+
+// setText sets the frame's and the plain text's styles.
+func (s *Styles) setText(p palette) {
+	n := lipgloss.NewStyle
 	s.App = n()
-	s.Brand = n().Bold(true).Foreground(accent)
-	s.Tab = n().Foreground(dim).Padding(0, 1)
-	s.TabActive = n().Bold(true).Foreground(accent).Underline(true).Padding(0, 1)
+	s.Brand = n().Bold(true).Foreground(p.accent)
+	s.Tab = n().Foreground(p.dim).Padding(0, 1)
+	s.TabActive = n().Bold(true).Foreground(p.accent).Underline(true).Padding(0, 1)
 
-	s.Text = n().Foreground(fg)
-	s.Dim = n().Foreground(dim)
+	s.Text = n().Foreground(p.fg)
+	s.Dim = n().Foreground(p.dim)
 	s.Bold = n().Bold(true)
-	s.Accent = n().Foreground(accent)
-	s.Error = n().Foreground(red).Bold(true)
-	s.Warn = n().Foreground(yellow).Bold(true)
-	s.OK = n().Foreground(green)
+	s.Accent = n().Foreground(p.accent)
+	s.Error = n().Foreground(p.red).Bold(true)
+	s.Warn = n().Foreground(p.yellow).Bold(true)
+	s.OK = n().Foreground(p.green)
+}
 
-	s.StepRule = n().Foreground(faint)
-	s.StepTitle = n().Bold(true).Foreground(accent)
-	s.FieldLabel = n().Bold(true).Foreground(dim)
-	s.Query = n().Foreground(blue)
-	s.JudgeOK = n().Foreground(green)
-	s.JudgeSwitch = n().Bold(true).Foreground(magenta)
-	s.Note = n().Foreground(yellow)
-	s.Streaming = n().Foreground(dim).Italic(true)
-	s.Current = n().Foreground(accent).Bold(true)
-	s.QuoteMark = n().Foreground(onBadge).Background(yellow).Bold(true)
-	if noColor {
+// setTrajectory sets the styles of the steps and of the documents they
+// show.
+func (s *Styles) setTrajectory(p palette) {
+	n := lipgloss.NewStyle
+	s.StepRule = n().Foreground(p.faint)
+	s.StepTitle = n().Bold(true).Foreground(p.accent)
+	s.FieldLabel = n().Bold(true).Foreground(p.dim)
+	s.Query = n().Foreground(p.blue)
+	s.JudgeOK = n().Foreground(p.green)
+	s.JudgeSwitch = n().Bold(true).Foreground(p.magenta)
+	s.Note = n().Foreground(p.yellow)
+	s.Streaming = n().Foreground(p.dim).Italic(true)
+	s.Current = n().Foreground(p.accent).Bold(true)
+	s.QuoteMark = n().Foreground(p.onBadge).Background(p.yellow).Bold(true)
+	if p.noColor {
 		s.QuoteMark = n().Reverse(true).Bold(true)
 	}
 
-	s.DocTitle = n().Foreground(fg).Bold(true)
-	s.DocSelected = n().Foreground(accent).Bold(true).Reverse(noColor)
-	s.DocMeta = n().Foreground(dim)
-	s.DocText = n().Foreground(dim)
-	s.Discarded = n().Foreground(faint).Strikethrough(true)
+	s.DocTitle = n().Foreground(p.fg).Bold(true)
+	s.DocSelected = n().Foreground(p.accent).Bold(true).Reverse(p.noColor)
+	s.DocMeta = n().Foreground(p.dim)
+	s.DocText = n().Foreground(p.dim)
+	s.Discarded = n().Foreground(p.faint).Strikethrough(true)
+}
 
-	s.Status = n().Foreground(dim)
-	s.StatusKey = n().Foreground(dim)
-	s.StatusValue = n().Foreground(fg).Bold(true)
-	s.StatusAlert = n().Foreground(yellow).Bold(true)
+// setPanels sets the styles of the status line, dialogs, banners, inputs,
+// tables and progress bars.
+func (s *Styles) setPanels(p palette) {
+	n := lipgloss.NewStyle
+	s.Status = n().Foreground(p.dim)
+	s.StatusKey = n().Foreground(p.dim)
+	s.StatusValue = n().Foreground(p.fg).Bold(true)
+	s.StatusAlert = n().Foreground(p.yellow).Bold(true)
 
 	border := lipgloss.RoundedBorder()
-	s.Dialog = n().Border(border).BorderForeground(accent).Padding(0, 1)
-	s.DialogTitle = n().Bold(true).Foreground(accent)
-	s.Button = n().Foreground(dim).Padding(0, 1)
-	s.ButtonActive = n().Bold(true).Foreground(onBadge).Background(accent).Padding(0, 1).Reverse(noColor)
-	s.Banner = n().Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(blue).PaddingLeft(1)
-	s.BannerError = n().Border(lipgloss.ThickBorder(), false, false, false, true).BorderForeground(red).PaddingLeft(1)
-	s.InputFocused = n().Border(border).BorderForeground(accent)
-	s.InputBlurred = n().Border(border).BorderForeground(faint)
+	s.Dialog = n().Border(border).BorderForeground(p.accent).Padding(0, 1)
+	s.DialogTitle = n().Bold(true).Foreground(p.accent)
+	s.Button = n().Foreground(p.dim).Padding(0, 1)
+	s.ButtonActive = n().Bold(true).Foreground(p.onBadge).Background(p.accent).Padding(0, 1).Reverse(p.noColor)
+	s.Banner = n().Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(p.blue).PaddingLeft(1)
+	s.BannerError = n().Border(lipgloss.ThickBorder(), false, false, false, true).BorderForeground(p.red).PaddingLeft(1)
+	s.InputFocused = n().Border(border).BorderForeground(p.accent)
+	s.InputBlurred = n().Border(border).BorderForeground(p.faint)
 
-	s.Header = n().Bold(true).Foreground(dim)
-	s.Row = n().Foreground(fg)
-	s.RowSelected = n().Bold(true).Foreground(accent).Reverse(noColor)
-	s.Marked = n().Foreground(yellow).Bold(true)
+	s.Header = n().Bold(true).Foreground(p.dim)
+	s.Row = n().Foreground(p.fg)
+	s.RowSelected = n().Bold(true).Foreground(p.accent).Reverse(p.noColor)
+	s.Marked = n().Foreground(p.yellow).Bold(true)
 
-	s.ProgressFull = accent
-	s.ProgressEmpty = faint
+	s.ProgressFull = p.accent
+	s.ProgressEmpty = p.faint
+}
 
-	// Not help.DefaultStyles: its greys are under 3.5:1 on a dark
-	// terminal.
-	s.Help = help.Styles{
-		Ellipsis: n().Foreground(dim), ShortKey: n().Foreground(key), ShortDesc: n().Foreground(dim),
-		ShortSeparator: n().Foreground(dim), FullKey: n().Foreground(key), FullDesc: n().Foreground(dim),
-		FullSeparator: n().Foreground(dim),
-	}
-	if noColor {
+// setHelp sets the key hints' styles.
+func (s *Styles) setHelp(p palette) {
+	n := lipgloss.NewStyle
+	if p.noColor {
 		plain := n()
 		s.Help = help.Styles{
 			Ellipsis: plain, ShortKey: n().Bold(true), ShortDesc: plain, ShortSeparator: plain,
 			FullKey: n().Bold(true), FullDesc: plain, FullSeparator: plain,
 		}
+		return
 	}
+	// Not help.DefaultStyles: its greys are under 3.5:1 on a dark
+	// terminal.
+	s.Help = help.Styles{
+		Ellipsis: n().Foreground(p.dim), ShortKey: n().Foreground(p.key), ShortDesc: n().Foreground(p.dim),
+		ShortSeparator: n().Foreground(p.dim), FullKey: n().Foreground(p.key), FullDesc: n().Foreground(p.dim),
+		FullSeparator: n().Foreground(p.dim),
+	}
+}
 
+// setBadges sets the badges of sources and self-evaluation labels.
+func (s *Styles) setBadges(p palette) {
+	n := lipgloss.NewStyle
 	badge := func(bg color.Color) lipgloss.Style {
-		if noColor {
+		if p.noColor {
 			return n().Bold(true)
 		}
-		return n().Bold(true).Foreground(onBadge).Background(bg).Padding(0, 1)
+		return n().Bold(true).Foreground(p.onBadge).Background(bg).Padding(0, 1)
 	}
-	s.badgeLocal = badge(blue)
-	s.badgeWeb = badge(magenta)
-	s.badgeMCP = badge(teal)
-	s.badgeCorrect = badge(green)
-	s.badgePartial = badge(yellow)
-	s.badgeFail = badge(red)
-	s.badgeNeutral = badge(dim)
-	return s
+	s.badgeLocal = badge(p.blue)
+	s.badgeWeb = badge(p.magenta)
+	s.badgeMCP = badge(p.teal)
+	s.badgeCorrect = badge(p.green)
+	s.badgePartial = badge(p.yellow)
+	s.badgeFail = badge(p.red)
+	s.badgeNeutral = badge(p.dim)
 }
 
 // HintStyles are the styles key hints are drawn with, by name: the short

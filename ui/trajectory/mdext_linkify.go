@@ -92,56 +92,15 @@ func urlLength(b []byte) int {
 // lower-case letters (so "http://10.0.0.1" is no link, as in goldmark); an optional
 // ":port" follows. 0 if there is none.
 func domainLength(b []byte) int {
-	n, dots, lastDot, prevDot := 0, 0, -1, -1
-	underscore := -1 // where the last "_" is
-	for n < len(b) {
-		c := b[n]
-		switch {
-		case c == '.':
-			if n == 0 || b[n-1] == '.' {
-				return 0
-			}
-			if n+1 >= len(b) || !domainByte(b[n+1]) {
-				goto end // a dot that ends the domain ("see www.x.org.")
-			}
-			dots++
-			prevDot, lastDot = lastDot, n
-		case c == '_':
-			underscore = n
-		case domainByte(c):
-		default:
-			goto end
-		}
-		n++
-	}
-end:
-	for n > 0 && b[n-1] == '_' { // "_www.example.org_": emphasis, not domain
-		n--
-	}
-	if n > 0 && b[n-1] == '.' {
-		n--
-		dots--
-		lastDot = prevDot
-	}
-	if underscore >= n {
-		underscore = -1
-		for i := 0; i < n; i++ {
-			if b[i] == '_' {
-				underscore = i
-			}
-		}
-	}
-	if dots == 0 || n == 0 || underscore > prevDot {
+	d, ok := scanDomain(b)
+	if !ok {
 		return 0
 	}
-	if b[n-1] == '-' || b[n-1] == '_' || n-lastDot < 2 {
+	d.trim(b)
+	if !d.valid(b) {
 		return 0
 	}
-	for _, c := range b[lastDot+1 : n] { // a top-level domain of letters
-		if c < 'a' || c > 'z' {
-			return 0
-		}
-	}
+	n := d.n
 	if n < len(b) && b[n] == ':' { // a port
 		p := n + 1
 		for p < len(b) && b[p] >= '0' && b[p] <= '9' {
@@ -152,6 +111,81 @@ end:
 		}
 	}
 	return n
+}
+
+// domain is what scanDomain found at the start of b: its length n, how
+// many dots it has, where the last two are and where its last "_" is (-1
+// for none).
+type domain struct {
+	n, dots, lastDot, prevDot int
+	underscore                int
+}
+
+// scanDomain reads the bytes a domain may have, up to the first other one
+// or a dot that ends it ("see www.x.org."); ok is false for two dots in a
+// row or a leading dot.
+func scanDomain(b []byte) (d domain, ok bool) {
+	d = domain{lastDot: -1, prevDot: -1, underscore: -1}
+	for ; d.n < len(b); d.n++ {
+		c := b[d.n]
+		switch {
+		case c == '.':
+			if d.n == 0 || b[d.n-1] == '.' {
+				return d, false
+			}
+			if d.n+1 >= len(b) || !domainByte(b[d.n+1]) {
+				return d, true // a dot that ends the domain
+			}
+			d.dots++
+			d.prevDot, d.lastDot = d.lastDot, d.n
+		case c == '_':
+			d.underscore = d.n
+		case domainByte(c):
+		default:
+			return d, true
+		}
+	}
+	return d, true
+}
+
+// trim drops a trailing "_" ("_www.example.org_": emphasis, not domain)
+// and a trailing dot.
+func (d *domain) trim(b []byte) {
+	for d.n > 0 && b[d.n-1] == '_' {
+		d.n--
+	}
+	if d.n > 0 && b[d.n-1] == '.' {
+		d.n--
+		d.dots--
+		d.lastDot = d.prevDot
+	}
+	if d.underscore >= d.n {
+		d.underscore = -1
+		for i := 0; i < d.n; i++ {
+			if b[i] == '_' {
+				d.underscore = i
+			}
+		}
+	}
+}
+
+// valid reports whether the trimmed domain is one: a dot, no "_" in the
+// last two labels, no "-" or "_" at its end, and a last label of
+// lower-case letters.
+func (d domain) valid(b []byte) bool {
+	n := d.n
+	if d.dots == 0 || n == 0 || d.underscore > d.prevDot {
+		return false
+	}
+	if b[n-1] == '-' || b[n-1] == '_' || n-d.lastDot < 2 {
+		return false
+	}
+	for _, c := range b[d.lastDot+1 : n] { // a top-level domain of letters
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func domainByte(c byte) bool {

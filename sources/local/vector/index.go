@@ -44,12 +44,17 @@ func Open(dir string) (*Index, error) {
 	}
 	ix := &Index{meta: m.Meta, mean: m.Mean, words: int(codeWords(m.Meta.Dims)), parts: map[int]*part{}}
 	known := map[int]bool{}
+	total := 0
 	for _, p := range m.Parts {
 		known[p.ID] = true
+		total += max(p.Count, 0)
 	}
 	live := 0
 	for _, r := range m.Live {
-		live += r.N
+		live += max(r.N, 0)
+	}
+	if live > total {
+		return nil, &DamagedError{Reason: fmt.Sprintf("its manifest uses %d vectors of %d", live, total)}
 	}
 	// The codes are held once, at their exact size.
 	ix.codes = make([]uint64, 0, live*ix.words)
