@@ -197,6 +197,14 @@ var exitRows = []exitRow{
 	{"corpora pin missing", withCorpus, fixed("corpora", "pin", "nope"), ExitFailure, "nope"},
 	{"corpora rm missing", withCorpus, fixed("corpora", "rm", "nope", "--yes"), ExitFailure, "nope"},
 	{"corpora add no name", nil, fixed("corpora", "add", "--index", "i"), ExitUsage, "usage"},
+	{"corpora add, cluster down", nil, func(w *cliWorld) []string {
+		return []string{"corpora", "add", "kb", "--elasticsearch", fakellm.ClosedURL(w.t), "--index", "docs"}
+	}, ExitOK, "cannot be searched now"},
+	{"corpora add twice", func(w *cliWorld) { w.must("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs") },
+		fixed("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs"), ExitUsage, "kb"},
+	{"corpora add two engines", nil, fixed("corpora", "--index", "docs", "add", "kb", "--manticore", "h:1", "--elasticsearch", "http://h:2"), ExitUsage, "one of"},
+	{"index into a remote corpus", func(w *cliWorld) { w.must("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs") },
+		func(w *cliWorld) []string { return []string{"index", "--corpus", "kb", w.docs()} }, ExitUsage, "remote corpus"},
 	// search
 	{"search", withCorpus, fixed("search", "pH", "--json", "-k", "2"), ExitOK, ""},
 	{"search no query", withCorpus, fixed("search", "--corpus", "wiki"), ExitUsage, "needs a query"},

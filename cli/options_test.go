@@ -75,6 +75,14 @@ var optionsRows = []optionsRow{
 	{"index --reembed needs no path", parsing(parseIndex), []string{"--reembed"}, is(indexOptions{Reembed: true, QA: indexQAFlags{holdoutSeed: 1}})},
 	{"corpora rm", parsing(parseCorpora), []string{"rm", "old", "--yes"}, is(corporaOptions{Yes: true, Args: []string{"rm", "old"}})},
 	{"corpora --json", parsing(parseCorpora), []string{"--json"}, is(corporaOptions{Out: outputFlags{JSON: true}})},
+	{"corpora add: flags before add", parsing(parseCorporaAdd), []string{"--index", "docs", "kb", "--elasticsearch", "http://h:9200", "--api-key-env", "KB_KEY", "--timeout", "3s"},
+		func(t *testing.T, _ *cliWorld, _ *env, o any) {
+			c := o.(*corporaAddOptions)
+			if c.Name != "kb" || c.Spec.Kind != "elasticsearch" || c.Spec.URL != "http://h:9200" || c.Spec.Index != "docs" || c.Spec.APIKeyEnv != "KB_KEY" || c.Spec.Timeout != "3s" {
+				t.Errorf("%+v", c)
+			}
+		}},
+	{"completion", parsing(parseCompletion), []string{"zsh"}, is(completionOptions{Shell: "zsh"})},
 	{"sources", parsing(parseSources), []string{"--no-connect", "--json"}, is(sourcesOptions{Out: outputFlags{JSON: true}, NoConnect: true})},
 	{"sources check", parsing(parseSourcesCheck), []string{"mcp:memory", "--query", "billing"}, is(sourcesCheckOptions{Name: "mcp:memory", Query: "billing"})},
 	{"sessions list", parsing(parseSessionsList), []string{"--status", "answered", "-n", "3", "--json", "--text", "pH"},
