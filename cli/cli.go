@@ -84,7 +84,7 @@ func commands() []command {
 		{"demo", "[--ask [--json] [QUESTION]]", "try prefrag without a model: a sample corpus, a scripted model and a web stand-in", newCmd(parseDemo, runDemo)},
 		{"index", "[--corpus NAME] PATH...", "ingest files and folders into a corpus", newCmd(parseIndex, runIndex)},
 		{"corpora", "[--json] | pin NAME | unpin | rm NAME | add NAME --elasticsearch URL --index I", "list corpora; pin or unpin the preferred one; rm asks (--yes); add a remote one", corporaCommand},
-		{"search", "[--corpus NAME] [-k N] [--json] QUERY", "local BM25 search only", newCmd(parseSearch, runSearch)},
+		{"search", "[--corpus NAME] [-k N] [--retrieval M] [--json] QUERY", "search a corpus, no LLM, no web: by words (BM25), and by meaning when it has vectors", newCmd(parseSearch, runSearch)},
 		{"sources", "[--json] | check NAME", "every source in preference order (corpora, MCP servers, the web); check one", sourcesCommand},
 		{"sessions", "list|show|export|search|rerun|import ...", "stored sessions", sessionsCommand},
 		{"eval", "--data FILE [flags]", "QA evaluation of strategies", newCmd(parseEval, runEval)},

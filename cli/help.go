@@ -48,7 +48,7 @@ var helpTexts = map[string]cmdHelp{
 	"sources check": {"Connect to one source, list an MCP server's tools, run one search and say what came back (exit 1 when it fails).", []string{
 		"prefrag sources check mcp:memory",
 		"prefrag sources check notes --query \"billing pipeline\""}},
-	"search": {"Search a local corpus with BM25 only (no LLM, no web).", []string{
+	"search": {"Search a corpus with no LLM and no web: by words (BM25), and by meaning too when it has vectors (--retrieval; the query is embedded by the embedding server).", []string{
 		`prefrag search "retrieval augmented generation"`,
 		`prefrag search --corpus papers -k 5 --json "BM25"`}},
 	"sessions": {"List, show, search, export, import, re-run or remove stored sessions.", []string{

@@ -402,6 +402,8 @@ func TestMCPFaultsInARun(t *testing.T) {
 // TestMCPConnectionReusedAndClosed: two steps that both switch to the MCP
 // server use one process (started once), and it is gone when the run
 // ends; a cut answer (megabytes) is used as partial results, said so.
+// The second search brings back the documents of the first: nothing new,
+// so its query goes on to the web.
 func TestMCPConnectionReusedAndClosed(t *testing.T) {
 	for _, mode := range []string{mcpfake.ModeOK, mcpfake.ModeHuge} {
 		t.Run(mode, func(t *testing.T) {
@@ -429,8 +431,15 @@ func TestMCPConnectionReusedAndClosed(t *testing.T) {
 			if mode == mcpfake.ModeHuge && (kb[0].Outcome != engine.OutcomeTruncated || len(kb[0].Docs) == 0 || !strings.Contains(kb[0].Note, "256 KiB of text")) {
 				t.Errorf("huge answer: %s %q with %d docs", kb[0].Outcome, kb[0].Note, len(kb[0].Docs))
 			}
-			if n := w.search.Requests(); n != 0 {
-				t.Errorf("the web got %d requests", n)
+			// Step 1 takes kb's documents; step 2's kb search brings the
+			// same ones back, nothing new, so its query goes on to the web
+			// (and only that one).
+			if n := w.search.Requests(); n != 1 {
+				t.Errorf("the web got %d requests, want 1 (step 2's, after kb brought nothing new)", n)
+			}
+			obs := payloadsOf[engine.Observation](parseEvents(t, out))
+			if len(obs) != 2 || obs[0].Source != "mcp:kb" || !strings.Contains(obs[1].Note, "mcp:kb brought only documents obtained before") {
+				t.Errorf("observations %+v: want kb's at step 1, the web's with kb's note at step 2", obs)
 			}
 		})
 	}

@@ -335,3 +335,45 @@ func TestMCPRemoteRunConsentIsPerKind(t *testing.T) {
 		})
 	}
 }
+
+// A switch to an MCP server that finds nothing (or only documents already
+// obtained) goes on to the web after it, as for a server that fails: the
+// MCP server does not close the web to a run, and the step says why it
+// went on.
+func TestMCPSourceWithNothingGoesOnToTheWeb(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		kb   []Document
+	}{
+		{"nothing found", nil},
+		{"only documents already obtained", []Document{doc("local:wiki", "w1", "Billing", "The billing pipeline runs nightly.")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h, kb := mcpHarness(t, sources.KindMCP)
+			kb.answers["heron"] = c.kb
+			h.llm.steps = []reply{
+				{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+				{text: "Final Answer: x [1]\nSelf-Evaluation: CORRECT"},
+			}
+			h.llm.judges = []reply{judgeJSON(false, "the corpus says nothing about Heron")}
+			if c.kb != nil {
+				// The wiki's document is obtained at step 1; step 2's MCP
+				// search brings it back and nothing else.
+				h.local.answers["billing"] = []Document{doc("local:wiki", "w1", "Billing", "The billing pipeline runs nightly.")}
+				h.llm.steps = append([]reply{{text: "Thought: t\nAction: Search_Engine\nAction Input: billing"}}, h.llm.steps...)
+				h.llm.judges = append([]reply{judgeJSON(true, "fine")}, h.llm.judges...)
+			}
+			if _, err := h.run(t, "Who leads Project Heron?", func(s *Settings) { s.Web = WebAuto }); err != nil {
+				t.Fatal(err)
+			}
+			if len(kb.queries) != 1 || len(h.web.queries) != 1 {
+				t.Fatalf("MCP queries %q, web queries %q: want the MCP server, then the web", kb.queries, h.web.queries)
+			}
+			obs := payloads[Observation](h.rec)
+			last := obs[len(obs)-1]
+			if last.Source != "web:duckduckgo" || !strings.Contains(last.Note, "mcp:kb") {
+				t.Errorf("observation %+v: want the web's documents, with a note on mcp:kb", last)
+			}
+		})
+	}
+}

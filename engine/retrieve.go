@@ -227,6 +227,13 @@ func (r *run) switchTo(ctx context.Context, step int, query, analysis string, pr
 		if err != nil {
 			return err
 		}
+		if altNote == "" && after(next, order) != nil {
+			// A source that brings nothing new is no reason to stop short
+			// of the ones after it (an MCP server before the web).
+			if fresh, _ := r.splitSeen(alt); len(fresh) == 0 {
+				altNote = nothingNewFrom(next, len(alt))
+			}
+		}
 		if altNote == "" {
 			r.tally.counts.Switches++
 			return r.observe(step, next.Name(), alt, notes(failed...), docs)
@@ -237,6 +244,15 @@ func (r *run) switchTo(ctx context.Context, step int, query, analysis string, pr
 		next = after(next, order)
 	}
 	return r.observe(step, preferred.Name(), docs, notes(append([]string{prefNote}, failed...)...), nil)
+}
+
+// nothingNewFrom says a switch's source brought nothing new (n documents,
+// all obtained before), so the next source is tried.
+func nothingNewFrom(src Source, n int) string {
+	if n == 0 {
+		return src.Name() + " found nothing, so the next source was searched"
+	}
+	return src.Name() + " brought only documents obtained before, so the next source was searched"
 }
 
 // webNoteIfAny explains the sources that obey the web policy and were

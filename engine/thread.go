@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -242,7 +241,7 @@ func (r *run) docCost(n int, d Document) int {
 // docFrame is the tokens of an observation's frame around a document
 // numbered n, rendered once per width of the number.
 func (r *run) docFrame(n int) int {
-	w := len(strconv.Itoa(n))
+	w := digits(n)
 	if c, ok := r.ledger.frames[w]; ok {
 		return c
 	}
@@ -255,6 +254,19 @@ func (r *run) docFrame(n int) int {
 	}
 	r.ledger.frames[w] = c
 	return c
+}
+
+// digits is the width of n written in decimal (without allocating: a
+// thread's every document is costed).
+func digits(n int) int {
+	w := 1
+	for ; n >= 10 || n <= -10; n /= 10 {
+		w++
+	}
+	if n < 0 {
+		w++
+	}
+	return w
 }
 
 // share is pct percent of the prompt budget; no limit when the context is

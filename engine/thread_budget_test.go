@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -275,6 +276,15 @@ func TestCountTermsAgreesWithWords(t *testing.T) {
 		}
 		if fmt.Sprint(row) != fmt.Sprint(want) {
 			t.Errorf("%q: counts %v, want %v", s, row, want)
+		}
+	}
+}
+
+// digits is the width strconv.Itoa writes.
+func TestDigits(t *testing.T) {
+	for _, n := range []int{0, 1, 9, 10, 99, 100, 999, 1000, 123456789, -1, -9, -10, -12345} {
+		if got, want := digits(n), len(strconv.Itoa(n)); got != want {
+			t.Errorf("digits(%d) = %d, want %d", n, got, want)
 		}
 	}
 }

@@ -141,9 +141,8 @@ type counter struct {
 func Estimate(s string) TokenEstimate {
 	var c counter
 	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			i++
-			c.ascii(b)
+		if s[i] < utf8.RuneSelf {
+			i = c.asciiRun(s, i)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -170,29 +169,61 @@ func Estimate(s string) TokenEstimate {
 	return e
 }
 
-// ascii counts one ASCII byte.
-func (c *counter) ascii(b byte) {
-	class := asciiClass[b]
-	if class == classSpace {
-		c.endWord()
-		c.spaceRun++
-		return
+// asciiRun counts the run of ASCII bytes of s from i and returns where
+// it ends. It is the hot loop of the estimate (prompts are mostly ASCII),
+// so the counter's state is kept in locals for the run: a letter costs a
+// table look-up and an increment. Each byte is counted as endSpaces and
+// endWord say (FuzzEstimateMatchesByByte checks them against a byte at a
+// time).
+func (c *counter) asciiRun(s string, i int) int {
+	word, spaceRun := c.word, c.spaceRun
+	words, extra, spaces, spaceExtras, figures := c.words, c.extraLetters, c.spaces, c.spaceExtras, c.figures
+	for ; i < len(s); i++ {
+		b := s[i]
+		if b >= utf8.RuneSelf {
+			break
+		}
+		class := asciiClass[b]
+		if class == classLetter && spaceRun == 0 {
+			word++
+			continue
+		}
+		if class == classSpace {
+			if word > 0 {
+				words++
+				extra += max(word-wordFree, 0)
+				word = 0
+			}
+			spaceRun++
+			continue
+		}
+		if spaceRun > 0 {
+			// The first space joins what follows, except a digit or a
+			// line end (a tab or a carriage return joins like a word).
+			spaceExtras += spaceRun - 1
+			if b == '\n' || class == classDigit {
+				spaces++
+			}
+			spaceRun = 0
+		}
+		if class == classLetter {
+			word++
+			continue
+		}
+		if word > 0 {
+			words++
+			extra += max(word-wordFree, 0)
+			word = 0
+		}
+		if class == classLine {
+			spaces++
+		} else {
+			figures++
+		}
 	}
-	next := rune(b)
-	if class == classLine && b != '\n' {
-		next = ' ' // a tab or carriage return joins like a word
-	}
-	c.endSpaces(next)
-	switch class {
-	case classLetter:
-		c.word++
-	case classLine:
-		c.endWord()
-		c.spaces++
-	default:
-		c.endWord()
-		c.figures++
-	}
+	c.word, c.spaceRun = word, spaceRun
+	c.words, c.extraLetters, c.spaces, c.spaceExtras, c.figures = words, extra, spaces, spaceExtras, figures
+	return i
 }
 
 // endWord counts the Latin word just ended.

@@ -34,14 +34,18 @@ type SearchOutput struct {
 
 // Passage is one passage of a corpus.
 type Passage struct {
-	ID      string  `json:"id" jsonschema:"the passage's id, for fetch (CORPUS:PASSAGE)"`
-	Title   string  `json:"title"`
-	URL     string  `json:"url" jsonschema:"where the passage comes from: its web address, or a file:// URL of its file; empty when unknown"`
-	Text    string  `json:"text" jsonschema:"the passage's text (in search results at most about 1,000 characters: fetch gives it whole)"`
-	Score   float64 `json:"score,omitempty" jsonschema:"the search score (BM25 for a local corpus)"`
-	Locator string  `json:"locator,omitempty" jsonschema:"where in its file the passage starts (path#byte offset, path#pPAGE)"`
-	Source  string  `json:"source" jsonschema:"local:CORPUS"`
-	Cut     bool    `json:"truncated,omitempty" jsonschema:"true when text is only the passage's beginning"`
+	ID    string  `json:"id" jsonschema:"the passage's id, for fetch (CORPUS:PASSAGE)"`
+	Title string  `json:"title"`
+	URL   string  `json:"url" jsonschema:"where the passage comes from: its web address, or a file:// URL of its file; empty when unknown"`
+	Text  string  `json:"text" jsonschema:"the passage's text (in search results at most about 1,000 characters: fetch gives it whole)"`
+	Score float64 `json:"score,omitempty" jsonschema:"the search score: BM25 for a search by words, the fused reciprocal-rank score for a search by meaning too"`
+	// The ranks of a search by meaning (the corpus has vectors and the
+	// user's retrieval is hybrid or dense): where each leg put the passage.
+	BM25Rank   *int   `json:"bm25_rank,omitempty" jsonschema:"in a search by meaning too, the passage's rank by words (BM25), 1 for first; absent when that leg did not find it"`
+	VectorRank *int   `json:"vector_rank,omitempty" jsonschema:"in a search by meaning, the passage's rank by meaning (embeddings), 1 for first; absent when that leg did not find it"`
+	Locator    string `json:"locator,omitempty" jsonschema:"where in its file the passage starts (path#byte offset, path#pPAGE)"`
+	Source     string `json:"source" jsonschema:"local:CORPUS"`
+	Cut        bool   `json:"truncated,omitempty" jsonschema:"true when text is only the passage's beginning"`
 }
 
 // FetchInput is the fetch tool's argument.
@@ -139,6 +143,9 @@ func (s *Server) corpusFor(named string) (string, error) {
 // maxRunes (0: whole).
 func passageOf(corpus string, d sources.Document, maxRunes int) Passage {
 	p := Passage{ID: passageID(corpus, d.ID), Title: d.Title, URL: d.URL, Text: d.Text, Score: d.Score, Locator: d.Locator, Source: d.Source}
+	if d.Ranks != nil {
+		p.BM25Rank, p.VectorRank = rank(d.Ranks.BM25), rank(d.Ranks.Vector)
+	}
 	if p.URL == "" {
 		p.URL = fileURL(d.Locator)
 	}
@@ -146,6 +153,15 @@ func passageOf(corpus string, d sources.Document, maxRunes int) Passage {
 		p.Text, p.Cut = string(r[:maxRunes])+"…", true
 	}
 	return p
+}
+
+// rank is a leg's rank as the tools give it: nil when the leg did not
+// find the passage (0).
+func rank(n int) *int {
+	if n <= 0 {
+		return nil
+	}
+	return &n
 }
 
 // passageID is the id search gives a passage and fetch takes:

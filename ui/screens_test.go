@@ -362,7 +362,7 @@ func TestBlockedWebAndEmptyCorpusShownInPlace(t *testing.T) {
 	h.ask("q")
 	h.waitFor("forced at the step limit")
 	h.keys("tab", "g")
-	h.golden("shown", "nothing found — the corpus may be empty", "blocked the search", "web unavailable")
+	h.golden("shown", "nothing found — the words may not occur in the corpus", "blocked the search", "web unavailable")
 }
 
 // The analyst's verdict on a judge decision is saved against the selection

@@ -59,20 +59,31 @@ var (
 // hits maps a tool's output to results: structuredContent first, else the
 // JSON inside its text content, else its resource_link items, else the
 // whole text as one result.
+//
+// A list of results that is empty (`[]`, `{"results": []}`, an object of
+// empty arrays such as the memory server's `{"entities": [], "relations":
+// []}`) is an answer: nothing found. It is never read further, so its JSON
+// (or a "no results" text beside it) does not become a passage.
 func (o toolOutput) hits() []hit {
 	if o.structured != nil {
 		if hs := hitsOfValue(o.structured); len(hs) > 0 {
 			return hs
 		}
+		if emptyList(o.structured) {
+			return nil
+		}
 	}
 	var fromJSON []hit
+	empty := false
 	for _, t := range o.texts {
 		var v any
 		if err := json.Unmarshal([]byte(strings.TrimSpace(t)), &v); err == nil {
-			fromJSON = append(fromJSON, hitsOfValue(v)...)
+			hs := hitsOfValue(v)
+			fromJSON = append(fromJSON, hs...)
+			empty = empty || len(hs) == 0 && emptyList(v)
 		}
 	}
-	if len(fromJSON) > 0 {
+	if len(fromJSON) > 0 || empty {
 		return fromJSON
 	}
 	if len(o.links) > 0 {
@@ -119,6 +130,33 @@ func hitsOfValue(v any) []hit {
 		}
 	}
 	return nil
+}
+
+// emptyList reports whether a JSON value is a list of results with none
+// in it: an empty array, an object whose result list (results, documents,
+// items, hits) is empty, or an object with arrays, all of them empty.
+func emptyList(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		for _, k := range listKeys {
+			if list, ok := lookupKey(v, k).([]any); ok {
+				return len(list) == 0
+			}
+		}
+		arrays := 0
+		for _, e := range v {
+			if list, ok := e.([]any); ok {
+				if len(list) > 0 {
+					return false
+				}
+				arrays++
+			}
+		}
+		return arrays > 0
+	}
+	return false
 }
 
 // resultArray is an object's one array of objects, or the first by key

@@ -49,6 +49,14 @@ func TestHits(t *testing.T) {
 		{"nested content blocks", &mcp.CallToolResult{StructuredContent: decoded(t, `{"items": [{"title": "N", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]}]}`)},
 			[]hit{{Title: "N", Text: "one\ntwo"}}},
 		{"nothing", &mcp.CallToolResult{}, nil},
+		// An empty list of results is no result, never its JSON as a
+		// passage (the memory server's answer to a search that found
+		// nothing).
+		{"the memory server found nothing", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"entities": [], "relations": []}`}}}, nil},
+		{"structured: an empty results list", &mcp.CallToolResult{StructuredContent: decoded(t, `{"results": []}`),
+			Content: []mcp.Content{&mcp.TextContent{Text: "No results found."}}}, nil},
+		{"an empty array", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `[]`}}}, nil},
+		{"an empty hits list beside a count", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"total": 0, "hits": []}`}}}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

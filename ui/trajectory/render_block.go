@@ -120,7 +120,7 @@ func (r *Renderer) retrieval(b *Block, rt Retrieval, w int, detail bool, seenBef
 	}
 	out := []string{r.labelled("Search", head)}
 	if len(rt.Docs) == 0 && sources.IsCorpus(rt.Source) {
-		out = append(out, r.under(r.st.Note, "nothing found — the corpus may be empty; add files on the Corpora screen (3)", w)...)
+		out = append(out, r.under(r.st.Note, "nothing found — the words may not occur in the corpus, or it is empty (Corpora screen, 3)", w)...)
 	}
 	if !detail {
 		return out
