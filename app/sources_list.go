@@ -33,6 +33,10 @@ type SourceRow struct {
 	Transport string `json:"transport,omitempty"`
 	Where     string `json:"where,omitempty"`
 	Tool      string `json:"tool,omitempty"`
+	// NeverLeave says the source is never-leave in this run: queries
+	// built from its passages, or carrying its distinctive strings, do not
+	// leave the machine without consent.
+	NeverLeave bool `json:"never_leave,omitempty"`
 }
 
 // probeCap bounds how long listing waits for one MCP server.
@@ -76,6 +80,14 @@ func (a *App) ListSources(ctx context.Context, s engine.RunConfig, connect bool)
 		}
 	}
 	wg.Wait()
+	for i, src := range srcs.List {
+		for _, name := range s.NeverLeave {
+			if sources.IsNamed(src.Name(), name) {
+				rows[i].NeverLeave, rows[i].State = true, "never-leave, "+rows[i].State
+				break
+			}
+		}
+	}
 	if srcs.Web == nil {
 		rows = append(rows, SourceRow{Name: sources.WebName(s.WebEngine).String(), Kind: sources.KindWeb.String(), Leaves: true, WebPolicy: true,
 			State: "off: web policy never", OK: true})

@@ -310,6 +310,12 @@ var exitRows = []exitRow{
 	{"mcp positional", nil, fixed("mcp", "x"), ExitUsage, "no arguments"},
 	{"mcp refuses --tokens", nil, fixed("mcp", "--tokens"), ExitUsage, "does nothing there"},
 	{"mcp open address without token", nil, fixed("mcp", "--http", "0.0.0.0:8765"), ExitUsage, "token"},
+	// A never-leave corpus is not served to other machines (192.0.2.1
+	// is a documentation address: nothing is ever bound there).
+	{"mcp never-leave beyond loopback", withCorpus, fixed("mcp", "--http", "192.0.2.1:8765", "--token", "t", "--never-leave", "wiki"), ExitUsage, "never-leave wiki would leave"},
+	{"mcp never-leave on loopback", withCorpus, func(w *cliWorld) []string {
+		return []string{"mcp", "--http", busyAddr(w.t), "--never-leave", "wiki"}
+	}, ExitFailure, "cannot listen"},
 	{"mcp address in use", nil, func(w *cliWorld) []string { return []string{"mcp", "--http", busyAddr(w.t)} }, ExitFailure, "cannot listen"},
 	// demo
 	{"demo ask", nil, func(w *cliWorld) []string { return []string{"demo", "--ask", "--home", w.path("demo")} }, ExitOK, ""},

@@ -85,26 +85,17 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 	add := func(field string, boost float64, total int64) error {
 		avg := bm25.Collection{N: n, TotalLength: uint64(max(total, 0))}.AvgLength()
 		dicts := make([]segment.TermDictionary, len(segs))
+		for i, s := range segs {
+			d, err := s.Segment().Dictionary(field)
+			if err != nil {
+				return err
+			}
+			dicts[i] = d
+		}
 		for _, t := range terms {
-			var df, longest uint64
-			pls := make([]segmentList, len(segs))
-			for i, s := range segs {
-				if dicts[i] == nil {
-					d, err := s.Segment().Dictionary(field)
-					if err != nil {
-						return err
-					}
-					dicts[i] = d
-				}
-				pl, err := dicts[i].PostingsList([]byte(t.term), s.Deleted(), nil)
-				if err != nil {
-					return err
-				}
-				if count := pl.Count(); count > 0 {
-					df += count
-					longest = max(longest, count)
-					pls[i] = segmentList{pl: pl, count: count}
-				}
+			pls, df, longest, err := termPostings(segs, dicts, t.term)
+			if err != nil {
+				return err
 			}
 			if df == 0 {
 				continue
@@ -136,6 +127,25 @@ func openLists(segs []*scorch.SegmentSnapshot, h *handle, terms []queryTerm, n u
 		return a.term < b.term
 	})
 	return lists, nil
+}
+
+// termPostings looks term up in every segment's dictionary: its postings
+// (none where the segment lacks it), its document frequency (live
+// passages) and the length of its longest list.
+func termPostings(segs []*scorch.SegmentSnapshot, dicts []segment.TermDictionary, term string) (pls []segmentList, df, longest uint64, err error) {
+	pls = make([]segmentList, len(segs))
+	for i, s := range segs {
+		pl, err := dicts[i].PostingsList([]byte(term), s.Deleted(), nil)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if count := pl.Count(); count > 0 {
+			df += count
+			longest = max(longest, count)
+			pls[i] = segmentList{pl: pl, count: count}
+		}
+	}
+	return pls, df, longest, nil
 }
 
 // rankTask is a range of one segment's document numbers.

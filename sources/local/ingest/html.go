@@ -222,9 +222,14 @@ func (x *htmlExtractor) start(selfClosing bool) {
 	case is(a, ruleCell):
 		x.writers((*htmlWriter).space)
 	}
-	if selfClosing {
-		return
+	if !selfClosing {
+		x.open(a, roleMain)
 	}
+}
+
+// open notes an element that has content: a main region, preformatted
+// text, the first heading.
+func (x *htmlExtractor) open(a atom.Atom, roleMain bool) {
 	if n := len(x.mainStack); n > 0 && x.mainStack[n-1].tag == a {
 		x.mainStack[n-1].nest++
 	} else if is(a, ruleMain) || roleMain {
