@@ -19,7 +19,7 @@ func (s *Server) addTools() {
 	no := false
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the user's corpus",
 		Description: "Search the user's curated corpus (the pinned one unless corpus is given) and return its best passages: id, title, url, text, score and locator. " +
-			"Fast and local: no language model, nothing leaves the machine. Use fetch with a result's id for a passage's whole text.",
+			"Fast: no language model and no web; a corpus with vectors is searched by meaning too (each result then gives bm25_rank and vector_rank), its query embedded by the user's embedding server. Use fetch with a result's id for a passage's whole text.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}}, s.search)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "fetch", Title: "Fetch a passage",
 		Description: "Return one passage of the user's corpus whole, by the id search gave (CORPUS:PASSAGE): id, title, text, url and locator.",
