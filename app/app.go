@@ -54,7 +54,7 @@ func Open(ctx context.Context, cfg *config.Config) (*App, error) {
 		a.Close()
 		return nil, err
 	}
-	if a.Store, err = store.OpenContext(ctx, cfg.DBPath()); err != nil {
+	if a.Store, err = store.Open(ctx, cfg.DBPath()); err != nil {
 		a.Close()
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -74,8 +75,14 @@ func TestNeverLeaveMCP(t *testing.T) {
 		t.Fatalf("%q, %v", got, err)
 	}
 	for _, bad := range []string{"mcp:wiki", "mcp:nope"} {
-		if _, _, err := a.ResolveNeverLeave([]string{bad}, "--never-leave"); !errors.Is(err, engine.ErrInvalidSettings) {
+		_, _, err := a.ResolveNeverLeave([]string{bad}, "--never-leave")
+		if !errors.Is(err, engine.ErrInvalidSettings) {
 			t.Errorf("%s: %v, want a usage error", bad, err)
+		}
+		// The reason is the server's, not the corpora's: no hint to
+		// `prefrag corpora` for a server's name; the file it is read from.
+		if msg := fmt.Sprint(err); strings.Contains(msg, "prefrag corpora") || bad == "mcp:nope" && !strings.Contains(msg, "no MCP server declared in "+decl) {
+			t.Errorf("%s: %q", bad, msg)
 		}
 	}
 	if _, err := a.Distinctive(context.Background(), "mcp:memory"); !errors.Is(err, ErrMCPNeverLeave) {

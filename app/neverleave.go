@@ -21,9 +21,15 @@ type NeverLeaveError struct {
 	// MCP tool's argument.
 	From string
 	Err  error
+	// Server is set for an MCP server's name: Err says what to do, and
+	// the corpora are no hint.
+	Server bool
 }
 
 func (e *NeverLeaveError) Error() string {
+	if e.Server {
+		return fmt.Sprintf("%s: %v", e.From, e.Err)
+	}
 	return fmt.Sprintf("%s: %v (a never-leave name must name a corpus to protect it; `prefrag corpora` lists them)", e.From, e.Err)
 }
 
@@ -102,11 +108,12 @@ func (a *App) checkNeverLeaveMCP(names []string, from string) error {
 		i := slices.IndexFunc(servers, func(s mcp.Server) bool { return s.Name == m.ID })
 		switch {
 		case i < 0:
-			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s names no declared MCP server (mcp.json; `prefrag sources` lists them)", n)}
+			file, _ := a.Cfg.MCPConfigPath()
+			return &NeverLeaveError{From: from, Server: true, Err: fmt.Errorf("%s names no MCP server declared in %s: declare it there, or leave it out (`prefrag sources` lists the servers)", n, file)}
 		case servers[i].Problem != "":
-			return &NeverLeaveError{From: from, Err: fmt.Errorf("the MCP server %s cannot be used: %s", n, servers[i].Problem)}
+			return &NeverLeaveError{From: from, Server: true, Err: fmt.Errorf("the MCP server %s cannot be used: %s", n, servers[i].Problem)}
 		case servers[i].Kind().Leaves():
-			return &NeverLeaveError{From: from, Err: fmt.Errorf("%s is reached over the network, so its passages already live off this machine: only a corpus or a local MCP server (stdio, or \"local\": true) can be never-leave", n)}
+			return &NeverLeaveError{From: from, Server: true, Err: fmt.Errorf("%s is reached over the network, so its passages already live off this machine: only a corpus or a local MCP server (stdio, or \"local\": true) can be never-leave", n)}
 		}
 	}
 	return nil

@@ -33,6 +33,10 @@ type SourceRow struct {
 	Transport string `json:"transport,omitempty"`
 	Where     string `json:"where,omitempty"`
 	Tool      string `json:"tool,omitempty"`
+	// NeverLeave says the source is never-leave in this run: queries
+	// built from its passages, or carrying its distinctive strings, do not
+	// leave the machine without consent.
+	NeverLeave bool `json:"never_leave,omitempty"`
 }
 
 // probeCap bounds how long listing waits for one MCP server.
@@ -76,6 +80,14 @@ func (a *App) ListSources(ctx context.Context, s engine.RunConfig, connect bool)
 		}
 	}
 	wg.Wait()
+	for i, src := range srcs.List {
+		for _, name := range s.NeverLeave {
+			if sources.IsNamed(src.Name(), name) {
+				rows[i].NeverLeave, rows[i].State = true, "never-leave, "+rows[i].State
+				break
+			}
+		}
+	}
 	if srcs.Web == nil {
 		rows = append(rows, SourceRow{Name: sources.WebName(s.WebEngine).String(), Kind: sources.KindWeb.String(), Leaves: true, WebPolicy: true,
 			State: "off: web policy never", OK: true})
@@ -196,6 +208,9 @@ func (a *App) CheckSource(ctx context.Context, s engine.RunConfig, name, query s
 		return CheckReport{}, a.noSource(name, srcs.List)
 	}
 	src := srcs.List[i]
+	if err := a.checkMayLeave(ctx, s, src, query); err != nil {
+		return CheckReport{}, err
+	}
 	rep := CheckReport{Row: rowOf(src), Query: query}
 	if m, ok := src.(*mcp.Source); ok {
 		p, err := m.Probe(ctx)
@@ -215,6 +230,35 @@ func (a *App) CheckSource(ctx context.Context, s engine.RunConfig, name, query s
 		rep.Docs = append(rep.Docs, d.Sanitized())
 	}
 	return rep, err
+}
+
+// checkMayLeave refuses a check's query that a run would hold (the
+// command itself is the user's consent otherwise): to a source that obeys
+// the web policy, none under never; to any source whose queries leave the
+// machine, none carrying a distinctive string of a never-leave corpus (the
+// error names the corpus, never the string), and none at all while a
+// never-leave corpus cannot be read to check it.
+func (a *App) checkMayLeave(ctx context.Context, s engine.RunConfig, src engine.Source, query string) error {
+	k := src.Kind()
+	if !k.Leaves() {
+		return nil
+	}
+	if k.FollowsWebPolicy() && s.Web == engine.WebNever {
+		return fmt.Errorf("%w: the web policy is never, so nothing is sent to %s (a query to it leaves the machine): check it with --web auto", engine.ErrInvalidSettings, src.Name())
+	}
+	for _, name := range s.NeverLeave {
+		if sources.IsNamed(src.Name(), name) {
+			continue // a never-leave remote index is searched for itself
+		}
+		d, err := a.Distinctive(ctx, name)
+		if err != nil {
+			return fmt.Errorf("%w: never-leave corpus %q could not be read to check the query (%v), so nothing was sent to %s", engine.ErrInvalidSettings, name, err, src.Name())
+		}
+		if m, ok := d.Find(query); ok {
+			return fmt.Errorf("%w: the query carries %s from never-leave corpus %q, so nothing was sent to %s: check it with another --query", engine.ErrInvalidSettings, m.Kind, name, src.Name())
+		}
+	}
+	return nil
 }
 
 func catalogHas(dir, name string) bool {

@@ -123,7 +123,7 @@ func dispatch(e *env, args []string) int {
 		case "help":
 			return runHelp(e, args[1:])
 		case "completion":
-			return exitCode(stderr, runCompletion(e, args[1:]))
+			return exitCode(stderr, newCmd(parseCompletion, runCompletion)(e, args[1:]))
 		case "version", "--version":
 			fmt.Fprintln(stdout, versionString())
 			return ExitOK

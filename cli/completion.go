@@ -53,16 +53,25 @@ var sessionsSubs = "list show search export import rerun rm"
 // (store/export's table), for the completion scripts.
 func exportFormatWords() string { return strings.Join(export.FormatNames(), " ") }
 
-func runCompletion(e *env, args []string) error {
-	if len(args) != 1 || (args[0] != "bash" && args[0] != "zsh" && args[0] != "fish") {
-		if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintln(e.stdout, "Print a shell completion script.\n\nUsage:\n  prefrag completion bash|zsh|fish\n\nExamples:\n  source <(prefrag completion bash)        # in ~/.bashrc\n  prefrag completion zsh > \"${fpath[1]}/_prefrag\"\n  prefrag completion fish > ~/.config/fish/completions/prefrag.fish")
-			return nil
-		}
-		return usagef("usage: prefrag completion bash|zsh|fish")
+// completionOptions are `prefrag completion`'s.
+type completionOptions struct {
+	Shell string // bash, zsh or fish
+}
+
+func parseCompletion(e *env, args []string) (*completionOptions, error) {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintln(e.stdout, "Print a shell completion script.\n\nUsage:\n  prefrag completion bash|zsh|fish\n\nExamples:\n  source <(prefrag completion bash)        # in ~/.bashrc\n  prefrag completion zsh > \"${fpath[1]}/_prefrag\"\n  prefrag completion fish > ~/.config/fish/completions/prefrag.fish")
+		return nil, flag.ErrHelp
 	}
+	if len(args) != 1 || (args[0] != "bash" && args[0] != "zsh" && args[0] != "fish") {
+		return nil, usagef("usage: prefrag completion bash|zsh|fish")
+	}
+	return &completionOptions{Shell: args[0]}, nil
+}
+
+func runCompletion(e *env, o *completionOptions) error {
 	cmds, flags := completionWords(e.cfg)
-	switch args[0] {
+	switch o.Shell {
 	case "bash":
 		writeBash(e.stdout, cmds, flags)
 	case "zsh":

@@ -27,7 +27,7 @@ func humanBytes(n int64) string {
 // remove one, or add a remote one.
 func corporaCommand(e *env, args []string) error {
 	if rest, ok := corporaAddArgs(args); ok {
-		return runCorporaAdd(e, rest)
+		return newCmd(parseCorporaAdd, runCorporaAdd)(e, rest)
 	}
 	return newCmd(parseCorpora, runCorpora)(e, args)
 }

@@ -46,14 +46,20 @@ func corporaAddArgs(args []string) ([]string, bool) {
 	return nil, false
 }
 
-// runCorporaAdd registers a remote corpus: only its address, index, field
-// names and the NAMES of the environment variables holding credentials
-// are stored.
-func runCorporaAdd(e *env, args []string) error {
+// corporaAddOptions are `prefrag corpora add`'s: the remote corpus's name
+// and what is stored of it (its address, index, field names and the NAMES
+// of the environment variables holding credentials).
+type corporaAddOptions struct {
+	Name string
+	Spec remote.Spec
+}
+
+func parseCorporaAdd(e *env, args []string) (*corporaAddOptions, error) {
 	fs := flag.NewFlagSet("corpora add", flag.ContinueOnError)
 	es := fs.String("elasticsearch", "", "Elasticsearch or OpenSearch base URL (http(s)://HOST:PORT), without credentials")
 	mc := fs.String("manticore", "", "Manticore Search SphinxQL listener HOST:PORT")
-	var s remote.Spec
+	o := &corporaAddOptions{}
+	s := &o.Spec
 	fs.StringVar(&s.Index, "index", "", "index (or alias) to search")
 	fs.StringVar(&s.TitleField, "title-field", "", "title field (default title)")
 	fs.StringVar(&s.TextField, "text-field", "", "text field (default text)")
@@ -68,36 +74,42 @@ func runCorporaAdd(e *env, args []string) error {
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		helpFlags(e.stdout, fs, corporaAddUsage)
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 1 {
-		return usagef("usage: prefrag %s", corporaAddUsage)
+		return nil, usagef("usage: prefrag %s", corporaAddUsage)
 	}
-	name := pos[0]
-	if err := local.ValidateName(name); err != nil {
-		return usagef("%v", err)
+	o.Name = pos[0]
+	if err := local.ValidateName(o.Name); err != nil {
+		return nil, usagef("%v", err)
 	}
 	switch {
 	case *es != "" && *mc != "":
-		return usagef("corpora add takes one of --elasticsearch and --manticore")
+		return nil, usagef("corpora add takes one of --elasticsearch and --manticore")
 	case *es != "":
 		s.Kind, s.URL = remote.KindElasticsearch, *es
 	case *mc != "":
 		s.Kind, s.URL = remote.KindManticore, *mc
 	default:
-		return usagef("corpora add needs --elasticsearch URL or --manticore HOST:PORT: prefrag %s", corporaAddUsage)
+		return nil, usagef("corpora add needs --elasticsearch URL or --manticore HOST:PORT: prefrag %s", corporaAddUsage)
 	}
 	if *timeout != 0 {
 		s.Timeout = timeout.String()
 	}
-	if _, err := s.Normalize(name); err != nil {
-		return usagef("%v", err)
+	if _, err := s.Normalize(o.Name); err != nil {
+		return nil, usagef("%v", err)
 	}
-	dir := e.cfg.CorporaDir()
-	if err := remote.Save(dir, name, s); err != nil {
+	return o, nil
+}
+
+// runCorporaAdd registers a remote corpus, pins it when it is the first,
+// and says whether it can be searched now.
+func runCorporaAdd(e *env, o *corporaAddOptions) error {
+	dir, name := e.cfg.CorporaDir(), o.Name
+	if err := remote.Save(dir, name, o.Spec); err != nil {
 		if errors.Is(err, remote.ErrInvalidSpec) || errors.Is(err, remote.ErrExists) {
 			return usagef("%v", err)
 		}

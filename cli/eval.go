@@ -32,12 +32,13 @@ var defaultEvalStrategies = func() []string {
 const evalUsage = "eval --data FILE [--corpus NAME] [--strategies a,b,c] [--limit N] [--parallel P] [--out DIR] [--holdout-supporting F] [ask flags]"
 
 // evalOptions are eval's: the run settings are applied to the
-// configuration (by load); rf says which flags were given.
+// configuration; rf says which flags were given.
 type evalOptions struct {
 	rf                *config.RunFlags
 	Out               outputFlags
 	data, dataset     string
 	strategies, out   string
+	names             []string // the strategies to run, resolved
 	limit, parallel   int
 	holdout           eval.Holdout
 	store, reportOnly bool
@@ -70,17 +71,42 @@ func parseEval(e *env, args []string) (*evalOptions, error) {
 		return nil, usagef("eval takes no positional arguments (got %q): give the QA file with --data", pos[0])
 	}
 	o.rf, o.Out = rf, *out
-	return o, nil
+	if o.reportOnly {
+		if st, err := os.Stat(o.out); err != nil || !st.IsDir() {
+			return nil, usagef("--report: no results folder %s; give the --out of an earlier run", o.out)
+		}
+		return o, nil
+	}
+	return o, o.check(e)
+}
+
+// check applies the run settings and checks the options of a run.
+func (o *evalOptions) check(e *env) error {
+	if err := o.rf.Apply(); err != nil {
+		return err
+	}
+	if o.data == "" {
+		return usagef("eval needs a QA file: prefrag %s", evalUsage)
+	}
+	names, err := evalStrategies(o.strategies, o.rf, e.cfg.Settings.Strategy)
+	if err != nil {
+		return err
+	}
+	o.names = names
+	if o.parallel < 1 {
+		return usagef("--parallel must be at least 1")
+	}
+	if err := o.holdout.Validate(); err != nil {
+		return usagef("--holdout-supporting: %v", err)
+	}
+	return nil
 }
 
 func runEval(e *env, o *evalOptions) error {
 	if o.reportOnly {
-		if st, err := os.Stat(o.out); err != nil || !st.IsDir() {
-			return usagef("--report: no results folder %s; give the --out of an earlier run", o.out)
-		}
 		return writeEvalSummary(e, o.out, o.Out.JSON)
 	}
-	names, ds, all, err := o.load(e)
+	ds, all, err := o.load()
 	if err != nil {
 		return err
 	}
@@ -114,36 +140,20 @@ func runEval(e *env, o *evalOptions) error {
 		return err
 	}
 	defer setup.Close()
-	r := &eval.Runner{Dataset: ds, Strategies: names, Settings: setup.Settings, OutDir: o.out, Parallel: o.parallel,
+	r := &eval.Runner{Dataset: ds, Strategies: o.names, Settings: setup.Settings, OutDir: o.out, Parallel: o.parallel,
 		Backend: setup.Backend, Info: eval.NewRunInfo(ds, setup.Settings, h, a.Prompts.Hash(), config.SetupKeys()), Progress: eval.NewProgress(e.stderr, isTerminal(e.stderr))}
 	return o.run(e, r)
 }
 
-// load checks the options and reads the QA file: the strategies to run,
-// the questions to ask (--limit applied) and all the file's questions.
-func (o *evalOptions) load(e *env) ([]string, *eval.Dataset, []eval.Question, error) {
-	if err := o.rf.Apply(); err != nil {
-		return nil, nil, nil, err
-	}
-	if o.data == "" {
-		return nil, nil, nil, usagef("eval needs a QA file: prefrag %s", evalUsage)
-	}
-	names, err := evalStrategies(o.strategies, o.rf, e.cfg.Settings.Strategy)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if o.parallel < 1 {
-		return nil, nil, nil, usagef("--parallel must be at least 1")
-	}
-	if err := o.holdout.Validate(); err != nil {
-		return nil, nil, nil, usagef("--holdout-supporting: %v", err)
-	}
+// load reads the QA file: the questions to ask (--limit applied) and all
+// the file's questions.
+func (o *evalOptions) load() (*eval.Dataset, []eval.Question, error) {
 	ds, err := eval.LoadFile(o.data)
 	if err != nil {
 		if errors.Is(err, eval.ErrData) {
-			return nil, nil, nil, usagef("%v", err)
+			return nil, nil, usagef("%v", err)
 		}
-		return nil, nil, nil, fmt.Errorf("cannot read the QA file: %w", err)
+		return nil, nil, fmt.Errorf("cannot read the QA file: %w", err)
 	}
 	if o.dataset != "" {
 		ds.Name = o.dataset
@@ -152,7 +162,7 @@ func (o *evalOptions) load(e *env) ([]string, *eval.Dataset, []eval.Question, er
 	if o.limit > 0 && o.limit < len(ds.Questions) {
 		ds.Questions = ds.Questions[:o.limit]
 	}
-	return names, ds, all, nil
+	return ds, all, nil
 }
 
 // run runs the evaluation, writes the summary and says how it ended.

@@ -33,41 +33,60 @@ func TestEvalOnHotpotQA(t *testing.T) {
 	}
 }
 
+// evalStrategiesRun are the strategies TestEvalOnHotpotQA evaluates.
+var evalStrategiesRun = []string{engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaMix, engine.StrategyReActMix, engine.StrategyPrefRAG, engine.StrategyPrefRAGGated}
+
+// evalQuestions is how many questions TestEvalOnHotpotQA asks.
+const evalQuestions = 20
+
 func evalOnQAFile(t *testing.T, data string) {
-	home := t.TempDir()
-	t.Setenv("PREFRAG_HOME", home)
+	fake := poolQAFile(t, data)
+	out := filepath.Join(t.TempDir(), "results")
+	args := []string{"eval", "--data", data, "--corpus", "hotpot20", "--limit", strconv.Itoa(evalQuestions),
+		"--strategies", strings.Join(evalStrategiesRun, ","), "--llm-url", strings.Replace(fake.URL(), "http://", "http://evaluser:s3cret@", 1), "--model", fakellm.DefaultModel,
+		"--out", out, "--parallel", "2"}
+	md := firstEvalRun(t, args, out)
+	checkNoSecretIn(t, out)
+	quality, byStrategy := checkEvalTables(t, md, out)
+	checkPrefRAGBeatsNoRetrieval(t, md, quality, byStrategy)
+	checkGateSummary(t, md, byStrategy[engine.StrategyPrefRAGGated], evalQuestions)
+	checkEvalReruns(t, fake, args, out, md)
+}
+
+// poolQAFile points prefrag at a fresh home, pools corpus hotpot20 from
+// the first questions of data with half the supporting paragraphs held
+// out, and starts the fake LLM as an oracle for those questions.
+func poolQAFile(t *testing.T, data string) *fakellm.Server {
+	t.Setenv("PREFRAG_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("PREFRAG_CONFIG", "")
-	const n = 20
 	ds, err := eval.LoadFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The oracle knows every fourth answer without documents (the retrieval
 	// gate of prefrag-gated then answers directly).
-	fake := fakellm.New(t, evaltest.OracleResponder(enginebench.NewOracle(ds.Questions[:n], 1).Know(4)))
-
+	fake := fakellm.New(t, evaltest.OracleResponder(enginebench.NewOracle(ds.Questions[:evalQuestions], 1).Know(4)))
 	cfg, err := config.Load(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
 	e := &env{stdout: &stdout, stderr: &stderr, cfg: cfg, ctx: context.Background()}
-	qa := &indexQAFlags{file: data, holdout: 0.5, holdoutSeed: 1, limit: n}
+	qa := &indexQAFlags{file: data, holdout: 0.5, holdoutSeed: 1, limit: evalQuestions}
 	if err := runIndexFromQA(e, "hotpot20", qa, false); err != nil {
 		t.Fatalf("index --from-qa: %v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "from 20 questions") || !strings.Contains(stdout.String(), "held out") {
 		t.Errorf("index output: %s", stdout.String())
 	}
+	return fake
+}
 
-	out := filepath.Join(t.TempDir(), "results")
-	strategies := []string{engine.StrategyNoRetrieval, engine.StrategyVanillaLocal, engine.StrategyVanillaMix, engine.StrategyReActMix, engine.StrategyPrefRAG, engine.StrategyPrefRAGGated}
-	args := []string{"eval", "--data", data, "--corpus", "hotpot20", "--limit", strconv.Itoa(n),
-		"--strategies", strings.Join(strategies, ","), "--llm-url", strings.Replace(fake.URL(), "http://", "http://evaluser:s3cret@", 1), "--model", fakellm.DefaultModel,
-		"--out", out, "--parallel", "2"}
-	stdout.Reset()
-	stderr.Reset()
+// firstEvalRun runs the evaluation, checks what it says on stderr and that
+// stdout is the summary, and returns the summary.
+func firstEvalRun(t *testing.T, args []string, out string) string {
+	var stdout, stderr bytes.Buffer
 	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
 		t.Fatalf("eval exited %d\nstderr:\n%s", code, stderr.String())
 	}
@@ -88,25 +107,34 @@ func evalOnQAFile(t *testing.T, data string) {
 	if stdout.String() != string(md) {
 		t.Error("stdout is not the summary")
 	}
-	for _, f := range append([]string{"summary.md", "summary.json", "run.json"}, func() []string {
-		var fs []string
-		for _, s := range strategies {
-			fs = append(fs, s+".jsonl")
-		}
-		return fs
-	}()...) {
+	return string(md)
+}
+
+// checkNoSecretIn checks that no file of the results folder holds the LLM
+// URL's password.
+func checkNoSecretIn(t *testing.T, out string) {
+	files := []string{"summary.md", "summary.json", "run.json"}
+	for _, s := range evalStrategiesRun {
+		files = append(files, s+".jsonl")
+	}
+	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil || bytes.Contains(b, []byte("s3cret")) {
 			t.Errorf("%s holds the LLM URL's password (or cannot be read: %v)", f, err)
 		}
 	}
-	quality := tableRows(t, string(md), "### Answer quality (Table 1)")
-	counts := tableRows(t, string(md), "### Retrieval counts (Table 7)")
+}
+
+// checkEvalTables checks every strategy's rows of Table 1 and Table 7
+// against its per-question records; it returns Table 1 and the records.
+func checkEvalTables(t *testing.T, md, out string) (map[string][]string, map[string][]eval.Record) {
+	quality := tableRows(t, md, "### Answer quality (Table 1)")
+	counts := tableRows(t, md, "### Retrieval counts (Table 7)")
 	byStrategy := map[string][]eval.Record{}
-	for _, s := range strategies {
+	for _, s := range evalStrategiesRun {
 		recs := readRecordsFile(t, filepath.Join(out, s+".jsonl"))
-		if len(recs) != n {
-			t.Fatalf("%s.jsonl has %d records, want %d", s, len(recs), n)
+		if len(recs) != evalQuestions {
+			t.Fatalf("%s.jsonl has %d records, want %d", s, len(recs), evalQuestions)
 		}
 		byStrategy[s] = recs
 		label := eval.StrategyLabel(s) + " (`" + s + "`)"
@@ -114,37 +142,49 @@ func evalOnQAFile(t *testing.T, data string) {
 		if !ok {
 			t.Fatalf("no Table 1 row %q in\n%s", label, md)
 		}
-		// Recompute from the per-question file, independently of the
-		// package's aggregation.
-		var acc, em, f1 float64
-		var local, web, usedLocal, used int
-		for _, r := range recs {
-			if r.ID == "" || r.Question == "" || r.Strategy != s || len(r.Gold) == 0 || len(r.Events) == 0 {
-				t.Fatalf("incomplete record %+v", r)
-			}
-			sc := eval.Score(r.Prediction, r.Gold, false)
-			if sc.Acc != r.Acc || sc.EM != r.EM || sc.F1 != r.F1 {
-				t.Errorf("%s %s: stored scores %v/%v/%v, recomputed %+v", s, r.ID, r.Acc, r.EM, r.F1, sc)
-			}
-			acc += r.Acc
-			em += r.EM
-			f1 += r.F1
-			local += r.Counts.LocalRetrievals
-			web += r.Counts.WebRetrievals
-			usedLocal += r.Counts.UsedLocalRetrievals
-			used += r.Counts.UsedRetrievals
+		wantQ, wantCounts := recomputeRows(t, s, recs)
+		if strings.Join(q, " ") != strings.Join(wantQ, " ") {
+			t.Errorf("%s Table 1 row %q, recomputed %q", s, q, wantQ)
 		}
-		pct := func(sum float64) float64 { return eval.Round2(100 * sum / n) }
-		a, f, x := pct(acc), pct(f1), pct(em)
-		want := []string{strconv.Itoa(n), fmt.Sprintf("%.2f", a), fmt.Sprintf("%.2f", f), fmt.Sprintf("%.2f", x), fmt.Sprintf("%.2f", eval.Round2((a+f+x)/3))}
-		if strings.Join(q, " ") != strings.Join(want, " ") {
-			t.Errorf("%s Table 1 row %q, recomputed %q", s, q, want)
-		}
-		wantCounts := []string{strconv.Itoa(local), strconv.Itoa(web), strconv.Itoa(local + web), strconv.Itoa(usedLocal), strconv.Itoa(used)}
 		if strings.Join(counts[label], " ") != strings.Join(wantCounts, " ") {
 			t.Errorf("%s Table 7 row %q, recomputed %q", s, counts[label], wantCounts)
 		}
 	}
+	return quality, byStrategy
+}
+
+// recomputeRows recomputes strategy s's rows of Table 1 and Table 7 from
+// its per-question records, independently of the package's aggregation.
+func recomputeRows(t *testing.T, s string, recs []eval.Record) (quality, counts []string) {
+	var acc, em, f1 float64
+	var local, web, usedLocal, used int
+	for _, r := range recs {
+		if r.ID == "" || r.Question == "" || r.Strategy != s || len(r.Gold) == 0 || len(r.Events) == 0 {
+			t.Fatalf("incomplete record %+v", r)
+		}
+		sc := eval.Score(r.Prediction, r.Gold, false)
+		if sc.Acc != r.Acc || sc.EM != r.EM || sc.F1 != r.F1 {
+			t.Errorf("%s %s: stored scores %v/%v/%v, recomputed %+v", s, r.ID, r.Acc, r.EM, r.F1, sc)
+		}
+		acc += r.Acc
+		em += r.EM
+		f1 += r.F1
+		local += r.Counts.LocalRetrievals
+		web += r.Counts.WebRetrievals
+		usedLocal += r.Counts.UsedLocalRetrievals
+		used += r.Counts.UsedRetrievals
+	}
+	pct := func(sum float64) float64 { return eval.Round2(100 * sum / float64(len(recs))) }
+	a, f, x := pct(acc), pct(f1), pct(em)
+	quality = []string{strconv.Itoa(len(recs)), fmt.Sprintf("%.2f", a), fmt.Sprintf("%.2f", f), fmt.Sprintf("%.2f", x), fmt.Sprintf("%.2f", eval.Round2((a+f+x)/3))}
+	counts = []string{strconv.Itoa(local), strconv.Itoa(web), strconv.Itoa(local + web), strconv.Itoa(usedLocal), strconv.Itoa(used)}
+	return quality, counts
+}
+
+// checkPrefRAGBeatsNoRetrieval: PrefRAG's accuracy is above no
+// retrieval's, it switched to the stand-in web, and the summary has the
+// delta rows.
+func checkPrefRAGBeatsNoRetrieval(t *testing.T, md string, quality map[string][]string, byStrategy map[string][]eval.Record) {
 	accOf := func(s string) float64 {
 		v, _ := strconv.ParseFloat(quality[eval.StrategyLabel(s)+" (`"+s+"`)"][1], 64)
 		return v
@@ -159,33 +199,33 @@ func evalOnQAFile(t *testing.T, data string) {
 	if prefWeb == 0 {
 		t.Error("PrefRAG never switched to the stand-in web although half the supporting paragraphs are held out")
 	}
-	if !strings.Contains(string(md), "Δ PrefRAG → No retrieval") {
+	if !strings.Contains(md, "Δ PrefRAG → No retrieval") {
 		t.Error("no delta rows")
 	}
-	checkGateSummary(t, string(md), byStrategy[engine.StrategyPrefRAGGated], n)
+}
 
-	// A second run resumes: nothing is left to ask.
+// checkEvalReruns: a second run resumes without asking the model
+// anything, --report rewrites the summary from the records alone, and
+// other settings into the same folder are refused.
+func checkEvalReruns(t *testing.T, fake *fakellm.Server, args []string, out, md string) {
+	var stdout, stderr bytes.Buffer
 	before := len(fake.Generations())
-	stdout.Reset()
-	stderr.Reset()
 	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != ExitOK {
 		t.Fatalf("second eval exited %d\n%s", code, stderr.String())
 	}
 	if after := len(fake.Generations()); after != before {
 		t.Errorf("the resumed run made %d generation requests", after-before)
 	}
-	if got := readRecordsFile(t, filepath.Join(out, "prefrag.jsonl")); len(got) != n {
+	if got := readRecordsFile(t, filepath.Join(out, "prefrag.jsonl")); len(got) != evalQuestions {
 		t.Errorf("after resuming prefrag.jsonl has %d records", len(got))
 	}
 
-	// --report rewrites the summary from the records alone.
 	os.Remove(filepath.Join(out, "summary.md"))
 	stdout.Reset()
-	if code := Main([]string{"eval", "--report", "--out", out}, strings.NewReader(""), &stdout, &stderr); code != ExitOK || stdout.String() != string(md) {
-		t.Errorf("--report: exit %d, output differs from the first summary: %v", code, stdout.String() != string(md))
+	if code := Main([]string{"eval", "--report", "--out", out}, strings.NewReader(""), &stdout, &stderr); code != ExitOK || stdout.String() != md {
+		t.Errorf("--report: exit %d, output differs from the first summary: %v", code, stdout.String() != md)
 	}
 
-	// Other settings into the same folder are refused.
 	stderr.Reset()
 	changed := append(append([]string{}, args...), "-k", "3")
 	if code := Main(changed, strings.NewReader(""), &stdout, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), "other settings") {

@@ -143,179 +143,203 @@ func busyAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// exitRow is one command line of TestExitCodes: what it needs, its
+// arguments in that world, the exit status it must end with, and what its
+// stderr must say (a usage or runtime error says what to do).
+type exitRow struct {
+	name   string
+	setup  func(w *cliWorld) // before; nil: an empty home
+	args   func(w *cliWorld) []string
+	want   int
+	stderr string
+}
+
+// fixed is a row's arguments when they do not depend on its world.
+func fixed(args ...string) func(*cliWorld) []string { return func(*cliWorld) []string { return args } }
+
+// withCorpus is the setup of a row that needs corpus wiki.
+func withCorpus(w *cliWorld) { w.corpus() }
+
+// exitRows are the command lines of TestExitCodes, command by command.
+var exitRows = []exitRow{
+	// ask
+	{"ask answers", nil, func(w *cliWorld) []string {
+		return append(append([]string{"ask"}, w.askFlags()...), "When did Sørensen die?")
+	}, ExitOK, ""},
+	{"ask no question", nil, fixed("ask"), ExitUsage, "ask needs a question"},
+	{"ask bad flag", nil, fixed("ask", "--max-stepz", "2", "q"), ExitUsage, "did you mean --max-steps"},
+	{"ask bad value", nil, fixed("ask", "--top-p", "2", "q"), ExitUsage, "--top-p"},
+	{"ask LLM unreachable", nil, func(w *cliWorld) []string {
+		return []string{"ask", "--llm-url", fakellm.ClosedURL(w.t), "--web", "never", "q?"}
+	}, ExitFailure, "cannot reach"},
+	// the workspace
+	{"tui argument", nil, fixed("--model", "m", "question"), ExitUsage, "prefrag ask"},
+	{"tui refuses --json", nil, fixed("--json"), ExitUsage, "--json does nothing there"},
+	{"tui no terminal", nil, fixed("--model", "m"), ExitFailure, "needs a terminal"},
+	{"unknown command", nil, fixed("serach", "x"), ExitUsage, "did you mean search"},
+	// index
+	{"index", nil, func(w *cliWorld) []string { return []string{"index", "--corpus", "wiki", w.docs()} }, ExitOK, ""},
+	{"index flags after paths", nil, func(w *cliWorld) []string { return []string{"index", w.docs(), "--corpus", "wiki", "--json"} }, ExitOK, ""},
+	{"index no path", nil, fixed("index", "--corpus", "wiki"), ExitUsage, "at least one file"},
+	{"index qa and paths", nil, fixed("index", "--from-qa", "qa.jsonl", "docs"), ExitUsage, "takes no other paths"},
+	{"index bad name", nil, func(w *cliWorld) []string { return []string{"index", "--corpus", "../x", w.docs()} }, ExitUsage, ""},
+	{"index missing path", nil, func(w *cliWorld) []string { return []string{"index", w.path("nope")} }, ExitFailure, "cannot read"},
+	{"index reembed no model", withCorpus, fixed("index", "--reembed", "--corpus", "wiki"), ExitUsage, "--embed-model"},
+	// corpora
+	{"corpora", withCorpus, fixed("corpora"), ExitOK, ""},
+	{"corpora json", withCorpus, fixed("corpora", "--json"), ExitOK, ""},
+	{"corpora pin", withCorpus, fixed("corpora", "pin", "wiki"), ExitOK, ""},
+	{"corpora unpin", withCorpus, fixed("corpora", "unpin"), ExitOK, ""},
+	{"corpora rm --yes", withCorpus, fixed("corpora", "rm", "wiki", "--yes"), ExitOK, ""},
+	{"corpora unknown", nil, fixed("corpora", "pinn", "x"), ExitUsage, "unknown corpora command"},
+	{"corpora pin no name", nil, fixed("corpora", "pin"), ExitUsage, "usage"},
+	{"corpora rm no terminal", withCorpus, fixed("corpora", "rm", "wiki"), ExitUsage, "--yes"},
+	{"corpora pin missing", withCorpus, fixed("corpora", "pin", "nope"), ExitFailure, "nope"},
+	{"corpora rm missing", withCorpus, fixed("corpora", "rm", "nope", "--yes"), ExitFailure, "nope"},
+	{"corpora add no name", nil, fixed("corpora", "add", "--index", "i"), ExitUsage, "usage"},
+	{"corpora add, cluster down", nil, func(w *cliWorld) []string {
+		return []string{"corpora", "add", "kb", "--elasticsearch", fakellm.ClosedURL(w.t), "--index", "docs"}
+	}, ExitOK, "cannot be searched now"},
+	{"corpora add twice", func(w *cliWorld) { w.must("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs") },
+		fixed("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs"), ExitUsage, "kb"},
+	{"corpora add two engines", nil, fixed("corpora", "--index", "docs", "add", "kb", "--manticore", "h:1", "--elasticsearch", "http://h:2"), ExitUsage, "one of"},
+	{"index into a remote corpus", func(w *cliWorld) { w.must("corpora", "add", "kb", "--manticore", "127.0.0.1:1", "--index", "docs") },
+		func(w *cliWorld) []string { return []string{"index", "--corpus", "kb", w.docs()} }, ExitUsage, "remote corpus"},
+	// search
+	{"search", withCorpus, fixed("search", "pH", "--json", "-k", "2"), ExitOK, ""},
+	{"search no query", withCorpus, fixed("search", "--corpus", "wiki"), ExitUsage, "needs a query"},
+	{"search bad k", withCorpus, fixed("search", "-k", "0", "pH"), ExitUsage, "-k"},
+	{"search no corpus", nil, fixed("search", "pH"), ExitFailure, "no corpus yet"},
+	{"search missing corpus", withCorpus, fixed("search", "--corpus", "nope", "pH"), ExitFailure, "nope"},
+	// sources
+	{"sources", withCorpus, fixed("sources", "--no-connect"), ExitOK, ""},
+	{"sources json", withCorpus, fixed("sources", "--json", "--no-connect"), ExitOK, ""},
+	{"sources unknown", nil, fixed("sources", "chekc"), ExitUsage, "unknown sources command"},
+	{"sources check", withCorpus, fixed("sources", "check", "wiki"), ExitOK, ""},
+	{"sources check no name", nil, fixed("sources", "check"), ExitUsage, "usage"},
+	{"sources check unknown source", withCorpus, fixed("sources", "check", "nope"), ExitUsage, ""},
+	{"sources check fails", func(w *cliWorld) {
+		w.write("config/prefrag/mcp.json", `{"mcpServers": {"gone": {"command": "`+w.path("no-such-server")+`"}}}`)
+	}, fixed("sources", "check", "mcp:gone"), ExitFailure, "failed"},
+	// sessions
+	{"sessions list", nil, fixed("sessions", "list"), ExitOK, ""},
+	{"sessions default", nil, fixed("sessions"), ExitOK, ""},
+	{"sessions list json", nil, fixed("sessions", "list", "--json", "--status", "answered"), ExitOK, ""},
+	{"sessions list bad since", nil, fixed("sessions", "list", "--since", "yesterday"), ExitUsage, "--since"},
+	{"sessions unknown", nil, fixed("sessions", "shwo"), ExitUsage, "did you mean show"},
+	{"sessions show", nil, func(w *cliWorld) []string { return []string{"sessions", "show", w.session()} }, ExitOK, ""},
+	{"sessions show json after id", nil, func(w *cliWorld) []string { return []string{"sessions", "show", w.session(), "--json"} }, ExitOK, ""},
+	{"sessions show last", nil, func(w *cliWorld) []string { w.session(); return []string{"sessions", "show", "last"} }, ExitOK, ""},
+	{"sessions show no id", nil, fixed("sessions", "show"), ExitUsage, "usage"},
+	{"sessions show missing", nil, fixed("sessions", "show", "0123456789"), ExitFailure, ""},
+	{"sessions show last none", nil, fixed("sessions", "show", "last"), ExitFailure, "no session yet"},
+	{"sessions search", nil, func(w *cliWorld) []string { w.session(); return []string{"sessions", "search", "Sørensen", "--json"} }, ExitOK, ""},
+	{"sessions search no words", nil, fixed("sessions", "search"), ExitUsage, "usage"},
+	{"sessions export", nil, func(w *cliWorld) []string {
+		return []string{"sessions", "export", w.session(), "--format", "json", "-o", w.path("out.json")}
+	}, ExitOK, ""},
+	{"sessions export all", nil, func(w *cliWorld) []string {
+		w.session()
+		return []string{"sessions", "export", "--all", "--format", "md"}
+	}, ExitOK, ""},
+	{"sessions export bad format", nil, fixed("sessions", "export", "x", "--format", "doc"), ExitUsage, "--format"},
+	{"sessions export nothing named", nil, fixed("sessions", "export", "--format", "md"), ExitUsage, "--all"},
+	{"sessions export all bad since", nil, fixed("sessions", "export", "--all", "--since", "x"), ExitUsage, "--since"},
+	{"sessions export none match", nil, fixed("sessions", "export", "--all"), ExitFailure, "no session matches"},
+	{"sessions export exists", nil, func(w *cliWorld) []string {
+		return []string{"sessions", "export", w.session(), "-o", w.write("out.md", "mine")}
+	}, ExitFailure, "--force"},
+	{"sessions import", nil, func(w *cliWorld) []string {
+		id := w.session()
+		w.must("sessions", "export", id, "--format", "json", "-o", w.path("s.json"))
+		w.must("sessions", "rm", id, "--yes")
+		return []string{"sessions", "import", w.path("s.json")}
+	}, ExitOK, ""},
+	{"sessions import no file", nil, fixed("sessions", "import"), ExitUsage, "usage"},
+	{"sessions import missing", nil, func(w *cliWorld) []string { return []string{"sessions", "import", w.path("none.json")} }, ExitFailure, ""},
+	{"sessions import not an export", nil, func(w *cliWorld) []string {
+		return []string{"sessions", "import", w.write("bad.json", `{"x": 1}`)}
+	}, ExitFailure, "cannot import"},
+	{"sessions rerun", nil, func(w *cliWorld) []string {
+		return append([]string{"sessions", "rerun", w.session(), "--json"}, w.askFlags()[:4]...)
+	}, ExitOK, ""},
+	{"sessions rerun no id", nil, fixed("sessions", "rerun"), ExitUsage, "usage"},
+	{"sessions rerun empty model", nil, fixed("sessions", "rerun", "x", "--model", ""), ExitUsage, "--model"},
+	{"sessions rerun missing", nil, fixed("sessions", "rerun", "0123456789"), ExitFailure, ""},
+	{"sessions rm", nil, func(w *cliWorld) []string { return []string{"sessions", "rm", w.session(), "--yes"} }, ExitOK, ""},
+	{"sessions rm older", nil, fixed("sessions", "rm", "--older-than", "30d", "--yes"), ExitOK, ""},
+	{"sessions rm nothing named", nil, fixed("sessions", "rm"), ExitUsage, "usage"},
+	{"sessions rm bad age", nil, fixed("sessions", "rm", "--older-than", "old"), ExitUsage, "--older-than"},
+	{"sessions rm no terminal", nil, func(w *cliWorld) []string { return []string{"sessions", "rm", w.session()} }, ExitUsage, "--yes"},
+	{"sessions rm missing", nil, fixed("sessions", "rm", "0123456789", "--yes"), ExitFailure, ""},
+	// eval
+	{"eval no data", nil, fixed("eval"), ExitUsage, "needs a QA file"},
+	{"eval positional", nil, fixed("eval", "qa.jsonl"), ExitUsage, "no positional"},
+	{"eval bad parallel", nil, func(w *cliWorld) []string {
+		return []string{"eval", "--data", w.write("qa.jsonl", `{"question": "Q?", "answer": "A"}`+"\n"), "--parallel", "0"}
+	}, ExitUsage, "--parallel"},
+	{"eval LLM unreachable", nil, func(w *cliWorld) []string {
+		qa := w.write("qa.jsonl", `{"question": "Q?", "answer": "A"}`+"\n")
+		return []string{"eval", "--data", qa, "--web", "never", "--llm-url", fakellm.ClosedURL(w.t), "--out", w.path("results")}
+	}, ExitFailure, "cannot reach"},
+	{"eval report missing", nil, func(w *cliWorld) []string { return []string{"eval", "--report", "--out", w.path("none")} }, ExitUsage, "no results folder"},
+	{"eval report", func(w *cliWorld) { os.MkdirAll(w.path("results"), 0o755) }, func(w *cliWorld) []string {
+		return []string{"eval", "--report", "--out", w.path("results"), "--json"}
+	}, ExitOK, ""},
+	// bench
+	{"bench no subcommand", nil, fixed("bench"), ExitUsage, "usage"},
+	{"bench unknown", nil, fixed("bench", "engin"), ExitUsage, "did you mean engine"},
+	{"bench engine", nil, fixed("bench", "engine", "--limit", "3", "--json"), ExitOK, ""},
+	{"bench engine bad holdout", nil, fixed("bench", "engine", "--holdout", "3"), ExitUsage, "--holdout"},
+	{"bench engine bad data", nil, func(w *cliWorld) []string { return []string{"bench", "engine", "--data", w.path("none.jsonl")} }, ExitUsage, ""},
+	{"bench evidence", nil, fixed("bench", "evidence", "--file", tinyEvidence, "--json"), ExitOK, ""},
+	{"bench evidence no file", nil, fixed("bench", "evidence"), ExitUsage, "--file"},
+	{"bench retrieval positional", nil, fixed("bench", "retrieval", "--data", ".", "x"), ExitUsage, "no arguments"},
+	{"bench retrieval no ir", nil, func(w *cliWorld) []string { return []string{"bench", "retrieval", "--data", w.dir} }, ExitUsage, "no ir/"},
+	{"bench retrieval fails", func(w *cliWorld) { w.write("shared/ir/vaswani/README", "not a collection") }, func(w *cliWorld) []string {
+		return []string{"bench", "retrieval", "--data", w.path("shared"), "--datasets", "vaswani", "--work", w.path("work")}
+	}, ExitFailure, "retrieval benchmark"},
+	// config
+	{"config", nil, fixed("config", "--model", "m"), ExitOK, ""},
+	{"config bad value", nil, fixed("config", "--top-p", "2"), ExitUsage, "--top-p"},
+	{"config positional", nil, fixed("config", "x"), ExitUsage, "no positional"},
+	{"config refuses --json", nil, fixed("config", "--json"), ExitUsage, "does nothing there"},
+	{"config never-leave unknown", withCorpus, fixed("config", "--never-leave", "nope"), ExitUsage, ""},
+	// mcp
+	{"mcp stdio, no client", nil, fixed("mcp", "--model", "m"), ExitOK, ""},
+	{"mcp positional", nil, fixed("mcp", "x"), ExitUsage, "no arguments"},
+	{"mcp refuses --tokens", nil, fixed("mcp", "--tokens"), ExitUsage, "does nothing there"},
+	{"mcp open address without token", nil, fixed("mcp", "--http", "0.0.0.0:8765"), ExitUsage, "token"},
+	// A never-leave corpus is not served to other machines (192.0.2.1
+	// is a documentation address: nothing is ever bound there).
+	{"mcp never-leave beyond loopback", withCorpus, fixed("mcp", "--http", "192.0.2.1:8765", "--token", "t", "--never-leave", "wiki"), ExitUsage, "never-leave wiki would leave"},
+	{"mcp never-leave on loopback", withCorpus, func(w *cliWorld) []string {
+		return []string{"mcp", "--http", busyAddr(w.t), "--never-leave", "wiki"}
+	}, ExitFailure, "cannot listen"},
+	{"mcp address in use", nil, func(w *cliWorld) []string { return []string{"mcp", "--http", busyAddr(w.t)} }, ExitFailure, "cannot listen"},
+	// demo
+	{"demo ask", nil, func(w *cliWorld) []string { return []string{"demo", "--ask", "--home", w.path("demo")} }, ExitOK, ""},
+	{"demo json", nil, func(w *cliWorld) []string { return []string{"demo", "--home", w.path("demo"), "--json"} }, ExitOK, ""},
+	{"demo bad flag", nil, fixed("demo", "--aks"), ExitUsage, "did you mean --ask"},
+	{"demo home is a file", nil, func(w *cliWorld) []string { return []string{"demo", "--ask", "--home", w.write("file", "x")} }, ExitUsage, "not a directory"},
+	// help, completion, version
+	{"help", nil, fixed("help"), ExitOK, ""},
+	{"help command", nil, fixed("help", "sessions", "export"), ExitOK, ""},
+	{"command -h", nil, fixed("search", "-h"), ExitOK, ""},
+	{"help unknown", nil, fixed("help", "nope"), ExitUsage, "unknown command"},
+	{"completion", nil, fixed("completion", "fish"), ExitOK, ""},
+	{"completion unknown shell", nil, fixed("completion", "tcsh"), ExitUsage, "usage"},
+	{"version", nil, fixed("version"), ExitOK, ""},
+}
+
 // The CONTRACT's exit status of every command, through dispatch (Main
 // without the process): 0 success, 1 runtime failure, 2 usage error. Each
-// row builds what it needs in a world of its own; args may name the
-// world's session as {id}, its folder as {dir}.
+// row builds what it needs in a world of its own, with an environment of
+// its own: the rows run in parallel.
 func TestExitCodes(t *testing.T) {
-	type row struct {
-		name  string
-		setup func(w *cliWorld) // before; nil: an empty home
-		args  func(w *cliWorld) []string
-		want  int
-		// stderr holds this (a usage or runtime error says what to do).
-		stderr string
-	}
-	fixed := func(args ...string) func(*cliWorld) []string { return func(*cliWorld) []string { return args } }
-	corpus := func(w *cliWorld) { w.corpus() }
-	rows := []row{
-		// ask
-		{"ask answers", nil, func(w *cliWorld) []string {
-			return append(append([]string{"ask"}, w.askFlags()...), "When did Sørensen die?")
-		}, ExitOK, ""},
-		{"ask no question", nil, fixed("ask"), ExitUsage, "ask needs a question"},
-		{"ask bad flag", nil, fixed("ask", "--max-stepz", "2", "q"), ExitUsage, "did you mean --max-steps"},
-		{"ask bad value", nil, fixed("ask", "--top-p", "2", "q"), ExitUsage, "--top-p"},
-		{"ask LLM unreachable", nil, func(w *cliWorld) []string {
-			return []string{"ask", "--llm-url", fakellm.ClosedURL(w.t), "--web", "never", "q?"}
-		}, ExitFailure, "cannot reach"},
-		// the workspace
-		{"tui argument", nil, fixed("--model", "m", "question"), ExitUsage, "prefrag ask"},
-		{"tui refuses --json", nil, fixed("--json"), ExitUsage, "--json does nothing there"},
-		{"tui no terminal", nil, fixed("--model", "m"), ExitFailure, "needs a terminal"},
-		{"unknown command", nil, fixed("serach", "x"), ExitUsage, "did you mean search"},
-		// index
-		{"index", nil, func(w *cliWorld) []string { return []string{"index", "--corpus", "wiki", w.docs()} }, ExitOK, ""},
-		{"index flags after paths", nil, func(w *cliWorld) []string { return []string{"index", w.docs(), "--corpus", "wiki", "--json"} }, ExitOK, ""},
-		{"index no path", nil, fixed("index", "--corpus", "wiki"), ExitUsage, "at least one file"},
-		{"index qa and paths", nil, fixed("index", "--from-qa", "qa.jsonl", "docs"), ExitUsage, "takes no other paths"},
-		{"index bad name", nil, func(w *cliWorld) []string { return []string{"index", "--corpus", "../x", w.docs()} }, ExitUsage, ""},
-		{"index missing path", nil, func(w *cliWorld) []string { return []string{"index", w.path("nope")} }, ExitFailure, "cannot read"},
-		{"index reembed no model", corpus, fixed("index", "--reembed", "--corpus", "wiki"), ExitUsage, "--embed-model"},
-		// corpora
-		{"corpora", corpus, fixed("corpora"), ExitOK, ""},
-		{"corpora json", corpus, fixed("corpora", "--json"), ExitOK, ""},
-		{"corpora pin", corpus, fixed("corpora", "pin", "wiki"), ExitOK, ""},
-		{"corpora unpin", corpus, fixed("corpora", "unpin"), ExitOK, ""},
-		{"corpora rm --yes", corpus, fixed("corpora", "rm", "wiki", "--yes"), ExitOK, ""},
-		{"corpora unknown", nil, fixed("corpora", "pinn", "x"), ExitUsage, "unknown corpora command"},
-		{"corpora pin no name", nil, fixed("corpora", "pin"), ExitUsage, "usage"},
-		{"corpora rm no terminal", corpus, fixed("corpora", "rm", "wiki"), ExitUsage, "--yes"},
-		{"corpora pin missing", corpus, fixed("corpora", "pin", "nope"), ExitFailure, "nope"},
-		{"corpora rm missing", corpus, fixed("corpora", "rm", "nope", "--yes"), ExitFailure, "nope"},
-		{"corpora add no name", nil, fixed("corpora", "add", "--index", "i"), ExitUsage, "usage"},
-		// search
-		{"search", corpus, fixed("search", "pH", "--json", "-k", "2"), ExitOK, ""},
-		{"search no query", corpus, fixed("search", "--corpus", "wiki"), ExitUsage, "needs a query"},
-		{"search bad k", corpus, fixed("search", "-k", "0", "pH"), ExitUsage, "-k"},
-		{"search no corpus", nil, fixed("search", "pH"), ExitFailure, "no corpus yet"},
-		{"search missing corpus", corpus, fixed("search", "--corpus", "nope", "pH"), ExitFailure, "nope"},
-		// sources
-		{"sources", corpus, fixed("sources", "--no-connect"), ExitOK, ""},
-		{"sources json", corpus, fixed("sources", "--json", "--no-connect"), ExitOK, ""},
-		{"sources unknown", nil, fixed("sources", "chekc"), ExitUsage, "unknown sources command"},
-		{"sources check", corpus, fixed("sources", "check", "wiki"), ExitOK, ""},
-		{"sources check no name", nil, fixed("sources", "check"), ExitUsage, "usage"},
-		{"sources check unknown source", corpus, fixed("sources", "check", "nope"), ExitUsage, ""},
-		{"sources check fails", func(w *cliWorld) {
-			w.write("config/prefrag/mcp.json", `{"mcpServers": {"gone": {"command": "`+w.path("no-such-server")+`"}}}`)
-		}, fixed("sources", "check", "mcp:gone"), ExitFailure, "failed"},
-		// sessions
-		{"sessions list", nil, fixed("sessions", "list"), ExitOK, ""},
-		{"sessions default", nil, fixed("sessions"), ExitOK, ""},
-		{"sessions list json", nil, fixed("sessions", "list", "--json", "--status", "answered"), ExitOK, ""},
-		{"sessions list bad since", nil, fixed("sessions", "list", "--since", "yesterday"), ExitUsage, "--since"},
-		{"sessions unknown", nil, fixed("sessions", "shwo"), ExitUsage, "did you mean show"},
-		{"sessions show", nil, func(w *cliWorld) []string { return []string{"sessions", "show", w.session()} }, ExitOK, ""},
-		{"sessions show json after id", nil, func(w *cliWorld) []string { return []string{"sessions", "show", w.session(), "--json"} }, ExitOK, ""},
-		{"sessions show last", nil, func(w *cliWorld) []string { w.session(); return []string{"sessions", "show", "last"} }, ExitOK, ""},
-		{"sessions show no id", nil, fixed("sessions", "show"), ExitUsage, "usage"},
-		{"sessions show missing", nil, fixed("sessions", "show", "0123456789"), ExitFailure, ""},
-		{"sessions show last none", nil, fixed("sessions", "show", "last"), ExitFailure, "no session yet"},
-		{"sessions search", nil, func(w *cliWorld) []string { w.session(); return []string{"sessions", "search", "Sørensen", "--json"} }, ExitOK, ""},
-		{"sessions search no words", nil, fixed("sessions", "search"), ExitUsage, "usage"},
-		{"sessions export", nil, func(w *cliWorld) []string {
-			return []string{"sessions", "export", w.session(), "--format", "json", "-o", w.path("out.json")}
-		}, ExitOK, ""},
-		{"sessions export all", nil, func(w *cliWorld) []string {
-			w.session()
-			return []string{"sessions", "export", "--all", "--format", "md"}
-		}, ExitOK, ""},
-		{"sessions export bad format", nil, fixed("sessions", "export", "x", "--format", "doc"), ExitUsage, "--format"},
-		{"sessions export nothing named", nil, fixed("sessions", "export", "--format", "md"), ExitUsage, "--all"},
-		{"sessions export all bad since", nil, fixed("sessions", "export", "--all", "--since", "x"), ExitUsage, "--since"},
-		{"sessions export none match", nil, fixed("sessions", "export", "--all"), ExitFailure, "no session matches"},
-		{"sessions export exists", nil, func(w *cliWorld) []string {
-			return []string{"sessions", "export", w.session(), "-o", w.write("out.md", "mine")}
-		}, ExitFailure, "--force"},
-		{"sessions import", nil, func(w *cliWorld) []string {
-			id := w.session()
-			w.must("sessions", "export", id, "--format", "json", "-o", w.path("s.json"))
-			w.must("sessions", "rm", id, "--yes")
-			return []string{"sessions", "import", w.path("s.json")}
-		}, ExitOK, ""},
-		{"sessions import no file", nil, fixed("sessions", "import"), ExitUsage, "usage"},
-		{"sessions import missing", nil, func(w *cliWorld) []string { return []string{"sessions", "import", w.path("none.json")} }, ExitFailure, ""},
-		{"sessions import not an export", nil, func(w *cliWorld) []string {
-			return []string{"sessions", "import", w.write("bad.json", `{"x": 1}`)}
-		}, ExitFailure, "cannot import"},
-		{"sessions rerun", nil, func(w *cliWorld) []string {
-			return append([]string{"sessions", "rerun", w.session(), "--json"}, w.askFlags()[:4]...)
-		}, ExitOK, ""},
-		{"sessions rerun no id", nil, fixed("sessions", "rerun"), ExitUsage, "usage"},
-		{"sessions rerun empty model", nil, fixed("sessions", "rerun", "x", "--model", ""), ExitUsage, "--model"},
-		{"sessions rerun missing", nil, fixed("sessions", "rerun", "0123456789"), ExitFailure, ""},
-		{"sessions rm", nil, func(w *cliWorld) []string { return []string{"sessions", "rm", w.session(), "--yes"} }, ExitOK, ""},
-		{"sessions rm older", nil, fixed("sessions", "rm", "--older-than", "30d", "--yes"), ExitOK, ""},
-		{"sessions rm nothing named", nil, fixed("sessions", "rm"), ExitUsage, "usage"},
-		{"sessions rm bad age", nil, fixed("sessions", "rm", "--older-than", "old"), ExitUsage, "--older-than"},
-		{"sessions rm no terminal", nil, func(w *cliWorld) []string { return []string{"sessions", "rm", w.session()} }, ExitUsage, "--yes"},
-		{"sessions rm missing", nil, fixed("sessions", "rm", "0123456789", "--yes"), ExitFailure, ""},
-		// eval
-		{"eval no data", nil, fixed("eval"), ExitUsage, "needs a QA file"},
-		{"eval positional", nil, fixed("eval", "qa.jsonl"), ExitUsage, "no positional"},
-		{"eval bad parallel", nil, func(w *cliWorld) []string {
-			return []string{"eval", "--data", w.write("qa.jsonl", `{"question": "Q?", "answer": "A"}`+"\n"), "--parallel", "0"}
-		}, ExitUsage, "--parallel"},
-		{"eval LLM unreachable", nil, func(w *cliWorld) []string {
-			qa := w.write("qa.jsonl", `{"question": "Q?", "answer": "A"}`+"\n")
-			return []string{"eval", "--data", qa, "--web", "never", "--llm-url", fakellm.ClosedURL(w.t), "--out", w.path("results")}
-		}, ExitFailure, "cannot reach"},
-		{"eval report missing", nil, func(w *cliWorld) []string { return []string{"eval", "--report", "--out", w.path("none")} }, ExitUsage, "no results folder"},
-		{"eval report", func(w *cliWorld) { os.MkdirAll(w.path("results"), 0o755) }, func(w *cliWorld) []string {
-			return []string{"eval", "--report", "--out", w.path("results"), "--json"}
-		}, ExitOK, ""},
-		// bench
-		{"bench no subcommand", nil, fixed("bench"), ExitUsage, "usage"},
-		{"bench unknown", nil, fixed("bench", "engin"), ExitUsage, "did you mean engine"},
-		{"bench engine", nil, fixed("bench", "engine", "--limit", "3", "--json"), ExitOK, ""},
-		{"bench engine bad holdout", nil, fixed("bench", "engine", "--holdout", "3"), ExitUsage, "--holdout"},
-		{"bench engine bad data", nil, func(w *cliWorld) []string { return []string{"bench", "engine", "--data", w.path("none.jsonl")} }, ExitUsage, ""},
-		{"bench evidence", nil, fixed("bench", "evidence", "--file", tinyEvidence, "--json"), ExitOK, ""},
-		{"bench evidence no file", nil, fixed("bench", "evidence"), ExitUsage, "--file"},
-		{"bench retrieval positional", nil, fixed("bench", "retrieval", "--data", ".", "x"), ExitUsage, "no arguments"},
-		{"bench retrieval no ir", nil, func(w *cliWorld) []string { return []string{"bench", "retrieval", "--data", w.dir} }, ExitUsage, "no ir/"},
-		{"bench retrieval fails", func(w *cliWorld) { w.write("shared/ir/vaswani/README", "not a collection") }, func(w *cliWorld) []string {
-			return []string{"bench", "retrieval", "--data", w.path("shared"), "--datasets", "vaswani", "--work", w.path("work")}
-		}, ExitFailure, "retrieval benchmark"},
-		// config
-		{"config", nil, fixed("config", "--model", "m"), ExitOK, ""},
-		{"config bad value", nil, fixed("config", "--top-p", "2"), ExitUsage, "--top-p"},
-		{"config positional", nil, fixed("config", "x"), ExitUsage, "no positional"},
-		{"config refuses --json", nil, fixed("config", "--json"), ExitUsage, "does nothing there"},
-		{"config never-leave unknown", corpus, fixed("config", "--never-leave", "nope"), ExitUsage, ""},
-		// mcp
-		{"mcp stdio, no client", nil, fixed("mcp", "--model", "m"), ExitOK, ""},
-		{"mcp positional", nil, fixed("mcp", "x"), ExitUsage, "no arguments"},
-		{"mcp refuses --tokens", nil, fixed("mcp", "--tokens"), ExitUsage, "does nothing there"},
-		{"mcp open address without token", nil, fixed("mcp", "--http", "0.0.0.0:8765"), ExitUsage, "token"},
-		{"mcp address in use", nil, func(w *cliWorld) []string { return []string{"mcp", "--http", busyAddr(w.t)} }, ExitFailure, "cannot listen"},
-		// demo
-		{"demo ask", nil, func(w *cliWorld) []string { return []string{"demo", "--ask", "--home", w.path("demo")} }, ExitOK, ""},
-		{"demo json", nil, func(w *cliWorld) []string { return []string{"demo", "--home", w.path("demo"), "--json"} }, ExitOK, ""},
-		{"demo bad flag", nil, fixed("demo", "--aks"), ExitUsage, "did you mean --ask"},
-		{"demo home is a file", nil, func(w *cliWorld) []string { return []string{"demo", "--ask", "--home", w.write("file", "x")} }, ExitUsage, "not a directory"},
-		// help, completion, version
-		{"help", nil, fixed("help"), ExitOK, ""},
-		{"help command", nil, fixed("help", "sessions", "export"), ExitOK, ""},
-		{"command -h", nil, fixed("search", "-h"), ExitOK, ""},
-		{"help unknown", nil, fixed("help", "nope"), ExitUsage, "unknown command"},
-		{"completion", nil, fixed("completion", "fish"), ExitOK, ""},
-		{"completion unknown shell", nil, fixed("completion", "tcsh"), ExitUsage, "usage"},
-		{"version", nil, fixed("version"), ExitOK, ""},
-	}
-	for _, r := range rows {
+	for _, r := range exitRows {
 		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
 			w := newCLIWorld(t)
 			if r.setup != nil {
 				r.setup(w)

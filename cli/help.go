@@ -263,7 +263,7 @@ func runHelp(e *env, args []string) int {
 	}
 	switch args[0] {
 	case "completion":
-		return exitCode(e.stderr, runCompletion(e, []string{"-h"}))
+		return exitCode(e.stderr, newCmd(parseCompletion, runCompletion)(e, []string{"-h"}))
 	case "help", "version":
 		printUsage(e.stdout)
 		return ExitOK

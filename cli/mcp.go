@@ -53,6 +53,9 @@ func parseMCP(e *env, args []string) (*mcpOptions, error) {
 		if err := mcpserve.CheckListen(o.Addr, o.Token); err != nil {
 			return nil, &usageError{msg: err.Error()}
 		}
+		if err := mcpserve.CheckExposure(o.Addr, e.cfg.Settings.NeverLeave); err != nil {
+			return nil, &usageError{msg: err.Error()}
+		}
 	}
 	return o, nil
 }

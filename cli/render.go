@@ -48,19 +48,12 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
 }
 
+// render prints one event; each payload type has its block.
 func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	step := ev.Step
 	switch p := ev.Payload.(type) {
 	case engine.SessionStart:
-		fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
-		if c := p.Config; c != nil {
-			// Every part is recorded text (an imported session's too).
-			fmt.Fprintf(w, "  %s\n", line(fmt.Sprintf("%s · model %s · %s · %s · k=%d · max steps %d",
-				c.Strategy, c.Model, corporaHeader(c), webHeader(c), c.K, c.MaxSteps)))
-		}
-		if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
-			fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
-		}
+		sessionHeader(w, p)
 	case engine.Thought:
 		fmt.Fprintf(w, "\n[%d] Thought: %s\n", step, hang(p.Text))
 	case engine.Action:
@@ -71,61 +64,18 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 			fmt.Fprintf(w, "      %d. %s (%s)\n", i+1, textsafe.Truncate(line(d.Title), 70)+d.PageNote(), scoreNote(d))
 		}
 	case engine.Selection:
-		if p.NothingNew {
-			next := "the next source"
-			if p.NextSource != nil {
-				next = line(*p.NextSource)
-			}
-			fmt.Fprintf(w, "[%d] Nothing new: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.NothingNewReason()))
-			return
-		}
-		if p.Status != nil && *p.Status {
-			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
-		} else {
-			next := "the next source"
-			if p.NextSource != nil {
-				next = line(*p.NextSource)
-			}
-			fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.Analysis))
-		}
+		r.selectionLine(w, step, p)
 	case engine.Observation:
-		fmt.Fprintf(w, "[%d] Observation: %s from %s", step, plural.N(len(p.DocIDs), "document"), r.badge(p.Source))
-		if len(p.Discarded) > 0 {
-			fmt.Fprintf(w, " (%d local discarded)", len(p.Discarded))
-		}
-		fmt.Fprintln(w)
-		if p.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
-		}
+		r.observationLine(w, step, p)
 	case engine.Answer:
-		label := p.Label
-		if label == "" {
-			label = "unlabelled"
-		}
-		fmt.Fprintf(w, "\n[%d] Answer %s: %s\n", step, r.label(label), hang(p.Text))
-		if p.Explanation != "" {
-			fmt.Fprintf(w, "      explanation: %s\n", subHang(p.Explanation))
-		}
-		if p.Suggestions != "" {
-			fmt.Fprintf(w, "      suggestions: %s\n", subHang(p.Suggestions))
-		}
+		r.answerBlock(w, step, p)
 	case engine.Supplement:
 		fmt.Fprintf(w, "[%d] Reflection: supplementing with %s from every source for the original question\n", step, plural.N(len(p.DocIDs), "document"))
 		if p.Note != "" {
 			fmt.Fprintf(w, "      note: %s\n", line(p.Note))
 		}
 	case engine.Notice:
-		kind := "warning"
-		if p.Fatal {
-			kind = "error"
-		}
-		// One line: a server's error text may hold newlines, and its second
-		// line must not look like a line of prefrag's own.
-		fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
-		if p.Fatal && p.Counts != nil {
-			fmt.Fprintln(w, "\n────────")
-			r.countsLine(w, ev, *p.Counts, " · the run failed")
-		}
+		r.noticeLine(w, ev, p)
 	case engine.Final:
 		r.finalBlock(w, ev, p)
 	case engine.Gate:
@@ -144,6 +94,80 @@ func (r textRenderer) render(w io.Writer, ev engine.Event) {
 	}
 	// A type this build does not know (an engine.Unknown payload) prints
 	// nothing.
+}
+
+// sessionHeader is the question and the run's settings.
+func sessionHeader(w io.Writer, p engine.SessionStart) {
+	fmt.Fprintf(w, "Question: %s\n", hang(p.Question))
+	if c := p.Config; c != nil {
+		// Every part is recorded text (an imported session's too).
+		fmt.Fprintf(w, "  %s\n", line(fmt.Sprintf("%s · model %s · %s · %s · k=%d · max steps %d",
+			c.Strategy, c.Model, corporaHeader(c), webHeader(c), c.K, c.MaxSteps)))
+	}
+	if pr := p.Privacy; pr != nil && len(pr.NeverLeave) > 0 {
+		fmt.Fprintf(w, "  privacy: %s\n", line(pr.Describe()))
+	}
+}
+
+// selectionLine is the judge's decision: local sufficient, or the switch
+// to the next source (nothing new came back, or not enough).
+func (r textRenderer) selectionLine(w io.Writer, step int, p engine.Selection) {
+	next := "the next source"
+	if p.NextSource != nil {
+		next = line(*p.NextSource)
+	}
+	switch {
+	case p.NothingNew:
+		fmt.Fprintf(w, "[%d] Nothing new: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.NothingNewReason()))
+	case p.Status != nil && *p.Status:
+		fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeOK(), "local sufficient"), hang(p.Analysis))
+	default:
+		fmt.Fprintf(w, "[%d] Judge: %s — %s\n", step, r.paint(r.judgeSwitch(), "switching to "+next), hang(p.Analysis))
+	}
+}
+
+// observationLine is what entered the reasoning context, and why the web
+// was not used when it was wanted.
+func (r textRenderer) observationLine(w io.Writer, step int, p engine.Observation) {
+	fmt.Fprintf(w, "[%d] Observation: %s from %s", step, plural.N(len(p.DocIDs), "document"), r.badge(p.Source))
+	if len(p.Discarded) > 0 {
+		fmt.Fprintf(w, " (%d local discarded)", len(p.Discarded))
+	}
+	fmt.Fprintln(w)
+	if p.Note != "" {
+		fmt.Fprintf(w, "      note: %s\n", line(p.Note))
+	}
+}
+
+// answerBlock is an answer with its self-evaluation.
+func (r textRenderer) answerBlock(w io.Writer, step int, p engine.Answer) {
+	label := p.Label
+	if label == "" {
+		label = "unlabelled"
+	}
+	fmt.Fprintf(w, "\n[%d] Answer %s: %s\n", step, r.label(label), hang(p.Text))
+	if p.Explanation != "" {
+		fmt.Fprintf(w, "      explanation: %s\n", subHang(p.Explanation))
+	}
+	if p.Suggestions != "" {
+		fmt.Fprintf(w, "      suggestions: %s\n", subHang(p.Suggestions))
+	}
+}
+
+// noticeLine is a warning or an error, with the counts of a run that
+// failed.
+func (r textRenderer) noticeLine(w io.Writer, ev engine.Event, p engine.Notice) {
+	kind := "warning"
+	if p.Fatal {
+		kind = "error"
+	}
+	// One line: a server's error text may hold newlines, and its second
+	// line must not look like a line of prefrag's own.
+	fmt.Fprintf(w, "      %s: %s\n", kind, line(p.Message))
+	if p.Fatal && p.Counts != nil {
+		fmt.Fprintln(w, "\n────────")
+		r.countsLine(w, ev, *p.Counts, " · the run failed")
+	}
 }
 
 // corporaHeader names the corpora a run searches and why.

@@ -105,7 +105,8 @@ func printSourceRows(e *env, rows []app.SourceRow) {
 	}
 	tw.Flush()
 	if len(where) > 0 {
-		fmt.Fprintln(e.stdout, "\nMCP servers (mcp.json; `prefrag sources check NAME` connects and runs one search):")
+		file, _ := e.cfg.MCPConfigPath()
+		fmt.Fprintf(e.stdout, "\nMCP servers (declared in %s; `prefrag sources check NAME` connects and runs one search):\n", line(file))
 		fmt.Fprintln(e.stdout, strings.Join(where, "\n"))
 	}
 }

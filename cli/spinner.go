@@ -77,24 +77,9 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 	if ev.Step > 0 {
 		p.step = ev.Step
 	}
-	step := func(n int, what string) string {
-		if n <= 0 {
-			return what
-		}
-		return fmt.Sprintf("step %d · %s", n, what)
-	}
 	switch pl := ev.Payload.(type) {
 	case engine.SessionStart:
-		p.cfg = pl.Config
-		if p.cfg != nil {
-			if m, ok := engine.LookupStrategy(p.cfg.Strategy); ok {
-				p.judge = m.Judge
-				if m.Loop {
-					return step(1, "thinking")
-				}
-			}
-		}
-		return "thinking"
+		return p.started(pl)
 	case engine.Rewrite:
 		return "thinking"
 	case engine.Gate:
@@ -103,53 +88,26 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		}
 		return "writing the answer"
 	case engine.Token:
-		if ev.Step != p.tokStep || pl.Role != p.tokRole {
-			p.tokStep, p.tokRole, p.tokTail = ev.Step, pl.Role, ""
-		}
-		p.tokTail += pl.Text
-		what := "thinking"
-		switch {
-		case pl.Role == "forced" || pl.Role == "answer":
-			what = "writing the answer"
-			if strings.Contains(strings.ToLower(p.tokTail), "self-evaluation") {
-				what = "checking the answer"
-			}
-		case strings.Contains(strings.ToLower(p.tokTail), "self-evaluation"):
-			what = "checking the answer"
-		case strings.Contains(strings.ToLower(p.tokTail), "final answer"):
-			what = "writing the answer"
-		}
-		// Keep only what a label split across deltas needs.
-		if len(p.tokTail) > 4096 {
-			p.tokTail = p.tokTail[len(p.tokTail)-64:]
-		}
-		return step(ev.Step, what)
+		return stepPhase(ev.Step, p.streaming(ev.Step, pl))
 	case engine.Action:
-		return step(ev.Step, "searching "+p.firstSource())
+		return stepPhase(ev.Step, "searching "+p.firstSource())
 	case engine.Retrieval:
 		if pl.Reflection || !sources.IsCorpus(pl.Source) || !p.judge {
 			return current
 		}
-		return step(ev.Step, "judging")
+		return stepPhase(ev.Step, "judging")
 	case engine.Selection:
-		if pl.Status != nil && *pl.Status {
-			return current
-		}
-		next := "the next source"
-		if pl.NextSource != nil {
-			next = sourceName(*pl.NextSource)
-		}
-		return step(ev.Step, "searching "+next)
+		return p.selected(ev.Step, pl, current)
 	case engine.Observation:
-		return step(ev.Step+1, "thinking")
+		return stepPhase(ev.Step+1, "thinking")
 	case engine.Answer:
 		if engine.NegativeLabel(pl.Label) && p.cfg != nil && p.reflects < p.cfg.MaxReflections {
-			return step(ev.Step, "reflecting · searching every source")
+			return stepPhase(ev.Step, "reflecting · searching every source")
 		}
-		return step(ev.Step, "finishing")
+		return stepPhase(ev.Step, "finishing")
 	case engine.Supplement:
 		p.reflects++
-		return step(ev.Step+1, "thinking")
+		return stepPhase(ev.Step+1, "thinking")
 	case engine.Final:
 		return ""
 	case engine.Notice:
@@ -161,6 +119,70 @@ func (p *phaseTracker) next(ev engine.Event, current string) string {
 		// others come between phases.
 	}
 	return current
+}
+
+// stepPhase is what names step n's phase: "step 2 · judging" (what alone
+// before the first step).
+func stepPhase(n int, what string) string {
+	if n <= 0 {
+		return what
+	}
+	return fmt.Sprintf("step %d · %s", n, what)
+}
+
+// started is the phase a run starts in, and learns the run's settings.
+func (p *phaseTracker) started(pl engine.SessionStart) string {
+	p.cfg = pl.Config
+	if p.cfg == nil {
+		return "thinking"
+	}
+	if m, ok := engine.LookupStrategy(p.cfg.Strategy); ok {
+		p.judge = m.Judge
+		if m.Loop {
+			return stepPhase(1, "thinking")
+		}
+	}
+	return "thinking"
+}
+
+// streaming is what a streamed reply of step is doing, read from its
+// labels so far: thinking, writing the answer or checking it.
+func (p *phaseTracker) streaming(step int, pl engine.Token) string {
+	if step != p.tokStep || pl.Role != p.tokRole {
+		p.tokStep, p.tokRole, p.tokTail = step, pl.Role, ""
+	}
+	p.tokTail += pl.Text
+	tail := strings.ToLower(p.tokTail)
+	what := "thinking"
+	switch {
+	case pl.Role == "forced" || pl.Role == "answer":
+		what = "writing the answer"
+		if strings.Contains(tail, "self-evaluation") {
+			what = "checking the answer"
+		}
+	case strings.Contains(tail, "self-evaluation"):
+		what = "checking the answer"
+	case strings.Contains(tail, "final answer"):
+		what = "writing the answer"
+	}
+	// Keep only what a label split across deltas needs.
+	if len(p.tokTail) > 4096 {
+		p.tokTail = p.tokTail[len(p.tokTail)-64:]
+	}
+	return what
+}
+
+// selected is the phase after the judge: on when the local documents
+// suffice, else searching the next source.
+func (p *phaseTracker) selected(step int, pl engine.Selection, current string) string {
+	if pl.Status != nil && *pl.Status {
+		return current
+	}
+	next := "the next source"
+	if pl.NextSource != nil {
+		next = sourceName(*pl.NextSource)
+	}
+	return stepPhase(step, "searching "+next)
 }
 
 // firstSource is where a search goes first: the preferred corpus, else the

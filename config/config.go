@@ -117,6 +117,8 @@ func Load(env Env) (*Config, error) {
 				return nil, err
 			}
 		case errors.Is(err, fs.ErrNotExist) && !explicit:
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%w: PREFRAG_CONFIG names %s, which does not exist: create it (an empty file will do) or unset PREFRAG_CONFIG", ErrConfig, path)
 		default:
 			return nil, fmt.Errorf("%w: cannot read %s: %v", ErrConfig, path, err)
 		}

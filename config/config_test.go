@@ -2,9 +2,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/prefrag/prefrag/engine"
@@ -99,8 +101,14 @@ func TestBadConfigFile(t *testing.T) {
 	if _, err := Load(envOf(map[string]string{"HOME": dir, "PREFRAG_CONFIG": p})); !errors.Is(err, ErrConfig) {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := Load(envOf(map[string]string{"HOME": dir, "PREFRAG_CONFIG": filepath.Join(dir, "missing.toml")})); !errors.Is(err, ErrConfig) {
+	missing := filepath.Join(dir, "missing.toml")
+	_, err := Load(envOf(map[string]string{"HOME": dir, "PREFRAG_CONFIG": missing}))
+	if !errors.Is(err, ErrConfig) {
 		t.Errorf("an explicit missing config must fail: %v", err)
+	}
+	// One sentence that says what is wrong and what to do, the path once.
+	if msg := fmt.Sprint(err); !strings.Contains(msg, "PREFRAG_CONFIG names "+missing+", which does not exist: create it") || strings.Count(msg, missing) != 1 {
+		t.Errorf("missing config: %q", msg)
 	}
 }
 

@@ -19,7 +19,7 @@ func TestSessionsRm(t *testing.T) {
 	w := emptyWorld(t, &fakellm.Script{})
 	home := filepath.Join(w.home, "data")
 	os.MkdirAll(home, 0o755)
-	st, err := store.Open(filepath.Join(home, "prefrag.db"))
+	st, err := store.Open(context.Background(), filepath.Join(home, "prefrag.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestSessionsRmAsksOnATerminal(t *testing.T) {
 	w := emptyWorld(t, &fakellm.Script{})
 	home := filepath.Join(w.home, "data")
 	os.MkdirAll(home, 0o755)
-	st, err := store.Open(filepath.Join(home, "prefrag.db"))
+	st, err := store.Open(context.Background(), filepath.Join(home, "prefrag.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func TestReflectionSupplementObeysWebConsent(t *testing.T) {
 		wantNote string
 	}{
 		{"--never-leave holds it back headless", []string{"--never-leave", "wiki"}, 0, "never-leave"},
-		{"--web ask holds it back headless", []string{"--web", "ask"}, 0, "needs a terminal"},
+		{"--web ask holds it back headless", []string{"--web", "ask"}, 0, "has no one to ask for consent"},
 		{"--web auto sends the question verbatim", nil, 1, ""},
 	}
 	for _, tt := range tests {

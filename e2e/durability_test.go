@@ -86,7 +86,7 @@ func TestSIGKILLLeavesInterruptedSession(t *testing.T) {
 	if !strings.Contains(text, "interrupted") {
 		t.Errorf("text show does not say interrupted:\n%s", text)
 	}
-	st, err := store.Open(filepath.Join(w.home, "data", "prefrag.db"))
+	st, err := store.Open(context.Background(), filepath.Join(w.home, "data", "prefrag.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -268,7 +269,8 @@ func TestSourcesCheckRealServers(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sources: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"local:wiki", "mcp:memory", "search_nodes", "mcp:everything ", "mcp:everything-http", "echo", "web:duckduckgo"} {
+	declared := "MCP servers (declared in " + filepath.Join(w.home, "config", "prefrag", "mcp.json") + ";"
+	for _, want := range []string{"local:wiki", "mcp:memory", "search_nodes", "mcp:everything ", "mcp:everything-http", "echo", "web:duckduckgo", declared} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sources lacks %q:\n%s", want, out)
 		}
@@ -288,6 +290,13 @@ func TestSourcesCheckRealServers(t *testing.T) {
 		}
 		if strings.Contains(out+errOut, "e2e-secret-9") {
 			t.Errorf("sources check %s shows a secret", c.name)
+		}
+	}
+	// What holds is shown: a never-leave corpus and server say so.
+	out, errOut, code = w.run("sources", "--corpus", "wiki", "--never-leave", "wiki", "--never-leave", "mcp:memory")
+	for _, row := range []string{"local:wiki", "mcp:memory"} {
+		if code != 0 || !regexp.MustCompile(`(?m)^` + row + ` .*never-leave, `).MatchString(out) {
+			t.Errorf("sources --never-leave: exit %d, %s not shown never-leave:\n%s\n%s", code, row, out, errOut)
 		}
 	}
 	_, errOut, code = w.run("sources", "check", "mcp:memroy")

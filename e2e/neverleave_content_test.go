@@ -131,3 +131,25 @@ func TestTUINeverLeaveContentInTmux(t *testing.T) {
 		t.Fatalf("the web engine received %d request(s) %q", n, w.search.Queries())
 	}
 }
+
+// TestSourcesCheckHoldsNeverLeaveStrings: `prefrag sources check web`
+// (a diagnostic the user types) sends no query carrying a never-leave
+// corpus's string, and says why without quoting it; an ordinary query
+// goes. Under web policy never it sends nothing at all.
+func TestSourcesCheckHoldsNeverLeaveStrings(t *testing.T) {
+	w := vaultWorld(t, &queue{})
+	check := func(extra ...string) (string, string, int) {
+		args := append([]string{"sources", "check", "web", "--web-engine", "searxng", "--searxng-url", w.search.URL(), "--corpus", "wiki"}, extra...)
+		return w.run(args...)
+	}
+	_, errOut, code := check("--web", "auto", "--never-leave", "notes", "--query", "who knows "+vaultSecret)
+	if code != 2 || w.search.Requests() != 0 || !strings.Contains(errOut, `never-leave corpus "notes"`) || strings.Contains(strings.ToLower(errOut), "hunter2") {
+		t.Fatalf("a query carrying the notes' password: exit %d, %d request(s) %q, stderr %q", code, w.search.Requests(), w.search.Queries(), errOut)
+	}
+	if _, errOut, code := check("--web", "never", "--query", "ordinary words"); code != 2 || w.search.Requests() != 0 {
+		t.Fatalf("web never: exit %d, %d request(s), stderr %q", code, w.search.Requests(), errOut)
+	}
+	if out, errOut, code := check("--web", "auto", "--never-leave", "notes", "--query", "who manages the vault password"); code != 0 || w.search.Requests() != 1 {
+		t.Fatalf("an ordinary query: exit %d, %d request(s)\n%s\n%s", code, w.search.Requests(), out, errOut)
+	}
+}

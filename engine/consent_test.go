@@ -128,7 +128,7 @@ func TestReflectionSupplementObeysWebConsent(t *testing.T) {
 		wantAsked  int
 		wantNote   string
 	}{
-		{"ask headless acts as never", WebAsk, false, 0, false, 0, 0, "needs a terminal"},
+		{"ask headless acts as never", WebAsk, false, 0, false, 0, 0, "has no one to ask for consent"},
 		{"ask denied", WebAsk, false, ConsentDeny, true, 0, 1, "declined"},
 		{"ask allowed once", WebAsk, false, ConsentOnce, true, 1, 1, ""},
 		{"never-leave headless", WebAuto, true, 0, false, 0, 0, "never-leave"},

@@ -34,9 +34,6 @@ type StepOutput struct {
 	Suggestions string
 }
 
-// HasAction reports whether the step asks for a search.
-func (o StepOutput) HasAction() bool { return o.Action != "" && !o.HasAnswer }
-
 // Parseable reports whether the output has an action or an answer.
 func (o StepOutput) Parseable() bool { return o.HasAnswer || o.Action != "" }
 

@@ -136,7 +136,7 @@ func TestWebAskConsent(t *testing.T) {
 	}{
 		{"deny", func(context.Context, ConsentRequest) (Consent, error) { return ConsentDeny, nil }, 0, "declined", 1},
 		{"allow once", func(context.Context, ConsentRequest) (Consent, error) { return ConsentOnce, nil }, 1, "", 1},
-		{"headless acts as never", nil, 0, "needs a terminal", 0},
+		{"headless acts as never", nil, 0, "has no one to ask for consent", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,5 +192,24 @@ func TestWebNeverSingleSourceNoJudge(t *testing.T) {
 	obs := payloads[Observation](h.rec)[0]
 	if !strings.Contains(obs.Note, "never") {
 		t.Errorf("observation note = %q", obs.Note)
+	}
+}
+
+// Under web policy "ask" with no one to ask (a pipe, a script, an agent
+// over MCP), the note says so; it does not send the user to a terminal
+// that an agent's user cannot use.
+func TestWebAskWithNoOneToAsk(t *testing.T) {
+	h := newHarness(t)
+	h.llm.steps = []reply{
+		{text: "Thought: t\nAction: Search_Engine\nAction Input: heron"},
+		{text: "Final Answer: x\nSelf-Evaluation: CORRECT"},
+	}
+	h.llm.judges = []reply{judgeJSON(false, "not enough")}
+	if _, err := h.run(t, "Q?", func(s *Settings) { s.Web = WebAsk }); err != nil {
+		t.Fatal(err)
+	}
+	obs := payloads[Observation](h.rec)
+	if len(h.web.queries) != 0 || len(obs) != 1 || !strings.Contains(obs[0].Note, `policy "ask" has no one to ask for consent here, so it acts as "never"`) || strings.Contains(obs[0].Note, "terminal") {
+		t.Errorf("web queries %q, observations %+v", h.web.queries, obs)
 	}
 }

@@ -45,7 +45,7 @@ func (r *run) webOffNote() string {
 		return noOptInNote
 	}
 	if r.settings.Web == WebAsk && r.req.Consent == nil {
-		return "the web was not searched: policy \"ask\" needs a terminal to ask in, so it acts as \"never\" here"
+		return "the web was not searched: policy \"ask\" has no one to ask for consent here, so it acts as \"never\""
 	}
 	return "the web was not searched: web policy is \"never\""
 }

@@ -200,8 +200,8 @@ func TestStandInAnswersLikeSearXNG(t *testing.T) {
 	if !ok || id != pool[2].ID {
 		t.Errorf("ParagraphIDOf(%q) = %q %v, want %q", docs[0].ID, id, ok, pool[2].ID)
 	}
-	if si.Searches() != 1 {
-		t.Errorf("%d searches counted", si.Searches())
+	if n := si.searches.Load(); n != 1 {
+		t.Errorf("%d searches counted", n)
 	}
 
 	for _, c := range []struct {

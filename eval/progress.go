@@ -110,13 +110,6 @@ func (p *Progress) end() {
 	}
 }
 
-// Line is the current progress text.
-func (p *Progress) Line() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.lineLocked()
-}
-
 func (p *Progress) lineLocked() string {
 	elapsed := p.now().Sub(p.start)
 	rate := 0.0

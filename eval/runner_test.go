@@ -279,7 +279,10 @@ func TestProgressLines(t *testing.T) {
 	p.strategy("prefrag", 1, 1, 1, 1, 4) // one earlier answer, correct
 	clock = clock.Add(2 * time.Second)
 	p.done(0)
-	if got := p.Line(); got != "eval toy · prefrag (1/1) · 1/4 questions · 0.50 q/s · ETA 6s · Acc 50.00" {
+	p.mu.Lock()
+	got := p.lineLocked()
+	p.mu.Unlock()
+	if got != "eval toy · prefrag (1/1) · 1/4 questions · 0.50 q/s · ETA 6s · Acc 50.00" {
 		t.Errorf("line %q", got)
 	}
 	for i := 0; i < 3; i++ {

@@ -75,9 +75,6 @@ func (s *StandIn) URL() string { return s.url }
 // Len is the number of paragraphs served.
 func (s *StandIn) Len() int { return s.ix.Len() }
 
-// Searches counts the searches answered.
-func (s *StandIn) Searches() int64 { return s.searches.Load() }
-
 // Close stops the server.
 func (s *StandIn) Close() error {
 	select {

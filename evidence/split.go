@@ -100,6 +100,13 @@ func Sentences(text string) []Span {
 			}
 			i++
 			continue
+		case c >= 0xE3 && cjkStop(text[i:]):
+			// 。！？ end a sentence whatever follows (no abbreviations, no
+			// space after them).
+			end := punctEnd(text, i)
+			emit(end)
+			i = end
+			continue
 		case c == '.' || c == '!' || c == '?' || strings.HasPrefix(text[i:], "…"):
 			end := punctEnd(text, i)
 			if boundaryAfter(text, i, end) {
@@ -120,13 +127,19 @@ func punctEnd(text string, i int) int {
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch r {
-		case '.', '!', '?', '…', '"', '\'', '”', '’', ')', ']', '»':
+		case '.', '!', '?', '…', '"', '\'', '”', '’', ')', ']', '»', '。', '！', '？', '」', '』', '）', '》':
 			i += n
 			continue
 		}
 		break
 	}
 	return i
+}
+
+// cjkStop says whether s starts with a full stop, exclamation or question
+// mark of Chinese or Japanese text (。！？).
+func cjkStop(s string) bool {
+	return strings.HasPrefix(s, "。") || strings.HasPrefix(s, "！") || strings.HasPrefix(s, "？")
 }
 
 // boundaryAfter says whether the punctuation run text[i:end] ends a
@@ -296,8 +309,9 @@ func Quotable(sentence string) bool {
 	if IsMarkup(sentence) {
 		return false
 	}
-	t := strings.TrimRight(sentence, "\"'”’)]» \t")
-	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…") {
+	t := strings.TrimRight(sentence, "\"'”’)]» \t」』）》")
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") || strings.HasSuffix(t, "…") ||
+		strings.HasSuffix(t, "。") || strings.HasSuffix(t, "！") || strings.HasSuffix(t, "？") {
 		return true
 	}
 	return len(strings.Fields(sentence)) >= 4

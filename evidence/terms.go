@@ -52,6 +52,10 @@ func tokens(text string, out []token) []token {
 			i += n
 			continue
 		}
+		if isCJK(r) {
+			i, out = cjkTokens(text, i, out)
+			continue
+		}
 		start := i
 		digits := unicode.IsDigit(r)
 		// Most words are lower-case ASCII letters: take them from the text
@@ -68,7 +72,7 @@ func tokens(text string, out []token) []token {
 		var b strings.Builder
 		for i < len(text) {
 			r, n = utf8.DecodeRuneInString(text[i:])
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r) {
 				b.WriteRune(fold(unicode.ToLower(r)))
 				i += n
 				continue
@@ -105,6 +109,37 @@ func tokens(text string, out []token) []token {
 		out = appendToken(out, w, digits && isNumber(w), unicode.IsUpper(first))
 	}
 	return out
+}
+
+// isCJK says whether r is written without spaces between words: a Han
+// character, or Japanese kana.
+func isCJK(r rune) bool {
+	return r >= 0x3040 && (unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana))
+}
+
+// cjkTokens reads the run of CJK characters at i as its overlapping pairs
+// of characters ("石拱桥" → "石拱", "拱桥"; one character alone is a
+// token): text without spaces has no words to split, and a claim that
+// says a thing in other words shares pairs with its source. It returns
+// where the run ends.
+func cjkTokens(text string, i int, out []token) (int, []token) {
+	var runes []int // byte offsets of the run's characters, then its end
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !isCJK(r) {
+			break
+		}
+		runes = append(runes, i)
+		i += n
+	}
+	runes = append(runes, i)
+	if len(runes) == 2 {
+		return i, appendToken(out, text[runes[0]:runes[1]], false, false)
+	}
+	for k := 0; k+2 < len(runes); k++ {
+		out = appendToken(out, text[runes[k]:runes[k+2]], false, false)
+	}
+	return i, out
 }
 
 // fold drops a Latin letter's accent ("é" → "e", "ì" → "i", "ł" stays):

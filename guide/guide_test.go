@@ -2,40 +2,53 @@ package guide
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-func TestEveryPageIsListedAndTitled(t *testing.T) {
-	embedded, err := fs.Glob(FS(), "*.md")
-	if err != nil {
-		t.Fatal(err)
+// page is one embedded page of the guide.
+type page struct{ name, markdown string }
+
+func pages(t *testing.T) []page {
+	t.Helper()
+	names, err := fs.Glob(FS(), "*.md")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no embedded pages: %v", err)
 	}
-	listed := slices.Clone(order)
-	slices.Sort(listed)
-	if !slices.Equal(embedded, listed) {
-		t.Fatalf("embedded pages %v, reading order lists %v", embedded, listed)
-	}
-	for _, p := range Pages() {
-		if p.Title == "" {
-			t.Errorf("%s has no # title", p.Name)
+	out := make([]page, len(names))
+	for i, n := range names {
+		b, err := fs.ReadFile(FS(), n)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if len(strings.Fields(p.Markdown)) < 150 {
-			t.Errorf("%s is too short to be useful (%d words)", p.Name, len(strings.Fields(p.Markdown)))
+		out[i] = page{n, string(b)}
+	}
+	return out
+}
+
+func TestEveryPageIsTitled(t *testing.T) {
+	for _, p := range pages(t) {
+		if !strings.HasPrefix(p.markdown, "# ") {
+			t.Errorf("%s does not open with a # title", p.name)
+		}
+		if len(strings.Fields(p.markdown)) < 150 {
+			t.Errorf("%s is too short to be useful (%d words)", p.name, len(strings.Fields(p.markdown)))
 		}
 	}
 }
 
 func TestLinksPointAtPages(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([a-z-]+\.md)\)`)
-	for _, p := range Pages() {
-		for _, m := range link.FindAllStringSubmatch(p.Markdown, -1) {
-			if !slices.Contains(order, m[1]) {
-				t.Errorf("%s links to %s, which is not a page", p.Name, m[1])
+	var names []string
+	for _, p := range pages(t) {
+		names = append(names, p.name)
+	}
+	for _, p := range pages(t) {
+		for _, m := range link.FindAllStringSubmatch(p.markdown, -1) {
+			if !slices.Contains(names, m[1]) {
+				t.Errorf("%s links to %s, which is not a page", p.name, m[1])
 			}
 		}
 	}
@@ -44,8 +57,8 @@ func TestLinksPointAtPages(t *testing.T) {
 func TestGuideCoversTheContract(t *testing.T) {
 	// The settings and commands a user needs must be documented.
 	all := ""
-	for _, p := range Pages() {
-		all += p.Markdown
+	for _, p := range pages(t) {
+		all += p.markdown
 	}
 	for _, want := range []string{
 		"--web", "--corpus", "--model", "--llm-url", "--num-ctx", "--max-steps", "-k N",
@@ -56,35 +69,5 @@ func TestGuideCoversTheContract(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("the guide never mentions %q", want)
 		}
-	}
-}
-
-func TestWriteTo(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "guide")
-	paths, err := WriteTo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) != len(order) {
-		t.Fatalf("wrote %d files, want %d", len(paths), len(order))
-	}
-	st, err := os.Stat(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Writing again leaves unchanged files alone (an ingest skips them).
-	if _, err := WriteTo(dir); err != nil {
-		t.Fatal(err)
-	}
-	st2, err := os.Stat(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !st2.ModTime().Equal(st.ModTime()) {
-		t.Error("an unchanged page was rewritten")
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "keys.md"))
-	if err != nil || !strings.HasPrefix(string(b), "# Keys") {
-		t.Fatalf("keys.md not written as embedded: %v", err)
 	}
 }

@@ -96,9 +96,6 @@ func (e TokenEstimate) Kind() TextKind {
 // (see above).
 func EstimateTokens(s string) int { return Estimate(s).Tokens() }
 
-// TextKindOf is the kind of text s mostly is.
-func TextKindOf(s string) TextKind { return Estimate(s).Kind() }
-
 // asciiClass classifies ASCII bytes for Estimate.
 var asciiClass = func() (t [utf8.RuneSelf]byte) {
 	for c := range t {

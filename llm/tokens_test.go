@@ -28,7 +28,7 @@ func TestEstimateTokensPerScript(t *testing.T) {
 			server += s
 			est += e
 			worst = max(worst, math.Abs(float64(e-s))/float64(s))
-			if k := TextKindOf(text); k != tc.kind {
+			if k := Estimate(text).Kind(); k != tc.kind {
 				t.Errorf("%s/%s is %s, want %s", tc.corpus, n, k, tc.kind)
 			}
 		}
@@ -81,7 +81,7 @@ func FuzzEstimateTokens(f *testing.F) {
 		if n < 0 || n > 4*len(s)+1 {
 			t.Fatalf("EstimateTokens(%q) = %d", s, n)
 		}
-		_ = TextKindOf(s)
+		_ = Estimate(s).Kind()
 		if i := len(s) / 2; len(s) > 0 && utf8.ValidString(s) && utf8.RuneStart(s[i]) {
 			if a, b := EstimateTokens(s[:i]), EstimateTokens(s[i:]); n > a+b+2 {
 				t.Fatalf("%q: %d > %d + %d", s, n, a, b)

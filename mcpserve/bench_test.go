@@ -116,7 +116,7 @@ func benchServer(b *testing.B, n int) (*app.App, *Server) {
 func benchClient(b *testing.B, srv *Server) *mcp.ClientSession {
 	b.Helper()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(context.Background(), st, nil)
+	ss, err := srv.mcp.Connect(context.Background(), st, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

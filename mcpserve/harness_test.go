@@ -123,7 +123,7 @@ func (w *testWorld) client() (*mcp.ClientSession, <-chan *mcp.ProgressNotificati
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { prog <- r.Params },
 	})
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := w.srv.MCP().Connect(context.Background(), st, nil)
+	ss, err := w.srv.mcp.Connect(context.Background(), st, nil)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -22,6 +22,10 @@ const Path = "/mcp"
 // this machine without a token.
 var ErrNeedsToken = errors.New("a non-loopback address needs a token")
 
+// ErrExposesNeverLeave is matched by CheckExposure's refusal to serve
+// never-leave corpora to other machines.
+var ErrExposesNeverLeave = errors.New("never-leave corpora cannot be served beyond this machine")
+
 // CheckListen checks an --http address before anything is opened: a host
 // and a port, and a token unless the host is loopback (127.0.0.1, ::1,
 // localhost), so that nothing on the network reaches the user's corpus
@@ -35,6 +39,20 @@ func CheckListen(addr, token string) error {
 		return fmt.Errorf("%w: --http %s would accept connections from other machines; give a token (--token, mcp_token in the config file or PREFRAG_MCP_TOKEN), or listen on 127.0.0.1", ErrNeedsToken, addr)
 	}
 	return nil
+}
+
+// CheckExposure refuses to serve never-leave corpora beyond loopback:
+// search, fetch, ask and the session resources give their passages to the
+// client, which over a non-loopback address is on another machine (the
+// kinds table's rule: an http peer leaves the machine). neverLeave are the
+// user's never-leave names, resolved.
+func CheckExposure(addr string, neverLeave []string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || IsLoopback(host) || len(neverLeave) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: --http %s answers other machines, and the passages of never-leave %s would leave this one through search, fetch, ask and the session resources; listen on 127.0.0.1 (an agent on this machine), or take them off never_leave",
+		ErrExposesNeverLeave, addr, strings.Join(neverLeave, ", "))
 }
 
 // IsLoopback reports whether host (a name or an address, as in a Host

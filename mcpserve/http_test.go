@@ -41,6 +41,32 @@ func TestCheckListen(t *testing.T) {
 	}
 }
 
+// Never-leave corpora are served to an agent on this machine, never to
+// other machines.
+func TestCheckExposure(t *testing.T) {
+	for _, tt := range []struct {
+		addr       string
+		neverLeave []string
+		refused    bool
+	}{
+		{"127.0.0.1:8765", []string{"notes"}, false},
+		{"localhost:0", []string{"notes", "mcp:memory"}, false},
+		{"[::1]:8765", []string{"notes"}, false},
+		{"0.0.0.0:8765", nil, false},
+		{"0.0.0.0:8765", []string{"notes"}, true},
+		{":8765", []string{"notes"}, true},
+		{"192.168.1.5:8765", []string{"mcp:memory"}, true},
+	} {
+		err := CheckExposure(tt.addr, tt.neverLeave)
+		if got := errors.Is(err, ErrExposesNeverLeave); got != tt.refused {
+			t.Errorf("CheckExposure(%q, %q) = %v, want refused %v", tt.addr, tt.neverLeave, err, tt.refused)
+		}
+		if tt.refused && (!strings.Contains(err.Error(), tt.neverLeave[0]) || !strings.Contains(err.Error(), "127.0.0.1")) {
+			t.Errorf("CheckExposure(%q): %q does not name the corpus and the way out", tt.addr, err)
+		}
+	}
+}
+
 // initialize is an MCP initialize request as a browser page or a client
 // would POST it.
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`

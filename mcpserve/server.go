@@ -44,7 +44,7 @@ type Server struct {
 	app  *app.App
 	opts Options
 	log  *slog.Logger
-	mcp  *mcp.Server
+	mcp  *mcp.Server // the SDK server (tests connect clients to it in memory)
 
 	corpora *corpusCache
 	// asks lets one ask run at a time: one run keeps the LLM server's
@@ -80,9 +80,6 @@ const instructions = `prefrag answers research questions from the user's own cur
 - ask: a cited, judged answer (may take minutes: it reasons in steps with a local model); every claim comes with the sentences that support it. The session it returns is stored; read it as prefrag://sessions/{id}.
 - sessions: the stored sessions, newest first.
 Privacy: arguments can only make the user's settings stricter (web policy, never-leave corpora).`
-
-// MCP is the SDK server (tests connect clients to it in memory).
-func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // ServeStdio serves one client over r and w (the process's stdin and
 // stdout: nothing else may write to w) until the client closes r or ctx

@@ -2,10 +2,13 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 )
 
 // sessions lists what ask stored, and each session reads as a resource in
@@ -46,5 +49,36 @@ func TestSessionsAndResources(t *testing.T) {
 		if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("read %s: %v, want not found", uri, err)
 		}
+	}
+}
+
+// What the tools return is shown by agents, terminal ones among them: no
+// escape sequence or control character of a stored text (an imported
+// session's question, a model's answer) reaches the client.
+func TestToolOutputIsCleaned(t *testing.T) {
+	hostile := fakellm.ResponderFunc(func(c fakellm.Call) fakellm.Reply {
+		if c.Kind() == fakellm.KindJudge {
+			return fakellm.Reply{Text: `{"analysis": "fine", "status": true}`}
+		}
+		return fakellm.Reply{Text: "Thought: I know it.\nFinal Answer: pH \x1b]8;;http://evil.example\x07was\x1b]8;;\x07 introduced by Sørensen \x1b[2J[1].\nSelf-Evaluation: CORRECT"}
+	})
+	w := newTestWorld(t, hostile, `web = "never"`)
+	cs, _ := w.client()
+	ctx := context.Background()
+	question := "Who \x1b]0;pwned\x07introduced \x1b[31mpH\x1b[0m?"
+	results := []*mcp.CallToolResult{call(t, ctx, cs, "ask", map[string]any{"question": question}, nil)}
+	results = append(results, call(t, ctx, cs, "sessions", map[string]any{}, nil))
+	for i, res := range results {
+		b, _ := json.Marshal(res.StructuredContent)
+		for _, s := range []string{string(b), textOf(res)} {
+			if strings.Contains(s, "\x1b") || strings.Contains(s, `\u001b`) || strings.Contains(s, `\u0007`) {
+				t.Errorf("result %d carries an escape sequence: %.400s", i, s)
+			}
+		}
+	}
+	var list SessionsOutput
+	decode(t, results[1], &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Question != "Who introduced pH?" || !strings.Contains(list.Sessions[0].Answer, "pH was introduced by Sørensen") {
+		t.Errorf("sessions %+v", list.Sessions)
 	}
 }

@@ -1,10 +1,15 @@
 package mcpserve
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/prefrag/prefrag/engine"
+	"github.com/prefrag/prefrag/internal/textsafe"
 )
 
 // ToolNames are the tools the server offers.
@@ -19,19 +24,43 @@ func (s *Server) addTools() {
 	no := false
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the user's corpus",
 		Description: "Search the user's curated corpus (the pinned one unless corpus is given) and return its best passages: id, title, url, text, score and locator. " +
-			"Fast and local: no language model, nothing leaves the machine. Use fetch with a result's id for a passage's whole text.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}}, s.search)
+			"Fast: no language model and no web; a corpus with vectors is searched by meaning too (each result then gives bm25_rank and vector_rank), its query embedded by the user's embedding server. Use fetch with a result's id for a passage's whole text.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}}, cleaned(s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "fetch", Title: "Fetch a passage",
 		Description: "Return one passage of the user's corpus whole, by the id search gave (CORPUS:PASSAGE): id, title, text, url and locator.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}}, s.fetch)
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}}, cleaned(s.fetch))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "ask", Title: "Ask prefrag for a cited, judged answer",
 		Description: "Answer a research question with prefrag's PrefRAG loop: reason step by step with the user's local model, search the user's corpus first, let a judge decide whether what came back is enough, and go to the web only when it is not and the user's web policy allows it. " +
 			"Returns the answer, its claims with citations and the supporting sentence of each, the sources, what was done about the web and why, counts, and the stored session's id. " +
 			"Takes seconds to minutes: send a progress token to get one notification per step. The arguments can make the user's privacy stricter (web, never_leave), never looser.",
-		InputSchema: askInputSchema()}, s.ask)
+		InputSchema: askInputSchema()}, cleaned(s.ask))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "sessions", Title: "List stored sessions",
 		Description: "List prefrag's stored sessions (questions asked with prefrag, by the user or through ask), newest first, each with its answer, status and resource URIs (Markdown and the HTML report).",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, s.sessions)
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}}, cleaned(s.sessions))
+}
+
+// cleaned is a tool handler whose result has every string made safe to
+// show (textsafe.ForTerminal: no escape sequence, no control character):
+// agents show tool results, terminal agents among them, and a stored text
+// (an imported session's question, a passage) may carry one.
+func cleaned[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return res, out, err
+		}
+		b, merr := json.Marshal(out)
+		if merr != nil {
+			return res, out, err
+		}
+		if c := textsafe.JSONStrings(b); !bytes.Equal(c, b) {
+			var safe Out
+			if json.Unmarshal(c, &safe) == nil {
+				out = safe
+			}
+		}
+		return res, out, err
+	}
 }
 
 // askInputSchema is AskInput's inferred schema with the web policies

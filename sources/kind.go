@@ -98,9 +98,6 @@ var kinds = [...]KindSpec{
 		Queries: "queries to MCP servers over the network"},
 }
 
-// Kinds is every row of the table, in Kind order.
-func Kinds() []KindSpec { return kinds[:] }
-
 // Spec is the kind's row; an unknown kind gets a neutral row.
 func (k Kind) Spec() KindSpec {
 	if k < 0 || int(k) >= len(kinds) {

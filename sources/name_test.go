@@ -71,10 +71,10 @@ func TestKindsTable(t *testing.T) {
 		KindMCPRemote: {true, true},
 		KindWeb:       {true, true},
 	}
-	if len(Kinds()) != len(want) {
-		t.Fatalf("%d rows, want %d", len(Kinds()), len(want))
+	if len(kinds[:]) != len(want) {
+		t.Fatalf("%d rows, want %d", len(kinds[:]), len(want))
 	}
-	for i, k := range Kinds() {
+	for i, k := range kinds[:] {
 		if int(k.Kind) != i {
 			t.Errorf("row %d is kind %d", i, k.Kind)
 		}

@@ -63,7 +63,7 @@ func TestDamagedDatabase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			path := filepath.Join(t.TempDir(), "prefrag.db")
-			s, err := Open(path)
+			s, err := Open(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestDamagedDatabase(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			s, err = Open(path)
+			s, err = Open(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestDamagedDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			s, err = Open(path)
+			s, err = Open(context.Background(), path)
 			if tc.failAt != "open" {
 				if err != nil {
 					t.Fatalf("Open: %v", err)

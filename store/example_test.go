@@ -20,7 +20,7 @@ func Example() {
 	}
 	defer os.RemoveAll(tmp)
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(tmp, "prefrag.db"))
+	st, err := store.Open(ctx, filepath.Join(tmp, "prefrag.db"))
 	if err != nil {
 		fmt.Println(err)
 		return

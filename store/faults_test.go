@@ -55,7 +55,7 @@ func TestFaultsHelper(t *testing.T) {
 // write is refused with ErrReadOnly.
 func helperRead(path, want string) error {
 	ctx := context.Background()
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
@@ -97,7 +97,7 @@ func helperRead(path, want string) error {
 // helperStaleWAL commits a change and exits without closing: the change
 // stays in the -wal file (not checkpointed), as after a killed prefrag.
 func helperStaleWAL(path string) error {
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func seedHome(t *testing.T) (dir, path string) {
 		t.Fatal(err)
 	}
 	path = filepath.Join(dir, "prefrag.db")
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestCannotCreateInReadOnlyFolder(t *testing.T) {
 }
 
 func helperCreate(path string) error {
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err == nil {
 		s.Close()
 		return fmt.Errorf("Open created a database in a read-only folder")

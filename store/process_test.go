@@ -54,7 +54,7 @@ func TestHelperProcess(t *testing.T) {
 // helperInterrupted stores a session up to its first answer, says "ready"
 // and waits to be killed (it gives up by itself after a minute).
 func helperInterrupted(path, id string) error {
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func helperStress(path, name, secs string) error {
 	if err != nil {
 		return err
 	}
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func helperStress(path, name, secs string) error {
 
 func TestInterruptedWhenOwnerKilled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "prefrag.db")
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestInterruptedWhenOwnerKilled(t *testing.T) {
 	check("after reaping")
 
 	// The marking reached the database: a fresh store sees it too.
-	s2, err := Open(path)
+	s2, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func stressSeconds(t *testing.T) int {
 func TestConcurrentProcesses(t *testing.T) {
 	secs := stressSeconds(t)
 	path := filepath.Join(t.TempDir(), "prefrag.db")
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

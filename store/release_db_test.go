@@ -37,7 +37,7 @@ func TestWriteReleaseDB(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "prefrag.db")
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

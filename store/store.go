@@ -52,13 +52,8 @@ type Store struct {
 // opened read-only: reads work, writes answer *ReadOnlyError (see ReadOnly).
 // So is an existing database that cannot grow (a full disk, a used-up quota,
 // the ulimit -f limit): reads need no room, writes answer its *FullError.
-// A damaged file gives *DamagedError.
-func Open(path string) (*Store, error) {
-	return OpenContext(context.Background(), path)
-}
-
-// OpenContext is Open with a context for the migrations.
-func OpenContext(ctx context.Context, path string) (*Store, error) {
+// A damaged file gives *DamagedError. ctx bounds the migrations.
+func Open(ctx context.Context, path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("session database %s: %w", path, err)

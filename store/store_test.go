@@ -17,7 +17,7 @@ import (
 
 func openTemp(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "prefrag.db"))
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "prefrag.db"))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -308,7 +308,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "prefrag.db")
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(path)
+	_, err = Open(context.Background(), path)
 	var newer *NewerSchemaError
 	if !errors.As(err, &newer) || !errors.Is(err, ErrNewerSchema) || newer.Found != 99 || newer.Known != SchemaVersion {
 		t.Fatalf("Open = %v, want *NewerSchemaError{Found: 99}", err)
@@ -368,7 +368,7 @@ func TestMigrateFromV1(t *testing.T) {
 	}
 	old.w.Close()
 
-	s, err := Open(path)
+	s, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("Open v1: %v", err)
 	}
@@ -397,7 +397,7 @@ func TestMigrateFromV1(t *testing.T) {
 
 func TestPathWithSpecialCharacters(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "my data?#%20")
-	s, err := Open(filepath.Join(dir, "pre frag.db"))
+	s, err := Open(context.Background(), filepath.Join(dir, "pre frag.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

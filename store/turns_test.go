@@ -59,7 +59,7 @@ func TestReleaseDBOpensAsOneTurnThreads(t *testing.T) {
 	}
 	ctx := context.Background()
 	for open := 0; open < 2; open++ { // the second open finds it migrated
-		s, err := Open(path)
+		s, err := Open(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}

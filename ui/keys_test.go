@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -34,12 +35,11 @@ func everyBinding() map[string][]key.Binding {
 
 // TestGuideDocumentsEveryKey keeps guide/keys.md and the bindings in step.
 func TestGuideDocumentsEveryKey(t *testing.T) {
-	var doc string
-	for _, p := range guide.Pages() {
-		if p.Name == "keys.md" {
-			doc = p.Markdown
-		}
+	b, err := fs.ReadFile(guide.FS(), "keys.md")
+	if err != nil {
+		t.Fatal(err)
 	}
+	doc := string(b)
 	for ctx, bs := range everyBinding() {
 		for _, b := range bs {
 			h := b.Help()

@@ -229,7 +229,7 @@ func TestFirstRunSkipped(t *testing.T) {
 func TestNoLLMServer(t *testing.T) {
 	unreachable := &llm.UnreachableError{Backend: "ollama", Addr: "127.0.0.1:11434", Err: errors.New("connection refused")}
 	h := newHarness(t, withHealth(unreachable))
-	h.golden("banner", "cannot reach the ollama server", "ollama pull qwen2.5:7b-instruct")
+	h.golden("banner", "cannot reach the ollama server", "ollama pull qwen2.5:7b-instruct", "`prefrag demo`")
 	// Without an LLM the rest of the app still works.
 	h.keys("tab", "2")
 	h.waitFor("Sessions (3)")
@@ -239,7 +239,7 @@ func TestNoLLMServer(t *testing.T) {
 
 func TestModelMissing(t *testing.T) {
 	h := newHarness(t, withHealth(fmt.Errorf("check: %w", &llm.ModelNotFoundError{Backend: "ollama", Model: "qwen2.5:7b-instruct"})))
-	h.waitFor("model qwen2.5:7b-instruct not found", "Pull it with `ollama pull qwen2.5:7b-instruct`")
+	h.waitFor("model qwen2.5:7b-instruct not found", "Pull it with `ollama pull qwen2.5:7b-instruct`", "`prefrag demo`")
 }
 
 func TestHelpPage(t *testing.T) {

@@ -170,9 +170,13 @@ func llmAdvice(err error, s engine.RunConfig) string {
 	var mnf *llm.ModelNotFoundError
 	switch {
 	case errors.As(err, &mnf) || errors.Is(err, llm.ErrModelNotFound):
-		return b.AdviceMissingModel(model)
+		return b.AdviceMissingModel(model) + demoHint
 	case errors.Is(err, llm.ErrUnreachable):
-		return b.AdviceUnreachable(model)
+		return b.AdviceUnreachable(model) + demoHint
 	}
 	return ""
 }
+
+// demoHint ends the advice of a missing model: the first hour works without
+// one.
+const demoHint = " No model yet? `prefrag demo` shows the whole loop with a scripted one."

@@ -48,8 +48,9 @@ type Pipeline struct {
 	err                       error
 
 	emitted, delivered uint64 // Emit calls so far, and how many are delivered
-	merged             int    // token deltas merged into an earlier one
-	commits            int
+	// merged (token deltas merged into an earlier one) and commits are
+	// counted for the tests (stats_test.go).
+	merged, commits int
 
 	done chan struct{}
 }
@@ -168,20 +169,6 @@ func (p *Pipeline) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.err
-}
-
-// Stats are counters for tests and benchmarks.
-type Stats struct {
-	Emitted, Delivered uint64
-	Merged             int // token deltas merged into an earlier delta
-	Commits            int // persist calls
-}
-
-// Stats returns the counters so far.
-func (p *Pipeline) Stats() Stats {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return Stats{Emitted: p.emitted, Delivered: p.delivered, Merged: p.merged, Commits: p.commits}
 }
 
 // persistLoop commits what was emitted, a batch per commit, and passes it

@@ -215,7 +215,7 @@ func TestSlowConsumerDoesNotBlockTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkDelivered(t, r.evs, rec.got)
-	st := p.Stats()
+	st := p.stats()
 	if st.Merged == 0 || len(rec.got) >= len(r.evs) {
 		t.Errorf("nothing merged: %d delivered of %d emitted, stats %+v", len(rec.got), len(r.evs), st)
 	}

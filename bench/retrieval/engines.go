@@ -32,12 +32,8 @@ const (
 // a corpus with vectors) and dense.
 func buildHybrid(e local.Embedder) builder {
 	return func(ctx context.Context, dir string, ds *Dataset, _ bool) (*built, error) {
-		src := filepath.Join(dir, "src", ds.Name)
-		if err := os.MkdirAll(src, 0o755); err != nil {
-			return nil, err
-		}
-		file := filepath.Join(src, ds.Name+".jsonl")
-		if err := writeJSONL(file, ds.Docs); err != nil {
+		file, err := writeSource(dir, ds)
+		if err != nil {
 			return nil, err
 		}
 		corpora := filepath.Join(dir, "hybrid")
@@ -99,12 +95,8 @@ const BleveTitleBoost = 1.0
 // are written to a .jsonl file (id, title, text) and ingested exactly as
 // `prefrag index` would; the timing covers the ingest only.
 func buildBleve(ctx context.Context, dir string, ds *Dataset, withVariants bool) (*built, error) {
-	src := filepath.Join(dir, "src", ds.Name)
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		return nil, err
-	}
-	file := filepath.Join(src, ds.Name+".jsonl")
-	if err := writeJSONL(file, ds.Docs); err != nil {
+	file, err := writeSource(dir, ds)
+	if err != nil {
 		return nil, err
 	}
 	corpora := filepath.Join(dir, "bleve")
@@ -175,6 +167,17 @@ func bleveSearch(c *local.Corpus) func(ctx context.Context, query string, k int)
 		}
 		return ids, nil
 	}
+}
+
+// writeSource writes ds's documents as the .jsonl file (id, title, text)
+// a build ingests, under dir/src, and returns its path.
+func writeSource(dir string, ds *Dataset) (string, error) {
+	src := filepath.Join(dir, "src", ds.Name)
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	file := filepath.Join(src, ds.Name+".jsonl")
+	return file, writeJSONL(file, ds.Docs)
 }
 
 func writeJSONL(path string, docs []Doc) error {

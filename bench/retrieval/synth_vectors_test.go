@@ -38,8 +38,10 @@ func TestSynthVectorRecall(t *testing.T) {
 		if len(locs) == 8192 || i == n-1 {
 			w.SetFile(fmt.Sprint("f", i), "h", locs)
 			locs = nil
-			if err := w.MaybeFlush(); err != nil {
-				t.Fatal(err)
+			if w.FlushDue() {
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func BenchmarkQuestionPersistence(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			st, err := store.Open(filepath.Join(b.TempDir(), "prefrag.db"))
+			st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "prefrag.db"))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -36,17 +36,7 @@ func (c *Client) chat(ctx context.Context, req llm.Request, f structured.Format,
 	if resp.OutputTokens == 0 {
 		resp.OutputTokens = rd.limit.Chunks()
 	}
-	if err != nil {
-		return resp, err
-	}
-	if rd.limit.Over() {
-		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
-		return resp, nil
-	}
-	if !rd.finished {
-		return resp, errEndedEarly()
-	}
-	return resp, nil
+	return ended(resp, err, rd.limit, rd.finished)
 }
 
 // chatBody is the request of a chat completion: the sampling settings, the

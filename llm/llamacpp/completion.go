@@ -97,21 +97,24 @@ func (c *Client) complete(ctx context.Context, req llm.Request, f structured.For
 		// Tokens streamed before a crash, a cancel or a cut still count.
 		resp.OutputTokens = max(predicted, limit.Chunks())
 	}
-	if err != nil {
-		return resp, err
-	}
-	if limit.Over() {
-		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
-		return resp, nil
-	}
-	if !finished {
-		return resp, errEndedEarly()
-	}
-	return resp, nil
+	return ended(resp, err, limit, finished)
 }
 
-func errEndedEarly() error {
-	return &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final event) — the server may have crashed"}
+// ended is a generation's answer once its stream is over: err (a failure,
+// resp holds what came), a reply cut at the output limit (DoneLength), a
+// stream that stopped before the final event (the server crashed), or
+// resp as the server finished it.
+func ended(resp llm.Response, err error, limit *transport.OutputLimit, finished bool) (llm.Response, error) {
+	switch {
+	case err != nil:
+		return resp, err
+	case limit.Over():
+		resp.DoneReason, resp.CutByClient = llm.DoneLength, true
+		return resp, nil
+	case !finished:
+		return resp, &llm.ServerError{Backend: backend, Message: "the stream ended before the model finished (no final event) — the server may have crashed"}
+	}
+	return resp, nil
 }
 
 func fillCompletionCounts(resp *llm.Response, ev completionEvent) {

@@ -2,13 +2,11 @@ package llamacpp
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/internal/oaiembed"
-	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // Embed embeds texts with one POST /v1/embeddings (every text in "input").
@@ -33,28 +31,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) (llm.Embedding, erro
 	if len(texts) == 0 {
 		return llm.Embedding{Model: model}, nil
 	}
-	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, 0)
-	defer wd.Stop()
-	res, err := c.send(wctx, http.MethodPost, "/v1/embeddings", oaiembed.Request(model, texts), "application/json")
-	if err != nil {
-		return llm.Embedding{}, transport.Classify(ctx, backend, c.addr, wd, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 256<<20))
-	if err != nil {
-		return llm.Embedding{}, transport.Classify(ctx, backend, c.addr, wd, err)
-	}
-	if res.StatusCode >= 400 {
-		return llm.Embedding{}, c.embedError(res.StatusCode, raw)
-	}
-	a, err := oaiembed.Decode(raw)
-	if err != nil {
-		return llm.Embedding{}, &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: err.Error()}
-	}
-	if a.Model == "" {
-		a.Model = model
-	}
-	return llm.Embedding{Vectors: a.Vectors, Model: a.Model, PromptTokens: a.PromptTokens}, nil
+	return oaiembed.Post(ctx, &c.ep, "/v1/embeddings", model, texts, c.embedError)
 }
 
 // Backend names the backend in messages.
@@ -71,7 +48,7 @@ func (c *Client) Slots() int {
 // embedError maps an error answer of /v1/embeddings.
 func (c *Client) embedError(status int, raw []byte) error {
 	e := parseErrorBody(raw)
-	e.Message = c.auth.Redact(e.Message)
+	e.Message = c.ep.Auth.Redact(e.Message)
 	msg := strings.ToLower(e.Message)
 	reason := ""
 	switch {
@@ -83,13 +60,13 @@ func (c *Client) embedError(status int, raw []byte) error {
 		reason = "batch"
 	}
 	if reason != "" {
-		return &llm.CannotEmbedError{Backend: backend, Addr: c.addr, Model: c.Model(), Said: e.Message, Status: status, Reason: reason}
+		return &llm.CannotEmbedError{Backend: backend, Addr: c.ep.Addr, Model: c.Model(), Said: e.Message, Status: status, Reason: reason}
 	}
 	switch status {
 	case http.StatusNotFound, http.StatusMethodNotAllowed:
 		return &llm.ServerError{Backend: backend, Status: status, Message: "the server has no POST /v1/embeddings — is this a llama.cpp server (a recent one)?"}
 	case http.StatusServiceUnavailable:
-		return &llm.LoadingError{Backend: backend, Addr: c.addr}
+		return &llm.LoadingError{Backend: backend, Addr: c.ep.Addr}
 	}
 	err := e.typed(status, "")
 	if se, ok := err.(*llm.ServerError); ok && (status == http.StatusUnauthorized || status == http.StatusForbidden) {

@@ -50,7 +50,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -77,27 +76,16 @@ const (
 	modeChat          // /v1/chat/completions
 )
 
-// Key variables, in order of preference: prefrag's own (set but empty:
-// send no key), then the one llama-server itself reads its --api-key from.
-const (
-	KeyVar         = "PREFRAG_LLAMACPP_API_KEY"
-	FallbackKeyVar = "LLAMA_API_KEY"
+// keyVar and fallbackKeyVar are the variables the API key is read from,
+// in order: the backend's row of llm's table (KeyVars).
+var (
+	keyVar         = llm.BackendOf(backend).KeyVars[0]
+	fallbackKeyVar = llm.BackendOf(backend).KeyVars[1]
 )
-
-// AuthFromEnv reads the API key of `llama-server --api-key KEY`:
-// PREFRAG_LLAMACPP_API_KEY when it is set, else LLAMA_API_KEY. lookup is
-// os.LookupEnv when nil.
-func AuthFromEnv(lookup func(string) (string, bool)) llm.Auth {
-	return llm.AuthFromEnv(lookup, KeyVar, FallbackKeyVar)
-}
 
 // Client talks to one llama-server. It is safe for concurrent use.
 type Client struct {
-	base     *url.URL
-	addr     string // base with the password redacted, for messages
-	http     *http.Client
-	timeouts transport.Timeouts
-	auth     llm.Auth
+	ep transport.Endpoint
 
 	mu         sync.Mutex
 	model      string
@@ -124,7 +112,9 @@ func New(baseURL, model string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: ep.Auth, model: strings.TrimSpace(model)}, nil
+	c := &Client{ep: ep, model: strings.TrimSpace(model)}
+	c.ep.Refused = c.httpError
+	return c, nil
 }
 
 // Model is the model name given, or the server's once Check has run.
@@ -135,7 +125,7 @@ func (c *Client) Model() string {
 }
 
 // URL is the server address in use, without its password.
-func (c *Client) URL() string { return c.addr }
+func (c *Client) URL() string { return c.ep.Addr }
 
 // NumCtx is the context size of one slot as /props reported it (0 before
 // Check or the first generation, or when the server does not say).
@@ -154,7 +144,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 	if err := c.probe(ctx); err != nil {
 		return llm.Response{}, err
 	}
-	return structured.Generate(c.addr+"\x00"+c.Model(), req.Schema, func(f structured.Format) (llm.Response, error) {
+	return structured.Generate(c.ep.Addr+"\x00"+c.Model(), req.Schema, func(f structured.Format) (llm.Response, error) {
 		return c.generate(ctx, req, f, onToken)
 	})
 }
@@ -213,7 +203,7 @@ func (c *Client) generateOnce(ctx context.Context, req llm.Request, f structured
 	if m != modeChat {
 		prompt, err := c.applyTemplate(ctx, req.Prompt)
 		switch {
-		case errors.Is(err, errNoEndpoint):
+		case errors.Is(err, transport.ErrNoEndpoint):
 			c.setMode(modeChat)
 		case err != nil:
 			return llm.Response{}, err
@@ -231,9 +221,6 @@ func (c *Client) setMode(m mode) {
 	c.mu.Unlock()
 }
 
-// errNoEndpoint marks a 404/405 from an endpoint the server lacks.
-var errNoEndpoint = errors.New("endpoint not provided by this server")
-
 // applyTemplate wraps the prompt in the model's chat template.
 func (c *Client) applyTemplate(ctx context.Context, prompt string) (string, error) {
 	body := map[string]any{"messages": []map[string]string{{"role": "user", "content": prompt}}}
@@ -243,7 +230,7 @@ func (c *Client) applyTemplate(ctx context.Context, prompt string) (string, erro
 	var out struct {
 		Prompt *string `json:"prompt"`
 	}
-	if err := c.doJSON(ctx, http.MethodPost, "/apply-template", body, &out, c.timeouts.FirstByte); err != nil {
+	if err := c.ep.DoJSON(ctx, http.MethodPost, "/apply-template", body, &out, c.ep.Timeouts.FirstByte); err != nil {
 		return "", err
 	}
 	if out.Prompt == nil {
@@ -298,10 +285,10 @@ func (c *Client) probe(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	var p props
-	err := c.doJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
+	err := c.ep.DoJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %w", backend, ctx.Err())
 	}
@@ -310,7 +297,7 @@ func (c *Client) probe(ctx context.Context) error {
 	if errors.As(err, &le) || errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden) {
 		return err
 	}
-	if err != nil && !errors.Is(err, errNoEndpoint) {
+	if err != nil && !errors.Is(err, transport.ErrNoEndpoint) {
 		// Unreachable or odd: leave it to the generation request to report.
 		return nil
 	}
@@ -332,13 +319,13 @@ func (c *Client) probe(ctx context.Context) error {
 // model: nil, *llm.UnreachableError, *llm.LoadingError,
 // *llm.ModelNotFoundError or *llm.ServerError.
 func (c *Client) Check(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	var health struct {
 		Status *string `json:"status"`
 	}
-	err := c.doJSON(cctx, http.MethodGet, "/health", nil, &health, 0)
-	if err != nil && !errors.Is(err, errNoEndpoint) && !errors.Is(err, errNotJSON) {
+	err := c.ep.DoJSON(cctx, http.MethodGet, "/health", nil, &health, 0)
+	if err != nil && !errors.Is(err, transport.ErrNoEndpoint) && !errors.Is(err, transport.ErrNotJSON) {
 		return c.checkError(ctx, cctx, err)
 	}
 	noHealth := err != nil
@@ -351,8 +338,8 @@ func (c *Client) Check(ctx context.Context) error {
 	if !llama && health.Status == nil {
 		// Neither /health nor /props answered as llama-server does: say
 		// what answers instead, when it is another kind of server.
-		if looks := transport.Identify(cctx, c.http, c.base, c.auth); looks == "ollama" || looks == "openai" {
-			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Looks: looks,
+		if looks := transport.Identify(cctx, c.ep.HTTP, c.ep.Base, c.ep.Auth); looks == "ollama" || looks == "openai" {
+			return &llm.WrongServerError{Backend: backend, Addr: c.ep.Addr, Looks: looks,
 				Evidence: "GET /health and GET /props did not answer as llama-server does"}
 		}
 	}
@@ -361,8 +348,8 @@ func (c *Client) Check(ctx context.Context) error {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	err = c.doJSON(cctx, http.MethodGet, "/v1/models", nil, &models, 0)
-	if errors.Is(err, errNoEndpoint) {
+	err = c.ep.DoJSON(cctx, http.MethodGet, "/v1/models", nil, &models, 0)
+	if errors.Is(err, transport.ErrNoEndpoint) {
 		c.mu.Lock()
 		noProps := c.modelPath == "" && c.modelAlias == "" && c.totalSlots == 0 && c.nCtx == 0
 		c.mu.Unlock()
@@ -417,17 +404,17 @@ func (c *Client) notLlamaServer(ctx context.Context) error {
 	var v struct {
 		Version *string `json:"version"`
 	}
-	if c.doJSON(ctx, http.MethodGet, "/api/version", nil, &v, 0) == nil && v.Version != nil {
+	if c.ep.DoJSON(ctx, http.MethodGet, "/api/version", nil, &v, 0) == nil && v.Version != nil {
 		looks = "ollama"
-	} else if l := transport.Identify(ctx, c.http, c.base, c.auth); l != backend {
+	} else if l := transport.Identify(ctx, c.ep.HTTP, c.ep.Base, c.ep.Auth); l != backend {
 		looks = l
 	}
-	return &llm.WrongServerError{Backend: backend, Addr: c.addr, Looks: looks,
+	return &llm.WrongServerError{Backend: backend, Addr: c.ep.Addr, Looks: looks,
 		Evidence: "GET /health, /props and /v1/models all answered 404"}
 }
 
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
-	return transport.CheckError(parent, cctx, backend, c.addr, c.timeouts.Check, err)
+	return transport.CheckError(parent, cctx, backend, c.ep.Addr, c.ep.Timeouts.Check, err)
 }
 
 // modelMatches compares loosely: llama-server names its model by alias or
@@ -461,11 +448,11 @@ func normalizeModel(s string) string {
 // Digest identifies the served model for the session manifest: the GGUF
 // path /props reports, else its alias, else the model name.
 func (c *Client) Digest(ctx context.Context) (string, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	var p props
-	err := c.doJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
-	if err != nil && !errors.Is(err, errNoEndpoint) {
+	err := c.ep.DoJSON(cctx, http.MethodGet, "/props", nil, &p, 0)
+	if err != nil && !errors.Is(err, transport.ErrNoEndpoint) {
 		return "", c.checkError(ctx, cctx, err)
 	}
 	for _, s := range []string{p.ModelPath, p.ModelAlias, c.Model()} {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prefrag/prefrag/internal/testdouble/fakellm"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/sse"
 )
 
 var judgeSchema = json.RawMessage(`{"type":"object","properties":{"analysis":{"type":"string"},"status":{"type":"boolean"}},"required":["analysis","status"]}`)
@@ -473,25 +474,6 @@ func TestModelMatches(t *testing.T) {
 	}
 }
 
-func TestParseErrorBody(t *testing.T) {
-	tests := []struct {
-		body string
-		want apiError
-	}{
-		{`{"error":{"code":400,"message":"Invalid slot ID","type":"invalid_request_error"}}`, apiError{Code: 400, Message: "Invalid slot ID", Type: "invalid_request_error"}},
-		{`{"error":"plain message"}`, apiError{Message: "plain message"}},
-		{`{"code":503,"message":"Loading model","type":"unavailable_error"}`, apiError{Code: 503, Message: "Loading model", Type: "unavailable_error"}},
-		{"<html>Bad Gateway</html>", apiError{Message: "<html>Bad Gateway</html>"}},
-		{`{"error":{"code":400,"message":"request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}`,
-			apiError{Code: 400, Message: "request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it", Type: "exceed_context_size_error", NPromptTokens: 5000, NCtx: 4096}},
-	}
-	for _, tt := range tests {
-		if got := parseErrorBody([]byte(tt.body)); got != tt.want {
-			t.Errorf("parseErrorBody(%s) = %+v, want %+v", tt.body, got, tt.want)
-		}
-	}
-}
-
 // FuzzReadEvents parses arbitrary event streams: no panic, fields never
 // contain the separator, and every event decodes or fails cleanly.
 func FuzzReadEvents(f *testing.F) {
@@ -501,7 +483,7 @@ func FuzzReadEvents(f *testing.F) {
 	f.Add([]byte(":comment\r\ndata:{}\r\n\r\n"))
 	f.Add([]byte("data: {\"timings\":{\"cache_n\":null}}\n"))
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		err := readEvents(strings.NewReader(string(stream)), func(ev sseLine) (bool, error) {
+		err := sse.ReadEvents(strings.NewReader(string(stream)), func(ev sseLine) (bool, error) {
 			if strings.Contains(ev.Field, ":") {
 				t.Fatalf("field %q contains ':'", ev.Field)
 			}

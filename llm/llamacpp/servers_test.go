@@ -96,26 +96,6 @@ func TestKilledServerIsUnreachable(t *testing.T) {
 
 const secret = "test-llama-key-0123456789"
 
-func TestAuthFromEnv(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		env  map[string]string
-		want llm.Auth
-	}{
-		{"none", nil, llm.Auth{}},
-		{"prefrag's", map[string]string{KeyVar: " k1 ", FallbackKeyVar: "k2"}, llm.Auth{Key: "k1", Var: KeyVar}},
-		{"llama-server's own", map[string]string{FallbackKeyVar: "k2"}, llm.Auth{Key: "k2", Var: FallbackKeyVar}},
-		{"empty prefrag's sends none", map[string]string{KeyVar: "", FallbackKeyVar: "k2"}, llm.Auth{Var: KeyVar}},
-		{"OPENAI_API_KEY is not sent to llama-server", map[string]string{"OPENAI_API_KEY": "k3"}, llm.Auth{}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := AuthFromEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }); got != tt.want {
-				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
 // `llama-server --api-key`: the key is sent as a bearer token; without it
 // or with a wrong one the error says which variable to set, never the key.
 func TestAPIKey(t *testing.T) {
@@ -125,9 +105,9 @@ func TestAPIKey(t *testing.T) {
 		auth    llm.Auth
 		wantErr string
 	}{
-		{"right key", llm.Auth{Key: secret, Var: KeyVar}, ""},
+		{"right key", llm.Auth{Key: secret, Var: keyVar}, ""},
 		{"no key", llm.Auth{}, "set PREFRAG_LLAMACPP_API_KEY"},
-		{"wrong key", llm.Auth{Key: "wrong-" + secret, Var: FallbackKeyVar}, "refused the API key from LLAMA_API_KEY"},
+		{"wrong key", llm.Auth{Key: "wrong-" + secret, Var: fallbackKeyVar}, "refused the API key from LLAMA_API_KEY"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newClient(t, srv.URL(), llm.WithAuth(tt.auth))

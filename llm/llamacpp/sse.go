@@ -1,15 +1,13 @@
 package llamacpp
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/internal/sse"
+	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // The event stream reader and the chat chunk are shared with llm/openai
@@ -20,27 +18,21 @@ type (
 	chatEvent = sse.ChatChunk
 )
 
-func readEvents(r io.Reader, fn func(ev sseLine) (done bool, err error)) error {
-	return sse.ReadEvents(r, fn)
-}
-
 func parseChatEvent(data []byte) (chatEvent, error) { return sse.ParseChatChunk(data) }
 
-// apiError is llama-server's error object: {"code","message","type"}.
-type apiError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Type    string `json:"type"`
-	// With type exceed_context_size_error.
-	NPromptTokens int `json:"n_prompt_tokens"`
-	NCtx          int `json:"n_ctx"`
-}
+// apiError is an error answer (transport.ErrorBody; llama-server's
+// object is {"code","message","type"}, with n_prompt_tokens and n_ctx when
+// the prompt exceeds the context).
+type apiError struct{ transport.ErrorBody }
+
+// parseErrorBody reads an error answer in any of the shapes servers use.
+func parseErrorBody(body []byte) apiError { return apiError{transport.ParseErrorBody(body)} }
 
 // typed returns the llm error for a server error object with HTTP status
 // (the object's own code when status is 0).
 func (e apiError) typed(status int, prefix string) error {
 	if status == 0 {
-		status = e.Code
+		status = e.Status()
 	}
 	if e.Type == "exceed_context_size_error" {
 		return &llm.ContextExceededError{Backend: backend, PromptTokens: e.NPromptTokens, NCtx: e.NCtx, Message: e.Message, PerSlot: true}
@@ -50,35 +42,6 @@ func (e apiError) typed(status int, prefix string) error {
 		msg = http.StatusText(status)
 	}
 	return &llm.ServerError{Backend: backend, Status: status, Message: prefix + msg, Type: e.Type}
-}
-
-// parseErrorBody reads an error answer in any of the shapes servers use:
-// {"error": {"code","message","type"}}, {"error": "text"}, a bare error
-// object, or plain text.
-func parseErrorBody(body []byte) apiError {
-	trimmed := bytes.TrimSpace(body)
-	var wrapped struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(trimmed, &wrapped) == nil && len(wrapped.Error) > 0 {
-		var e apiError
-		if json.Unmarshal(wrapped.Error, &e) == nil && e.Message != "" {
-			return e
-		}
-		var s string
-		if json.Unmarshal(wrapped.Error, &s) == nil && s != "" {
-			return apiError{Message: s}
-		}
-	}
-	var e apiError
-	if json.Unmarshal(trimmed, &e) == nil && e.Message != "" {
-		return e
-	}
-	msg := strings.TrimSpace(string(trimmed))
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	return apiError{Message: msg}
 }
 
 // completionEvent is one /completion stream event.

@@ -12,12 +12,12 @@ import (
 // engine can calibrate its estimate before the first prompt. It is bounded
 // by the check timeout.
 func (c *Client) CountTokens(ctx context.Context, text string) (int, error) {
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	var out struct {
 		Tokens []any `json:"tokens"`
 	}
-	if err := c.doJSON(cctx, http.MethodPost, "/tokenize", map[string]any{"content": text, "add_special": true}, &out, 0); err != nil {
+	if err := c.ep.DoJSON(cctx, http.MethodPost, "/tokenize", map[string]any{"content": text, "add_special": true}, &out, 0); err != nil {
 		return 0, err
 	}
 	return len(out.Tokens), nil

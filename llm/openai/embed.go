@@ -2,13 +2,11 @@ package openai
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/prefrag/prefrag/llm"
 	"github.com/prefrag/prefrag/llm/internal/oaiembed"
-	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // Embed embeds texts with one POST {root}/embeddings (every text in
@@ -25,28 +23,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) (llm.Embedding, erro
 	if len(texts) == 0 {
 		return llm.Embedding{Model: model}, nil
 	}
-	wctx, wd := transport.Watch(ctx, c.timeouts.FirstByte, 0)
-	defer wd.Stop()
-	res, err := c.send(wctx, http.MethodPost, "/embeddings", oaiembed.Request(model, texts), "application/json")
-	if err != nil {
-		return llm.Embedding{}, transport.Classify(ctx, backend, c.addr, wd, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 256<<20))
-	if err != nil {
-		return llm.Embedding{}, transport.Classify(ctx, backend, c.addr, wd, err)
-	}
-	if res.StatusCode >= 400 {
-		return llm.Embedding{}, c.embedError(res.StatusCode, model, raw)
-	}
-	a, err := oaiembed.Decode(raw)
-	if err != nil {
-		return llm.Embedding{}, &llm.ServerError{Backend: backend, Status: res.StatusCode, Message: err.Error()}
-	}
-	if a.Model == "" {
-		a.Model = model
-	}
-	return llm.Embedding{Vectors: a.Vectors, Model: a.Model, PromptTokens: a.PromptTokens}, nil
+	return oaiembed.Post(ctx, &c.ep, "/embeddings", model, texts, func(status int, raw []byte) error { return c.embedError(status, model, raw) })
 }
 
 // Backend names the backend in messages.
@@ -59,7 +36,7 @@ func (c *Client) embedError(status int, model string, raw []byte) error {
 	msg := strings.ToLower(e.Message)
 	switch {
 	case strings.Contains(msg, "embedding") && (strings.Contains(msg, "not support") || strings.Contains(msg, "not an embedding")):
-		return &llm.CannotEmbedError{Backend: backend, Addr: c.addr, Model: model, Said: e.Message, Status: status, Reason: "model"}
+		return &llm.CannotEmbedError{Backend: backend, Addr: c.ep.Addr, Model: model, Said: e.Message, Status: status, Reason: "model"}
 	case status == http.StatusNotFound && e.namesModel():
 		c.mu.Lock()
 		served := append([]string(nil), c.served...)
@@ -71,5 +48,5 @@ func (c *Client) embedError(status int, model string, raw []byte) error {
 	if ce := e.contextExceeded(status); ce != nil {
 		return ce
 	}
-	return &llm.ServerError{Backend: backend, Status: status, Type: e.Type, Message: c.advice(status, e.text())}
+	return &llm.ServerError{Backend: backend, Status: status, Type: e.Type, Message: c.advice(status, e.Text())}
 }

@@ -1,8 +1,6 @@
 package openai
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -10,117 +8,15 @@ import (
 
 	"github.com/prefrag/prefrag/internal/lazyre"
 	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
-// apiError is an error answer in any of the shapes OpenAI-compatible
-// servers use: OpenAI's {"error": {"message","type","param","code"}} (code
-// a string such as "context_length_exceeded", or vLLM's number), vLLM's
-// and SGLang's bare {"object":"error","message",…}, llama-server's
-// {"error": {"code","message","type","n_prompt_tokens","n_ctx"}},
-// {"error": "text"}, FastAPI's {"detail": …} or plain text.
-type apiError struct {
-	Message       string
-	Type          string
-	Param         string
-	Code          string // as text, whether the server sent a string or a number
-	NPromptTokens int
-	NCtx          int
-}
+// apiError is an error answer (transport.ErrorBody, any of the shapes
+// OpenAI-compatible servers use) with what this backend reads in it.
+type apiError struct{ transport.ErrorBody }
 
-type rawError struct {
-	Message       string          `json:"message"`
-	Type          *string         `json:"type"`
-	Param         json.RawMessage `json:"param"`
-	Code          json.RawMessage `json:"code"`
-	NPromptTokens int             `json:"n_prompt_tokens"`
-	NCtx          int             `json:"n_ctx"`
-}
-
-func (r rawError) apiError() apiError {
-	e := apiError{Message: r.Message, Param: scalar(r.Param), Code: scalar(r.Code), NPromptTokens: r.NPromptTokens, NCtx: r.NCtx}
-	if r.Type != nil {
-		e.Type = *r.Type
-	}
-	return e
-}
-
-// scalar renders a JSON string or number as text ("" for null or others).
-func scalar(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		return n.String()
-	}
-	return ""
-}
-
-const maxMessage = 300
-
-// parseErrorBody reads an error answer (see apiError).
-func parseErrorBody(body []byte) apiError {
-	trimmed := bytes.TrimSpace(body)
-	var wrapped struct {
-		Error  json.RawMessage `json:"error"`
-		Detail json.RawMessage `json:"detail"`
-	}
-	if json.Unmarshal(trimmed, &wrapped) == nil {
-		if len(wrapped.Error) > 0 {
-			var r rawError
-			if json.Unmarshal(wrapped.Error, &r) == nil && r.Message != "" {
-				return r.apiError()
-			}
-			var s string
-			if json.Unmarshal(wrapped.Error, &s) == nil && s != "" {
-				return apiError{Message: clip(s)}
-			}
-		}
-		if len(wrapped.Detail) > 0 {
-			var s string
-			if json.Unmarshal(wrapped.Detail, &s) == nil && s != "" {
-				return apiError{Message: clip(s)}
-			}
-			var list []struct {
-				Msg string `json:"msg"`
-			}
-			if json.Unmarshal(wrapped.Detail, &list) == nil && len(list) > 0 && list[0].Msg != "" {
-				return apiError{Message: clip(list[0].Msg)}
-			}
-		}
-	}
-	var r rawError
-	if json.Unmarshal(trimmed, &r) == nil && r.Message != "" {
-		return r.apiError()
-	}
-	return apiError{Message: clip(strings.TrimSpace(string(trimmed)))}
-}
-
-func clip(s string) string {
-	if len(s) > maxMessage {
-		return s[:maxMessage] + "…"
-	}
-	return s
-}
-
-// text is the message, or the status text when the server gave none.
-func (e apiError) text() string {
-	if e.Message != "" {
-		return e.Message
-	}
-	return "no message"
-}
-
-// status is the HTTP status an in-stream error object names (its numeric
-// code), 0 when it names none.
-func (e apiError) status() int {
-	n, err := strconv.Atoi(e.Code)
-	if err != nil || n < 100 || n > 599 {
-		return 0
-	}
-	return n
-}
+// parseErrorBody reads an error answer.
+func parseErrorBody(body []byte) apiError { return apiError{transport.ParseErrorBody(body)} }
 
 // namesModel reports whether a 404 is about the model rather than the path
 // (vLLM: "The model `x` does not exist.").

@@ -16,27 +16,6 @@ import (
 
 const secret = "sk-test-0123456789abcdef"
 
-func TestAuthFromEnv(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		env  map[string]string
-		want Auth
-	}{
-		{"none", nil, Auth{}},
-		{"prefrag's", map[string]string{KeyVar: " k1 ", FallbackKeyVar: "k2"}, Auth{Key: "k1", Var: KeyVar}},
-		{"fallback", map[string]string{FallbackKeyVar: "k2"}, Auth{Key: "k2", Var: FallbackKeyVar}},
-		{"empty prefrag's sends none", map[string]string{KeyVar: "", FallbackKeyVar: "k2"}, Auth{Var: KeyVar}},
-		{"empty fallback", map[string]string{FallbackKeyVar: " "}, Auth{}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := AuthFromEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
-			if got != tt.want {
-				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
 // The key is sent as a bearer token; without it or with a wrong one the
 // error says which variable to set, and never shows the key.
 func TestAPIKey(t *testing.T) {
@@ -46,9 +25,9 @@ func TestAPIKey(t *testing.T) {
 		auth    Auth
 		wantErr string
 	}{
-		{"right key", Auth{Key: secret, Var: KeyVar}, ""},
+		{"right key", Auth{Key: secret, Var: keyVar}, ""},
 		{"no key", Auth{}, "set PREFRAG_OPENAI_API_KEY"},
-		{"wrong key", Auth{Key: "sk-wrong-" + secret, Var: FallbackKeyVar}, "refused the API key from OPENAI_API_KEY"},
+		{"wrong key", Auth{Key: "sk-wrong-" + secret, Var: "OPENAI_API_KEY"}, "refused the API key from OPENAI_API_KEY"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newClient(t, srv, fakellm.DefaultModel, tt.auth)
@@ -82,7 +61,7 @@ func TestKeyRedactedFromServerMessages(t *testing.T) {
 			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 	}))
 	defer srv.Close()
-	c, err := New(srv.URL+"/v1", "m", Auth{Key: secret, Var: KeyVar})
+	c, err := New(srv.URL+"/v1", "m", Auth{Key: secret, Var: keyVar})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func FuzzChatStream(f *testing.F) {
 			_, _ = w.Write(body)
 		}))
 		defer srv.Close()
-		c, err := New(srv.URL+"/v1", "m", Auth{Key: "sk-fuzz-key", Var: KeyVar})
+		c, err := New(srv.URL+"/v1", "m", Auth{Key: "sk-fuzz-key", Var: keyVar})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func (c *Client) ranOnOllama(ctx context.Context, model string) int {
 	if !ollama {
 		return n
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.timeouts.Check, 5*time.Second))
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.ep.Timeouts.Check, 5*time.Second))
 	defer cancel()
 	if ps := c.runnerContext(cctx, model); ps > 0 {
 		n = c.v1Context(ps, true)
@@ -111,7 +111,7 @@ func (c *Client) ranOnOllama(ctx context.Context, model string) int {
 // rootJSON asks the server's root (the API root without /v1) and decodes a
 // 200 JSON answer into out; false on anything else.
 func (c *Client) rootJSON(ctx context.Context, method, p string, body, out any) bool {
-	root := *c.base
+	root := *c.ep.Base
 	root.Path, root.RawPath = "", ""
 	var rd io.Reader
 	if body != nil {
@@ -128,7 +128,7 @@ func (c *Client) rootJSON(ctx context.Context, method, p string, body, out any) 
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := c.http.Do(req)
+	res, err := c.ep.HTTP.Do(req)
 	if err != nil {
 		return false
 	}

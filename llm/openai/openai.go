@@ -53,7 +53,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -69,21 +68,12 @@ const backend = "openai"
 // address is given: vLLM's default port (the backend table's row).
 var DefaultURL = llm.BackendOf(backend).DefaultURL
 
-// Key variables, in order of preference.
-const (
-	KeyVar         = "PREFRAG_OPENAI_API_KEY"
-	FallbackKeyVar = "OPENAI_API_KEY"
-)
+// keyVar is prefrag's variable for the API key, the first of the backend's
+// KeyVars (llm's table).
+var keyVar = llm.BackendOf(backend).KeyVars[0]
 
 // Auth is the API key sent as a bearer token (llm.Auth).
 type Auth = llm.Auth
-
-// AuthFromEnv reads the key: PREFRAG_OPENAI_API_KEY when it is set (even
-// empty, which means: send no key), else OPENAI_API_KEY. lookup is
-// os.LookupEnv when nil.
-func AuthFromEnv(lookup func(string) (string, bool)) Auth {
-	return llm.AuthFromEnv(lookup, KeyVar, FallbackKeyVar)
-}
 
 // Option configures a Client: llm.WithFirstByteTimeout,
 // llm.WithIdleTimeout, llm.WithCheckTimeout, llm.WithAuth.
@@ -92,11 +82,7 @@ type Option = llm.Option
 // Client talks to one OpenAI-compatible server about one model. It is safe
 // for concurrent use.
 type Client struct {
-	base     *url.URL
-	addr     string // base with the password redacted, for messages
-	http     *http.Client
-	timeouts transport.Timeouts
-	auth     Auth
+	ep transport.Endpoint
 
 	mu     sync.Mutex
 	model  string
@@ -123,8 +109,9 @@ func New(baseURL, model string, auth Auth, opts ...Option) (*Client, error) {
 		ep.Base.Path = "/v1"
 		ep.Addr = llm.RedactURL(ep.Base.String())
 	}
-	return &Client{base: ep.Base, addr: ep.Addr, http: ep.HTTP, timeouts: ep.Timeouts, auth: ep.Auth,
-		model: strings.TrimSpace(model)}, nil
+	c := &Client{ep: ep, model: strings.TrimSpace(model)}
+	c.ep.Refused = c.httpError
+	return c, nil
 }
 
 // Model is the model name given, or the served one once adopted.
@@ -135,7 +122,7 @@ func (c *Client) Model() string {
 }
 
 // URL is the server address in use, without its password.
-func (c *Client) URL() string { return c.addr }
+func (c *Client) URL() string { return c.ep.Addr }
 
 // NumCtx is the served model's context as GET /models reported it (vLLM
 // and SGLang: max_model_len); 0 before Check or when the server does not
@@ -170,8 +157,8 @@ func (c *Client) list(ctx context.Context) error {
 		Data []modelEntry `json:"data"`
 	}
 	if err := c.doJSON(ctx, http.MethodGet, "/models", nil, &out, 0); err != nil {
-		if errors.Is(err, errNoEndpoint) {
-			return &llm.WrongServerError{Backend: backend, Addr: c.addr, Evidence: "GET " + c.pathOf("/models") + " answered 404",
+		if errors.Is(err, transport.ErrNoEndpoint) {
+			return &llm.WrongServerError{Backend: backend, Addr: c.ep.Addr, Evidence: "GET " + c.pathOf("/models") + " answered 404",
 				Looks: c.looks(ctx)}
 		}
 		return err
@@ -221,14 +208,14 @@ func withTag(name string) string {
 }
 
 // pathOf is the full request path of an endpoint, for messages.
-func (c *Client) pathOf(p string) string { return c.base.Path + p }
+func (c *Client) pathOf(p string) string { return c.ep.Base.Path + p }
 
 // Check answers quickly whether the server is up, takes the API key and
 // serves the model (adopting the served model when none was given): nil,
 // *llm.UnreachableError, *llm.ModelNotFoundError, *llm.WrongServerError or
 // *llm.ServerError.
 func (c *Client) Check(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	if err := c.list(cctx); err != nil {
 		return c.checkError(ctx, cctx, err)
@@ -255,15 +242,15 @@ func (c *Client) servedCheck() error {
 }
 
 func (c *Client) checkError(parent, cctx context.Context, err error) error {
-	return transport.CheckError(parent, cctx, backend, c.addr, c.timeouts.Check, err)
+	return transport.CheckError(parent, cctx, backend, c.ep.Addr, c.ep.Timeouts.Check, err)
 }
 
 // looks names the other kind of server that answers where an
 // OpenAI-compatible API was expected ("" when none does).
 func (c *Client) looks(ctx context.Context) string {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.timeouts.Check, 5*time.Second))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.ep.Timeouts.Check, 5*time.Second))
 	defer cancel()
-	if l := transport.Identify(ctx, c.http, c.base, c.auth); l != backend {
+	if l := transport.Identify(ctx, c.ep.HTTP, c.ep.Base, c.ep.Auth); l != backend {
 		return l
 	}
 	return ""
@@ -274,7 +261,7 @@ func (c *Client) ensureModel(ctx context.Context) (string, error) {
 	if m := c.Model(); m != "" {
 		return m, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+	cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 	defer cancel()
 	if err := c.list(cctx); err != nil {
 		return "", c.checkError(ctx, cctx, err)
@@ -293,7 +280,7 @@ func (c *Client) Digest(ctx context.Context) (string, error) {
 	listed, root, model := c.listed, c.root, c.model
 	c.mu.Unlock()
 	if !listed {
-		cctx, cancel := context.WithTimeout(ctx, c.timeouts.Check)
+		cctx, cancel := context.WithTimeout(ctx, c.ep.Timeouts.Check)
 		defer cancel()
 		if err := c.list(cctx); err != nil {
 			return "", c.checkError(ctx, cctx, err)
@@ -343,7 +330,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request, onToken llm.Toke
 // structured runs a generation with structured output, falling back when
 // the server refuses the schema (see structured.Generate).
 func (c *Client) structured(ctx context.Context, req llm.Request, model string, onToken llm.TokenFunc) (llm.Response, error) {
-	return structured.Generate(c.addr+"\x00"+model, req.Schema, func(f format) (llm.Response, error) {
+	return structured.Generate(c.ep.Addr+"\x00"+model, req.Schema, func(f format) (llm.Response, error) {
 		return c.chat(ctx, req, model, f, onToken)
 	})
 }

@@ -53,12 +53,6 @@ func main() {
 	}
 }
 
-// report prints the run and its skips and says whether anything failed.
-func report(in io.Reader, out io.Writer) (failed bool, err error) {
-	_, failed, err = collect(in, out)
-	return failed, err
-}
-
 // needsData reports whether a skip's reason is the shared data's absence.
 func needsData(s skip) bool { return strings.Contains(s.reason, "shared/data") }
 

@@ -30,7 +30,7 @@ func TestReport(t *testing.T) {
 		`{"Action":"skip","Package":"` + p + `/z"}`,
 	}, "\n")
 	var out strings.Builder
-	failed, err := report(strings.NewReader(in), &out)
+	_, failed, err := collect(strings.NewReader(in), &out)
 	if err != nil || !failed {
 		t.Fatalf("failed %v, err %v; want a failure", failed, err)
 	}
@@ -41,7 +41,7 @@ func TestReport(t *testing.T) {
 		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
-	if failed, _ := report(strings.NewReader(`{"Action":"pass","Package":"`+p+`"}`), &out); failed || out.String() != "skipped tests: 0\n" {
+	if _, failed, _ := collect(strings.NewReader(`{"Action":"pass","Package":"`+p+`"}`), &out); failed || out.String() != "skipped tests: 0\n" {
 		t.Errorf("a clean run: failed %v, output %q", failed, out.String())
 	}
 }

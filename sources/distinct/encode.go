@@ -15,9 +15,9 @@ type encoded struct {
 }
 
 // encodingVersion changes whenever what a Set holds changes (the rules of
-// shape.go, set.go, runs.go or common.txt): a Set written by another
+// tokens.go, shape.go, set.go, runs.go or common.txt): a Set written by another
 // version is not read back.
-const encodingVersion = 1
+const encodingVersion = 2
 
 // MarshalBinary encodes the Set (gob).
 func (s *Set) MarshalBinary() ([]byte, error) {

@@ -106,3 +106,31 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// In Chinese, Japanese or Korean text an identifier or a number is
+// written against the characters around it, with no space: it is a token
+// of its own there, found in a query whatever surrounds it.
+func TestFindInCJKText(t *testing.T) {
+	b := NewBuilder()
+	b.Add("项目", "本项目的交易室密码是ZEBRA7731，案件编号88213907。客户准备收购船厂。")
+	b.Add("メモ", "金庫のパスワードはhunter2-ZEBRAです。")
+	b.Add("메모", "금고 비밀번호는BLUEJAY7이다.")
+	s := b.Set()
+	for _, tt := range []struct {
+		query string
+		kind  Kind
+		text  string
+	}{
+		{"ZEBRA7731", Identifier, "ZEBRA7731"},
+		{"ZEBRA7731是什么", Identifier, "ZEBRA7731"},
+		{"case 88213907", Number, "88213907"},
+		{"what is hunter2-ZEBRA", Identifier, "hunter2-ZEBRA"},
+		{"BLUEJAY7 meaning", Identifier, "BLUEJAY7"},
+		{"客户准备收购船厂", 0, ""},
+	} {
+		m, ok := s.Find(tt.query)
+		if ok != (tt.kind != 0) || ok && (m.Kind != tt.kind || m.Text != tt.text) {
+			t.Errorf("Find(%q) = %+v, %v; want %v %q", tt.query, m, ok, tt.kind, tt.text)
+		}
+	}
+}

@@ -33,6 +33,20 @@ func isWordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
 
+// isCJK says whether r is of a script written against its neighbours, with
+// no space: Han, kana and Hangul. A word ends where the script changes, so
+// an identifier written against such text ("密码是ZEBRA7731，") is a token
+// of its own.
+func isCJK(r rune) bool {
+	return r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul))
+}
+
+// sameWord says whether r continues a word whose first rune was of the
+// CJK scripts or not (cjk).
+func sameWord(r rune, cjk bool) bool {
+	return isWordRune(r) && isCJK(r) == cjk
+}
+
 // tokenize calls fn with each token of s in order. In a title every token
 // is initial (titles are capitalised as titles).
 func tokenize(s string, title bool, fn func(token)) {
@@ -49,9 +63,10 @@ func tokenize(s string, title bool, fn func(token)) {
 		}
 		start := i
 		t := token{initial: initial || title}
+		cjk := isCJK(r)
 		for i < len(s) {
 			r, size = utf8.DecodeRuneInString(s[i:])
-			if isWordRune(r) {
+			if sameWord(r, cjk) {
 				if i == start {
 					t.upper = unicode.IsUpper(r)
 				}
@@ -68,7 +83,7 @@ func tokenize(s string, title bool, fn func(token)) {
 				break
 			}
 			next, _ := utf8.DecodeRuneInString(s[i+size:])
-			if !isWordRune(next) {
+			if !sameWord(next, cjk) {
 				break
 			}
 			t.joined = true
@@ -119,9 +134,10 @@ func tokenizeParts(s string, fn func(token)) {
 		}
 		start := i
 		p := token{upper: unicode.IsUpper(r)}
+		cjk := isCJK(r)
 		for i < len(s) {
 			r, size = utf8.DecodeRuneInString(s[i:])
-			if !isWordRune(r) {
+			if !sameWord(r, cjk) {
 				break
 			}
 			if unicode.IsLetter(r) {

@@ -135,7 +135,7 @@ func decodePostingLegacy(d *index.TermFieldDoc) (doc, tf, dl uint64) {
 }
 
 // scanLegacy adds every posting of a list.
-func scanLegacy(ctx context.Context, l *scoreListLegacy, acc *bm25.Accumulator) error {
+func scanLegacy(ctx context.Context, l *scoreListLegacy, acc *accumulatorLegacy) error {
 	var tfd index.TermFieldDoc
 	for n := 0; ; n++ {
 		if n&4095 == 4095 {
@@ -154,7 +154,7 @@ func scanLegacy(ctx context.Context, l *scoreListLegacy, acc *bm25.Accumulator) 
 
 // probeLegacy adds a list's postings for the given documents only (ascending),
 // skipping through the postings instead of reading them all.
-func probeLegacy(ctx context.Context, l *scoreListLegacy, docs []uint64, acc *bm25.Accumulator) error {
+func probeLegacy(ctx context.Context, l *scoreListLegacy, docs []uint64, acc *accumulatorLegacy) error {
 	var tfd index.TermFieldDoc
 	var cur *index.TermFieldDoc
 	var curDoc uint64
@@ -221,7 +221,7 @@ func searchLegacy(ctx context.Context, h *handle, query string, k int, opts Opti
 		return nil, err
 	}
 	defer closeListsLegacy(lists)
-	acc := bm25.NewAccumulator(opts.BM25, bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}, maxDocNumberLegacy(r))
+	acc := newAccumulatorLegacy(opts.BM25, bm25.Collection{N: n, TotalLength: uint64(max(h.stats.BodyTokens, 0))}, maxDocNumberLegacy(r))
 	defer acc.Release()
 
 	i := 0

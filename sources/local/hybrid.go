@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/index/scorch"
-
 	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/sources/local/vector"
 )
@@ -196,19 +194,11 @@ func (c *Corpus) vectorLeg(ctx context.Context, h *handle, ix *vector.Index, que
 // numbers in each segment from the id dictionary, then their records read
 // as a search reads them (stored.go), not through the index's memory map.
 func storedByIDs(h *handle, ids []string) (map[string]sources.Document, error) {
-	adv, err := h.idx.Advanced()
+	snap, err := h.snapshot()
 	if err != nil {
 		return nil, err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("local search: unexpected index reader %T", r)
-	}
+	defer snap.Close()
 	out := make(map[string]sources.Document, len(ids))
 	for _, s := range snap.Segments() {
 		nums, err := s.DocNumbers(ids)

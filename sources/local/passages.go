@@ -2,9 +2,6 @@ package local
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // Passages calls fn with the title and text of every passage of the
@@ -19,19 +16,11 @@ func (c *Corpus) Passages(ctx context.Context, fn func(title, text string) error
 		return err
 	}
 	defer c.release(h)
-	adv, err := h.idx.Advanced()
+	snap, err := h.snapshot()
 	if err != nil {
 		return err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return fmt.Errorf("local passages: unexpected index reader %T", r)
-	}
+	defer snap.Close()
 	for _, s := range snap.Segments() {
 		deleted := s.Deleted()
 		for num := uint64(0); num < uint64(s.FullSize()); num++ {

@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"runtime"
 	"sort"
@@ -340,20 +339,12 @@ func search(ctx context.Context, h *handle, query string, k int, opts Options) (
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	adv, err := h.idx.Advanced()
+	snap, err := h.snapshot()
 	if err != nil {
 		return nil, err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("local search: unexpected index reader %T", r)
-	}
-	n, err := r.DocCount()
+	defer snap.Close()
+	n, err := snap.DocCount()
 	if err != nil {
 		return nil, err
 	}

@@ -39,18 +39,38 @@ func SegmentCount(idx bleve.Index) (int, error) {
 	return len(sizes), err
 }
 
-// liveSegmentSizes lists the live passages of each non-empty segment of an
-// open scorch index, as of now.
-func liveSegmentSizes(adv index.Index) ([]int64, error) {
+// openSnapshot opens a reader of a scorch index as of now, as the
+// snapshot whose segments a search reads one by one; Close it when done.
+func openSnapshot(adv index.Index) (*scorch.IndexSnapshot, error) {
 	r, err := adv.Reader()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return nil, fmt.Errorf("index reader is a %T", r)
+		r.Close()
+		return nil, fmt.Errorf("local index: unexpected index reader %T", r)
 	}
+	return snap, nil
+}
+
+// snapshot is openSnapshot of the corpus's index.
+func (h *handle) snapshot() (*scorch.IndexSnapshot, error) {
+	adv, err := h.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return openSnapshot(adv)
+}
+
+// liveSegmentSizes lists the live passages of each non-empty segment of an
+// open scorch index, as of now.
+func liveSegmentSizes(adv index.Index) ([]int64, error) {
+	snap, err := openSnapshot(adv)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
 	var sizes []int64
 	for _, s := range snap.Segments() {
 		if n := s.Count(); n > 0 {

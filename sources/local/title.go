@@ -15,14 +15,9 @@ const TitleCandidates = 50
 // text, 2 the same ignoring case and outer spaces, 1 the title appears in
 // the query (ignoring case), 0 none. It follows the title heuristics of the
 // PrefRAG reference implementation (exact, case-insensitive and contained
-// title matches first).
-func titleTier(query, title string) int {
-	return titleTierLower(query, strings.ToLower(query), title)
-}
-
-// titleTierLower is titleTier with the query lower-cased once for all the
-// titles it is compared with.
-func titleTierLower(query, lowerQuery, title string) int {
+// title matches first). lowerQuery is the query lower-cased, once for all
+// the titles it is compared with.
+func titleTier(query, lowerQuery, title string) int {
 	t := strings.TrimSpace(title)
 	if t == "" {
 		return 0
@@ -45,7 +40,7 @@ func rerankByTitle(query string, hits []sources.Document, k int) []sources.Docum
 	tiers := make([]int, len(hits))
 	lower := strings.ToLower(query)
 	for i, h := range hits {
-		tiers[i] = titleTierLower(query, lower, h.Title)
+		tiers[i] = titleTier(query, lower, h.Title)
 	}
 	idx := make([]int, len(hits))
 	for i := range idx {

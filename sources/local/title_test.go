@@ -1,6 +1,7 @@
 package local
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/prefrag/prefrag/sources"
@@ -19,7 +20,7 @@ func TestTitleTier(t *testing.T) {
 		{"anything", "", 0},
 	}
 	for _, tt := range tests {
-		if got := titleTier(tt.query, tt.title); got != tt.want {
+		if got := titleTier(tt.query, strings.ToLower(tt.query), tt.title); got != tt.want {
 			t.Errorf("titleTier(%q, %q) = %d, want %d", tt.query, tt.title, got, tt.want)
 		}
 	}

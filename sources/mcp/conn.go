@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -136,7 +138,19 @@ func (c *conn) failure(ctx context.Context, srv Server, what string, err error) 
 			return errors.New("the server " + how)
 		}
 	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil && srv.URL != "" {
+		return fmt.Errorf("cannot reach %s (%v): check that the server runs and its url", hostOf(srv.URL), op.Err)
+	}
 	return fmt.Errorf("the server %s: %v", what, err)
+}
+
+// hostOf is a URL's host and port, as a message names the server.
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return raw
 }
 
 // alive reports whether a stdio server's process still runs (http: true).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -298,4 +299,25 @@ func TestHandshakeTimeout(t *testing.T) {
 		t.Fatal("no pid written")
 	}
 	waitGone(t, pid)
+}
+
+// An http server that cannot be reached is said in one sentence naming
+// its host and the network's reason, not the SDK's chain of wrappers.
+func TestUnreachableHTTPServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	for _, tr := range []string{TransportHTTP, TransportSSE} {
+		s := New(Server{Name: "gone", Transport: tr, URL: "http://" + addr + "/mcp", Timeout: 5 * time.Second}, nil)
+		_, err := s.Search(context.Background(), "q", 5)
+		s.Close()
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, sources.ErrUnavailable) || !strings.Contains(msg, "cannot reach "+addr+" (connect: connection refused)") ||
+			strings.Contains(msg, "dial tcp") || strings.Contains(msg, `"initialize"`) {
+			t.Errorf("%s: %q", tr, msg)
+		}
+	}
 }

@@ -268,7 +268,7 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 			failure = &sources.UnavailableError{Source: e.name, Err: fmt.Errorf(
 				"%w: no answer from %s within %s (%d attempts)", ErrTimeout, e.s.endpoint.Host, e.s.Timeout, attempt+1)}
 		case err != nil:
-			return parsedPage{}, &sources.UnavailableError{Source: e.name, Err: err}
+			return parsedPage{}, &sources.UnavailableError{Source: e.name, Err: e.unreachable(err)}
 		case status >= 500:
 			failure = &sources.UnavailableError{Source: e.name, Err: fmt.Errorf(
 				"HTTP %d from %s (%d attempts)", status, e.s.endpoint.Host, attempt+1)}
@@ -282,6 +282,34 @@ func (e *Engine) ask(ctx context.Context, query string) (parsedPage, error) {
 			return parsedPage{}, e.cancelled(err)
 		}
 	}
+}
+
+// unreachableError is a request that reached no engine: its host and the
+// network's reason, without the request's URL (which repeats the query).
+type unreachableError struct {
+	host, cause string
+	err         error
+}
+
+func (u *unreachableError) Error() string {
+	return "cannot reach " + u.host + " (" + u.cause + "): check that the engine runs and its URL"
+}
+
+func (u *unreachableError) Unwrap() error { return u.err }
+
+// unreachable words a transport failure: "cannot reach HOST (connect:
+// connection refused): …". The error it wraps still matches.
+func (e *Engine) unreachable(err error) error {
+	cause := err
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		cause = ue.Err
+	}
+	var op *net.OpError
+	if errors.As(cause, &op) && op.Err != nil {
+		cause = op.Err
+	}
+	return &unreachableError{host: e.s.endpoint.Host, cause: cause.Error(), err: err}
 }
 
 // interpret turns a non-5xx answer into results or an error.

@@ -164,6 +164,15 @@ func TestOtherFailuresAreUnavailable(t *testing.T) {
 		if !errors.As(err, &ue) || ue.Source != "web:searxng" || errors.Is(err, sources.ErrBlocked) {
 			t.Errorf("%s: err %v, want UnavailableError from web:searxng", name, err)
 		}
+		// An engine that cannot be reached is said in a sentence that names
+		// it and what to check, not as Go's request error (which repeats
+		// the whole URL, query included).
+		if name == "connection refused" {
+			host := strings.TrimPrefix(closedURL, "http://")
+			if msg := err.Error(); !strings.Contains(msg, "cannot reach "+host+" (connect: connection refused)") || strings.Contains(msg, "q=go") || strings.Contains(msg, `Get "`) {
+				t.Errorf("unreachable engine: %q", msg)
+			}
+		}
 	}
 }
 

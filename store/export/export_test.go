@@ -26,7 +26,7 @@ const caseID = "0b4f6c2e9a514d0cb8e73f1a2c9d8e70"
 
 func openStore(t testing.TB) *store.Store {
 	t.Helper()
-	s, err := store.Open(filepath.Join(t.TempDir(), "prefrag.db"))
+	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "prefrag.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 func TestGatherSkipsUnreadableSessions(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "prefrag.db")
-	s, err := store.Open(path)
+	s, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -277,6 +277,33 @@ func (r *report) noteStep(b *fold.Block) (htmlStep, bool) {
 }
 
 // pathSummary is one line on how the answer was found.
+// switchSummary says where a step that the judge switched went: to the
+// source it named, on past it to the one that answered (a source with
+// nothing new, or that failed, passes the query on), or nowhere (the
+// step kept the preferred source's documents: declined, unavailable).
+func switchSummary(s htmlStep) string {
+	at := " at " + strings.ToLower(s.Title)
+	preferred := ""
+	if len(s.Trace) > 0 && s.Trace[0].Search != nil {
+		preferred = s.Trace[0].Search.Source
+	}
+	switch {
+	case s.UsedSource == "" || s.UsedSource == s.SwitchTo:
+		return "switched to " + sourceWords(s.SwitchTo) + at
+	case s.UsedSource == preferred:
+		return "stayed with " + s.UsedSource + at + " (" + sourceWords(s.SwitchTo) + " not used)"
+	}
+	return "switched to " + sourceWords(s.SwitchTo) + ", then " + sourceWords(s.UsedSource) + at
+}
+
+// sourceWords names a source in a sentence: "the web", or its name.
+func sourceWords(source string) string {
+	if sources.IsWeb(source) {
+		return "the web"
+	}
+	return source
+}
+
 func (r *report) pathSummary(steps []htmlStep) string {
 	nSteps, local, mcp, web, sups := 0, 0, 0, 0, 0
 	var switches []string
@@ -300,11 +327,7 @@ func (r *report) pathSummary(steps []htmlStep) string {
 			}
 		}
 		if s.SwitchTo != "" {
-			where := "the web"
-			if !sources.IsWeb(s.SwitchTo) {
-				where = s.SwitchTo
-			}
-			switches = append(switches, "switched to "+where+" at "+strings.ToLower(s.Title))
+			switches = append(switches, switchSummary(s))
 		}
 	}
 	parts := []string{plural.N(nSteps, "step")}

@@ -16,6 +16,7 @@ import (
 	"github.com/prefrag/prefrag/engine"
 	"github.com/prefrag/prefrag/internal/exportmark"
 	"github.com/prefrag/prefrag/internal/testdouble/fixture"
+	"github.com/prefrag/prefrag/sources"
 	"github.com/prefrag/prefrag/store"
 )
 
@@ -462,5 +463,30 @@ func TestHTMLClaimsModelChecksAndEveryQuote(t *testing.T) {
 	// The doubt sits under its own claim, not the first one.
 	if i, j := strings.Index(page, "He assisted Sørensen"), strings.Index(page, "doubts these quotes"); i < 0 || j < i {
 		t.Error("the doubt is not under the claim it is about")
+	}
+}
+
+// The path summary says where a switched step's documents came from: the
+// source the judge named, the one after it when that one had nothing new
+// or failed, or none when the step kept the preferred source's.
+func TestPathSummarySwitches(t *testing.T) {
+	step := func(used string, searched ...string) htmlStep {
+		s := htmlStep{Kind: "step", Title: "Step 1", SwitchTo: "mcp:memory", UsedSource: used}
+		for _, src := range searched {
+			s.Trace = append(s.Trace, htmlTrace{Search: &htmlSearch{Source: src, Kind: sources.RoleLocal.String()}})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		step htmlStep
+		want string
+	}{
+		{step("mcp:memory", "local:notes", "mcp:memory"), "switched to mcp:memory at step 1"},
+		{step("web:searxng", "local:notes", "mcp:memory", "web:searxng"), "switched to mcp:memory, then the web at step 1"},
+		{step("local:notes", "local:notes", "mcp:memory", "web:searxng"), "stayed with local:notes at step 1 (mcp:memory not used)"},
+	} {
+		if got := (&report{}).pathSummary([]htmlStep{c.step}); !strings.Contains(got, c.want) {
+			t.Errorf("summary %q, want %q in it", got, c.want)
+		}
 	}
 }

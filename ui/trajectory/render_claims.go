@@ -13,15 +13,6 @@ import (
 	"github.com/prefrag/prefrag/ui/internal/termtext"
 )
 
-// Claims is the claims of the trajectory's current answer (its evidence),
-// none while it runs or without evidence.
-func Claims(t *Trajectory) []evidence.Result {
-	if t == nil || t.Final == nil || t.Evidence == nil {
-		return nil
-	}
-	return t.Evidence.Claims
-}
-
 // verdictText says a claim's (or a citation's) verdict in words.
 func verdictText(v evidence.Verdict) string {
 	switch v {

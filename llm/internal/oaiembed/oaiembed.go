@@ -4,9 +4,15 @@
 package oaiembed
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"sort"
+
+	"github.com/prefrag/prefrag/llm"
+	"github.com/prefrag/prefrag/llm/internal/transport"
 )
 
 // Request is the body sent: every text in one "input" list, vectors asked
@@ -57,4 +63,33 @@ func Decode(raw []byte) (Answer, error) {
 		a.Vectors = append(a.Vectors, d.Embedding)
 	}
 	return a, nil
+}
+
+// Post embeds texts with one POST to path p of ep, under a first-byte
+// watchdog. An error status is what refused makes of the status and the
+// answer's body (each backend reads its server's refusals); model names
+// the vectors when the answer does not.
+func Post(ctx context.Context, ep *transport.Endpoint, p, model string, texts []string, refused func(status int, raw []byte) error) (llm.Embedding, error) {
+	wctx, wd := transport.Watch(ctx, ep.Timeouts.FirstByte, 0)
+	defer wd.Stop()
+	res, err := ep.Send(wctx, http.MethodPost, p, Request(model, texts), "application/json")
+	if err != nil {
+		return llm.Embedding{}, transport.Classify(ctx, ep.Backend, ep.Addr, wd, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 256<<20))
+	if err != nil {
+		return llm.Embedding{}, transport.Classify(ctx, ep.Backend, ep.Addr, wd, err)
+	}
+	if res.StatusCode >= 400 {
+		return llm.Embedding{}, refused(res.StatusCode, raw)
+	}
+	a, err := Decode(raw)
+	if err != nil {
+		return llm.Embedding{}, &llm.ServerError{Backend: ep.Backend, Status: res.StatusCode, Message: err.Error()}
+	}
+	if a.Model == "" {
+		a.Model = model
+	}
+	return llm.Embedding{Vectors: a.Vectors, Model: a.Model, PromptTokens: a.PromptTokens}, nil
 }

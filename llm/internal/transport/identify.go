@@ -54,9 +54,7 @@ func getJSON(ctx context.Context, hc *http.Client, root *url.URL, p string, auth
 	if err != nil {
 		return false
 	}
-	if auth.Key != "" {
-		req.Header.Set("Authorization", "Bearer "+auth.Key)
-	}
+	setBearer(req, auth)
 	res, err := hc.Do(req)
 	if err != nil {
 		return false

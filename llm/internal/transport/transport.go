@@ -28,15 +28,21 @@ import (
 // the backends' callers set them).
 type Timeouts = llm.Timeouts
 
-// Endpoint is what a backend client starts from: the server's URL, the same
-// without its password (for messages), an HTTP client, the timeouts and
-// the API key to send.
+// Endpoint is what a backend client starts from: the backend's name, the
+// server's URL, the same without its password (for messages), an HTTP
+// client, the timeouts and the API key to send. Its methods (exchange.go)
+// are the HTTP exchanges the OpenAI-shaped backends share.
 type Endpoint struct {
+	Backend  string
 	Base     *url.URL
 	Addr     string
 	HTTP     *http.Client
 	Timeouts Timeouts
 	Auth     llm.Auth
+	// Refused maps an answer with an error status (400 and up) of
+	// endpoint p: each backend reads its server's error bodies. Set it
+	// before DoJSON or Stream.
+	Refused func(method, p string, res *http.Response) error
 }
 
 // Open parses baseURL (a bare host gets defaultPort) and applies opts to
@@ -53,7 +59,7 @@ func Open(backend, baseURL, defaultPort string, opts []llm.Option) (Endpoint, er
 			o(&cfg)
 		}
 	}
-	return Endpoint{Base: base, Addr: llm.RedactURL(base.String()), HTTP: NewHTTPClient(cfg.Dial), Timeouts: cfg.Timeouts, Auth: cfg.Auth}, nil
+	return Endpoint{Backend: backend, Base: base, Addr: llm.RedactURL(base.String()), HTTP: NewHTTPClient(cfg.Dial), Timeouts: cfg.Timeouts, Auth: cfg.Auth}, nil
 }
 
 // ParseBaseURL accepts "host", "host:port" or a full http(s) URL and returns

@@ -1,7 +1,6 @@
 package bm25
 
 import (
-	"fmt"
 	"math"
 	"testing"
 )
@@ -23,34 +22,18 @@ func TestHandComputedCollection(t *testing.T) {
 	if got := IDF(3, 1); math.Abs(got-math.Log(8.0/3)) > 1e-15 {
 		t.Errorf("IDF(3,1) = %v, want ln 8/3", got)
 	}
-	// maxDoc 0: map only; 16: dense only; 2: dense for d1, map for d2, d3.
-	for _, maxDoc := range []uint64{0, 16, 2} {
-		t.Run(fmt.Sprint("maxDoc=", maxDoc), func(t *testing.T) { handComputed(t, c, maxDoc) })
-	}
-}
-
-func handComputed(t *testing.T, c Collection, maxDoc uint64) {
-	acc := NewAccumulator(Default, c, maxDoc)
-	defer acc.Release()
+	// Each document's score is its terms' weight · idf · TermScore, as the
+	// search sums them.
+	avg := c.AvgLength()
 	ia, ib := IDF(3, 2), IDF(3, 1)
-	acc.Add(1, 2, 4, ia) // term a
-	acc.Add(3, 1, 6, ia)
-	acc.Add(2, 1, 2, ib) // term b
-	names := map[uint64]string{1: "d1", 2: "d2", 3: "d3"}
-	hits, err := acc.Top(3, func(d uint64) (string, error) { return names[d], nil })
-	if err != nil {
-		t.Fatal(err)
+	got := map[string]float64{
+		"d1": ia * Default.TermScore(2, 4, avg),
+		"d2": ib * Default.TermScore(1, 2, avg),
+		"d3": ia * Default.TermScore(1, 6, avg),
 	}
-	want := []struct {
-		id    string
-		score float64
-	}{{"d2", 1.233042489500456}, {"d1", 0.6462549902128865}, {"d3", 0.39019169220400696}}
-	if len(hits) != len(want) {
-		t.Fatalf("got %d hits", len(hits))
-	}
-	for i, w := range want {
-		if hits[i].ID != w.id || math.Abs(hits[i].Score-w.score) > 1e-12 {
-			t.Errorf("hit %d = %s %.15f, want %s %.15f", i, hits[i].ID, hits[i].Score, w.id, w.score)
+	for id, want := range map[string]float64{"d2": 1.233042489500456, "d1": 0.6462549902128865, "d3": 0.39019169220400696} {
+		if math.Abs(got[id]-want) > 1e-12 {
+			t.Errorf("%s = %.15f, want %.15f", id, got[id], want)
 		}
 	}
 }
@@ -71,46 +54,6 @@ func TestTermScore(t *testing.T) {
 		if got := tt.p.TermScore(tt.tf, tt.dl, tt.avg); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("%s: TermScore = %v, want %v", tt.name, got, tt.want)
 		}
-	}
-}
-
-func TestTopBreaksTiesByID(t *testing.T) {
-	for _, maxDoc := range []uint64{0, 10, 4} {
-		t.Run(fmt.Sprint("maxDoc=", maxDoc), func(t *testing.T) { topBreaksTies(t, maxDoc) })
-	}
-}
-
-func topBreaksTies(t *testing.T, maxDoc uint64) {
-	c := Collection{N: 10, TotalLength: 100}
-	acc := NewAccumulator(Default, c, maxDoc)
-	defer acc.Release()
-	// Eight documents with the same score, two better ones.
-	for d := uint64(0); d < 8; d++ {
-		acc.Add(d, 1, 10, 1)
-	}
-	acc.Add(8, 3, 10, 1)
-	acc.Add(9, 2, 10, 1)
-	idOf := func(d uint64) (string, error) { return fmt.Sprintf("id%d", 7-d%8+10*(d/8)), nil }
-	hits, err := acc.Top(5, idOf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := fmt.Sprint(func() []string {
-		var s []string
-		for _, h := range hits {
-			s = append(s, h.ID)
-		}
-		return s
-	}())
-	// d8 -> id17, d9 -> id16; tied d0..d7 -> id7..id0, ascending: id0 id1 id2.
-	if want := "[id17 id16 id0 id1 id2]"; got != want {
-		t.Errorf("Top = %s, want %s", got, want)
-	}
-	if hits, _ := acc.Top(0, idOf); hits != nil {
-		t.Errorf("Top(0) = %v", hits)
-	}
-	if hits, _ := NewAccumulator(Default, c, 16).Top(3, idOf); hits != nil {
-		t.Errorf("empty Top = %v", hits)
 	}
 }
 

@@ -280,6 +280,3 @@ func liveRuns(files map[string]FileState) []Run {
 	}
 	return out
 }
-
-// Remove deletes a corpus's vectors (dir is its vectors folder).
-func Remove(dir string) error { return os.RemoveAll(dir) }

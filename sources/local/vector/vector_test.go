@@ -79,8 +79,10 @@ func build(t *testing.T, dir string, vecs [][]float32, opts WriterOptions) {
 		if (i+1)%100 == 0 || i == len(vecs)-1 {
 			w.SetFile(fmt.Sprintf("f%03d", i/100), "h", locs)
 			locs = nil
-			if err := w.MaybeFlush(); err != nil {
-				t.Fatal(err)
+			if w.FlushDue() {
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

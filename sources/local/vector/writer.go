@@ -137,10 +137,6 @@ func (w *Writer) Meta() Meta { return w.m.Meta }
 // version.
 func (w *Writer) Files() map[string]FileState { return w.files }
 
-// Promoting reports whether the run writes a new generation that becomes
-// the one in use when it is complete.
-func (w *Writer) Promoting() bool { return w.promote }
-
 // pendingGeneration finds the newest generation other than cur with a
 // manifest of meta's model: a re-embedding that was cut short.
 func pendingGeneration(dir, cur string, meta Meta) (string, manifest, bool) {
@@ -324,14 +320,6 @@ func (w *Writer) Pending() int { return len(w.pending) }
 func (w *Writer) FlushDue() bool {
 	n := len(w.pending)
 	return n >= w.opts.MaxPartRecords || n >= w.opts.FlushRecords && time.Since(w.lastFlush) >= w.opts.FlushEvery
-}
-
-// MaybeFlush writes the queued records when FlushDue.
-func (w *Writer) MaybeFlush() error {
-	if w.FlushDue() {
-		return w.Flush()
-	}
-	return nil
 }
 
 // Flush writes the queued records as a part, then the file table and the
