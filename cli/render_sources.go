@@ -81,11 +81,16 @@ func (r textRenderer) sourceList(w io.Writer, at time.Time, p engine.Final, evid
 	}
 }
 
-// scoreNote is a retrieved document's score, and for a hybrid or dense
-// search which legs found it: "0.03 · words #3, meaning #1".
+// scoreNote is a retrieved document's score, for a hybrid or dense search
+// which legs found it ("0.03 · words #3, meaning #1"), and for a passage
+// the title heuristics ranked ahead, why.
 func scoreNote(d sources.Document) string {
+	s := fmt.Sprintf("%.2f", d.Score)
 	if legs := d.LegNote(); legs != "" {
-		return fmt.Sprintf("%.3f · %s", d.Score, legs)
+		s = fmt.Sprintf("%.3f · %s", d.Score, legs)
 	}
-	return fmt.Sprintf("%.2f", d.Score)
+	if note := d.TitleNote(); note != "" {
+		s += " · " + note
+	}
+	return s
 }

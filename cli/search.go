@@ -28,7 +28,7 @@ func parseSearch(e *env, args []string) (*searchOptions, error) {
 	o := &searchOptions{}
 	fs.StringVar(&o.Corpus, "corpus", "", "corpus to search (default: the pinned corpus)")
 	fs.IntVar(&o.K, "k", 10, "number of documents")
-	out := bindJSON(fs, "one JSON document per line (with bm25_rank and vector_rank when searched by meaning)")
+	out := bindJSON(fs, "one JSON document per line (with bm25_rank and vector_rank when searched by meaning, title_match when its title ranked it ahead)")
 	rf := config.BindSettingFlags(fs, e.cfg, "retrieval", "embed_model", "embed_url", "embed_llm")
 	pos, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -103,8 +103,10 @@ func printHits(e *env, name, query string, docs []sources.Document) {
 	}
 	for i, d := range docs {
 		score := fmt.Sprintf("%.3f", d.Score)
-		if legs := d.LegNote(); legs != "" {
-			score += " · " + legs
+		for _, note := range []string{d.LegNote(), d.TitleNote()} {
+			if note != "" {
+				score += " · " + note
+			}
 		}
 		fmt.Fprintf(e.stdout, "%2d. %s  (%s)  %s\n    %s\n", i+1, line(d.DisplayTitle()), score, line(d.Ref()),
 			textsafe.Truncate(line(d.Text), 200))

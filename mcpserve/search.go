@@ -28,7 +28,7 @@ type SearchInput struct {
 // {results: [{id, title, url}]} with each passage's text, score and place.
 type SearchOutput struct {
 	Corpus  string    `json:"corpus" jsonschema:"the corpus searched"`
-	Results []Passage `json:"results" jsonschema:"the best passages, best first"`
+	Results []Passage `json:"results" jsonschema:"the best passages, best first: in a search by words alone, passages with a title_match come ahead of the others whatever their score"`
 	Note    string    `json:"note,omitempty" jsonschema:"something about this search the caller should know (results cut short)"`
 }
 
@@ -43,6 +43,7 @@ type Passage struct {
 	// user's retrieval is hybrid or dense): where each leg put the passage.
 	BM25Rank   *int   `json:"bm25_rank,omitempty" jsonschema:"in a search by meaning too, the passage's rank by words (BM25), 1 for first; absent when that leg did not find it"`
 	VectorRank *int   `json:"vector_rank,omitempty" jsonschema:"in a search by meaning, the passage's rank by meaning (embeddings), 1 for first; absent when that leg did not find it"`
+	TitleMatch string `json:"title_match,omitempty" jsonschema:"set when the passage was ranked ahead of higher scores because its title matches the query: is_query, is_query_ignoring_case or in_query (ranked in that order, then by score)"`
 	Locator    string `json:"locator,omitempty" jsonschema:"where in its file the passage starts (path#byte offset, path#pPAGE)"`
 	Source     string `json:"source" jsonschema:"local:CORPUS"`
 	Cut        bool   `json:"truncated,omitempty" jsonschema:"true when text is only the passage's beginning"`
@@ -142,7 +143,7 @@ func (s *Server) corpusFor(named string) (string, error) {
 // passageOf is a document as the tools show it, its text cut to at most
 // maxRunes (0: whole).
 func passageOf(corpus string, d sources.Document, maxRunes int) Passage {
-	p := Passage{ID: passageID(corpus, d.ID), Title: d.Title, URL: d.URL, Text: d.Text, Score: d.Score, Locator: d.Locator, Source: d.Source}
+	p := Passage{ID: passageID(corpus, d.ID), Title: d.Title, URL: d.URL, Text: d.Text, Score: d.Score, TitleMatch: d.TitleMatch, Locator: d.Locator, Source: d.Source}
 	if d.Ranks != nil {
 		p.BM25Rank, p.VectorRank = rank(d.Ranks.BM25), rank(d.Ranks.Vector)
 	}

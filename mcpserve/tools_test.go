@@ -139,3 +139,20 @@ func TestAskWebArgumentSchema(t *testing.T) {
 		t.Fatalf("web \"always\" accepted: %s", textOf(res))
 	}
 }
+
+// A passage ranked ahead of higher scores because its title matches the
+// query says so (title_match); its score stays BM25's.
+func TestSearchSaysTitleMatch(t *testing.T) {
+	w := newTestWorld(t, caseStudy())
+	w.index("water", map[string]string{
+		"a.md": "# Water\n\nWater water water boils at one hundred degrees. Water is wet. Water water.\n",
+		"c.md": "# Kettles\n\nA kettle boils quickly; boils boils boils, at sea level it boils at one hundred degrees.\n",
+	})
+	cs, _ := w.client()
+	var out SearchOutput
+	decode(t, call(t, context.Background(), cs, "search", map[string]any{"query": "at sea level water", "corpus": "water"}, nil), &out)
+	if len(out.Results) != 2 || out.Results[0].Title != "Water" || out.Results[0].TitleMatch != "in_query" ||
+		out.Results[1].TitleMatch != "" || out.Results[0].Score >= out.Results[1].Score {
+		t.Errorf("search: %+v", out.Results)
+	}
+}

@@ -35,6 +35,35 @@ type Document struct {
 	// Ranks, set by a hybrid or dense search, say where the passage stood
 	// in each leg (fusion.go); its JSON is bm25_rank and vector_rank.
 	Ranks *Ranks `json:"-"`
+	// TitleMatch, set by a local corpus's title heuristics, says how the
+	// passage's title matches the query (TitleIsQuery, TitleIsQueryFolded,
+	// TitleInQuery). Such passages are ranked ahead of the others, in that
+	// order, so one may stand above a higher BM25 Score; TitleNote says it.
+	TitleMatch string `json:"title_match,omitempty"`
+}
+
+// How a passage's title matches the query (Document.TitleMatch); a local
+// corpus ranks them first, in this order.
+const (
+	TitleIsQuery       = "is_query"               // the title is the query
+	TitleIsQueryFolded = "is_query_ignoring_case" // the same but for case and outer spaces
+	TitleInQuery       = "in_query"               // the title appears in the query
+)
+
+// TitleNote says, in words, why a passage the title heuristics moved
+// stands where it does ("ranked ahead: title is in the query"), "" for a
+// passage ranked by its score alone. Every renderer shows it beside the
+// score, so that a score lower than the one below it is explained.
+func (d Document) TitleNote() string {
+	switch d.TitleMatch {
+	case TitleIsQuery:
+		return "ranked ahead: title is the query"
+	case TitleIsQueryFolded:
+		return "ranked ahead: title is the query but for case"
+	case TitleInQuery:
+		return "ranked ahead: title is in the query"
+	}
+	return ""
 }
 
 // ErrTruncated is matched by errors that mean a source's answer was larger

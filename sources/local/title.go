@@ -34,13 +34,19 @@ func titleTier(query, lowerQuery, title string) int {
 	return 0
 }
 
+// tierMatch names a tier for Document.TitleMatch.
+var tierMatch = [...]string{"", sources.TitleInQuery, sources.TitleIsQueryFolded, sources.TitleIsQuery}
+
 // rerankByTitle moves passages whose title matches the query ahead of the
-// others, keeping BM25 order within each tier, and cuts to k.
+// others, keeping BM25 order within each tier, and cuts to k. Each moved
+// passage says how its title matched (TitleMatch): its Score stays BM25's,
+// and the order shown follows the match first, then the score.
 func rerankByTitle(query string, hits []sources.Document, k int) []sources.Document {
 	tiers := make([]int, len(hits))
 	lower := strings.ToLower(query)
 	for i, h := range hits {
 		tiers[i] = titleTier(query, lower, h.Title)
+		hits[i].TitleMatch = tierMatch[tiers[i]]
 	}
 	idx := make([]int, len(hits))
 	for i := range idx {

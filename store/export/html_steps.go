@@ -84,8 +84,10 @@ type htmlDoc struct {
 	URL   string
 	Score string
 	// Legs says which legs of a hybrid search found it.
-	Legs   string
-	Cached string
+	Legs string
+	// TitleNote says why the title heuristics ranked it ahead.
+	TitleNote string
+	Cached    string
 }
 
 type htmlStepAnswer struct {
@@ -353,7 +355,7 @@ func htmlDocOf(d sources.Document, n int, at time.Time) htmlDoc {
 	if d.Score != 0 {
 		h.Score = strconv.FormatFloat(d.Score, 'f', 2, 64)
 	}
-	h.Legs = d.LegNote()
+	h.Legs, h.TitleNote = d.LegNote(), d.TitleNote()
 	h.Cached = d.CacheNote(at)
 	return h
 }

@@ -123,6 +123,9 @@ func (r *report) retrieval(b *strings.Builder, at time.Time, p engine.Retrieval)
 		if legs := d.LegNote(); legs != "" {
 			extra = append(extra, "found by "+legs)
 		}
+		if note := d.TitleNote(); note != "" {
+			extra = append(extra, note)
+		}
 		if note := d.CacheNote(at); note != "" {
 			extra = append(extra, note)
 		}

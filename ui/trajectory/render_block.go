@@ -413,8 +413,10 @@ func docMeta(d sources.Document, avail, titleWidth int) (string, int) {
 	if d.Score != 0 {
 		full += fmt.Sprintf(" · %.2f", d.Score)
 	}
-	if legs := d.LegNote(); legs != "" {
-		full += " · " + legs
+	for _, note := range []string{d.LegNote(), d.TitleNote()} {
+		if note != "" {
+			full += " · " + note
+		}
 	}
 	for _, meta := range []string{full, src} {
 		if room := avail - ansi.StringWidth(meta) - 2; titleWidth <= room {
